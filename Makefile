@@ -1,0 +1,60 @@
+# todo: build, run, test, install. Every target that needs the system packages runs `deps` first.
+SWIFT ?= swift
+PREFIX ?= /usr/local
+DESTDIR ?=
+ARGS ?=
+DEBUG_BIN = .build/debug/todo
+RELEASE_FLAGS = -c release --static-swift-stdlib
+
+# System packages: the libraries to build with, and what the tests drive (tmux, mandoc).
+BUILD_PACKAGES = libsqlite3-dev libedit-dev pkg-config
+TEST_PACKAGES = tmux mandoc
+
+.PHONY: all build deps test-deps run test test-tsan bench install clean
+
+all: build
+
+# Installs what is missing with apt-get when root; otherwise prints the exact command and stops.
+define ensure_packages
+	@missing=""; for p in $(1); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+	if [ -n "$$missing" ]; then \
+	  if [ "$$(id -u)" = 0 ]; then \
+	    echo "installing:$$missing"; \
+	    (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing) >/dev/null || exit 1; \
+	  else \
+	    echo "missing system packages:$$missing"; \
+	    echo "run: sudo apt-get update && sudo apt-get install -y$$missing"; \
+	    exit 1; \
+	  fi; \
+	fi
+endef
+
+deps:
+	$(call ensure_packages,$(BUILD_PACKAGES))
+
+test-deps: deps
+	$(call ensure_packages,$(TEST_PACKAGES))
+
+build: deps
+	$(SWIFT) build
+
+run: build
+	@if [ -z "$(ARGS)" ]; then exec $(DEBUG_BIN) shell; else exec $(DEBUG_BIN) $(ARGS); fi
+
+test: test-deps
+	$(SWIFT) test
+
+test-tsan: test-deps
+	$(SWIFT) test --sanitize=thread --scratch-path .build-tsan
+
+bench: deps
+	@echo "no benchmarks yet"
+
+install: deps
+	$(SWIFT) build $(RELEASE_FLAGS)
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1
+	install -m 0755 "$$($(SWIFT) build $(RELEASE_FLAGS) --show-bin-path)/todo" $(DESTDIR)$(PREFIX)/bin/todo
+	install -m 0644 man/todo.1 $(DESTDIR)$(PREFIX)/share/man/man1/todo.1
+
+clean:
+	rm -rf .build .build-tsan

@@ -1,0 +1,105 @@
+import CSQLite
+import Dispatch
+
+/// Owns one SQLite connection and runs operations on it one at a time.
+///
+/// The role `NSManagedObjectContext.performAndWait` plays in Core Data: every operation runs on the
+/// context's serial queue. An operation that runs another one on the same context from inside
+/// (a nested `operate(in:)`) runs inline instead of deadlocking.
+///
+/// ```swift
+/// let context = try Context(path: "/tmp/todo.db")
+/// let count = try Repository<Book>().count().operate(in: context)
+/// ```
+public final class Context: @unchecked Sendable {
+  // @unchecked: `connection` is only touched on `queue`, which `perform` guarantees.
+  private let connection: Connection
+  private let queue: DispatchQueue
+  private let queueKey = DispatchSpecificKey<ObjectIdentifier>()
+  /// The path the context was opened with (`:memory:` for an in-memory database).
+  public let path: String
+
+  /// How a database is opened.
+  public struct Options: Sendable {
+    /// How long a write waits for another process's lock before failing, in milliseconds.
+    public var busyTimeout: Int32 = 5_000
+    /// Create the file when it does not exist.
+    public var create = true
+    /// Open read-only (no journal-mode change either).
+    public var readOnly = false
+
+    /// The defaults: create, read-write, 5 s busy timeout.
+    ///
+    /// ```swift
+    /// var options = Context.Options(); options.readOnly = true
+    /// ```
+    public init() {}
+  }
+
+  /// Opens (and by default creates) a database file with WAL, a busy timeout, foreign keys on and
+  /// extended result codes.
+  ///
+  /// ```swift
+  /// let context = try Context(path: "todo.db")
+  /// ```
+  /// - Throws: `DatabaseError.sqlite` when the file cannot be opened or is not a database.
+  public init(path: String, options: Options = Options()) throws(DatabaseError) {
+    var flags = SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE
+    flags |= options.readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE
+    if options.create && !options.readOnly { flags |= SQLITE_OPEN_CREATE }
+    if path == ":memory:" { flags |= SQLITE_OPEN_MEMORY }
+    var handle: OpaquePointer?
+    let code = sqlite3_open_v2(path, &handle, flags, nil)
+    guard code == SQLITE_OK, let handle else {
+      let error = Connection.error(code: code, handle: handle, sql: nil)
+      if let handle { sqlite3_close_v2(handle) }
+      throw .sqlite(SQLiteError(extendedCode: error.extendedCode, message: "\(error.message): \(path)", sql: nil))
+    }
+    sqlite3_extended_result_codes(handle, 1)
+    sqlite3_busy_timeout(handle, options.busyTimeout)
+    let connection = Connection(handle: handle)
+    // Reading the schema first turns "not a database" and "corrupt" into an error at open time.
+    _ = try connection.scalar("SELECT count(*) FROM sqlite_schema")
+    if !options.readOnly && path != ":memory:" {
+      let mode = try connection.scalar("PRAGMA journal_mode=WAL")
+      if mode != .text("wal") {
+        throw .sqlite(SQLiteError(extendedCode: SQLITE_ERROR, message: "could not switch to WAL mode", sql: "PRAGMA journal_mode=WAL"))
+      }
+    }
+    try connection.execute("PRAGMA foreign_keys=ON")
+    self.connection = connection
+    self.path = path
+    self.queue = DispatchQueue(label: "DataOperation.Context")
+    queue.setSpecific(key: queueKey, value: ObjectIdentifier(self))
+  }
+
+  /// Opens a fresh private in-memory database (for tests and scratch work).
+  ///
+  /// ```swift
+  /// let context = try Context.inMemory()
+  /// ```
+  /// - Throws: `DatabaseError.sqlite` when SQLite cannot allocate it.
+  public static func inMemory() throws(DatabaseError) -> Context {
+    try Context(path: ":memory:")
+  }
+
+  /// True when the caller is already running on this context's queue.
+  private var isOnQueue: Bool {
+    DispatchQueue.getSpecific(key: queueKey) == ObjectIdentifier(self)
+  }
+
+  /// Lends the connection to `body` on the context's queue, blocking the caller; runs inline when
+  /// already on it (a nested operation).
+  func perform<Value>(_ body: (Connection) -> Value) -> Value {
+    if isOnQueue { return body(connection) }
+    return queue.sync { body(connection) }
+  }
+
+  /// Lends the connection to `body` on the context's queue without blocking the caller.
+  func performAsync(_ body: @escaping @Sendable (Connection) -> Void) {
+    queue.async { [self] in
+      // `connection` is read on the queue that owns it; nothing else uses it concurrently.
+      body(connection)
+    }
+  }
+}

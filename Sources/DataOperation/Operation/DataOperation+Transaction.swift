@@ -1,0 +1,66 @@
+extension Connection {
+  /// Runs `body` in a transaction: `BEGIN IMMEDIATE … COMMIT` at the outermost level, a savepoint
+  /// when one is already open. Rolls back (to the savepoint) when `body` throws.
+  func inTransaction<Value, Failure: DatabaseErrorConvertible>(
+    _ body: () throws(Failure) -> Value
+  ) throws(Failure) -> Value {
+    let depth = transactionDepth
+    let savepoint = "dataoperation_\(depth)"
+    do {
+      try executeScript(depth == 0 ? "BEGIN IMMEDIATE" : "SAVEPOINT \(savepoint)")
+    } catch {
+      throw Failure(error)
+    }
+    transactionDepth += 1
+    let value: Value
+    do {
+      value = try body()
+    } catch {
+      transactionDepth -= 1
+      rollBack(depth: depth, savepoint: savepoint)
+      throw error
+    }
+    transactionDepth -= 1
+    do {
+      try executeScript(depth == 0 ? "COMMIT" : "RELEASE \(savepoint)")
+    } catch {
+      rollBack(depth: depth, savepoint: savepoint)
+      throw Failure(error)
+    }
+    return value
+  }
+
+  private func rollBack(depth: Int, savepoint: String) {
+    if depth == 0 {
+      // SQLite may already have rolled back on its own (e.g. SQLITE_FULL): then there is nothing to undo.
+      if !isAutocommit { try? executeScript("ROLLBACK") }
+    } else {
+      try? executeScript("ROLLBACK TO \(savepoint); RELEASE \(savepoint)")
+    }
+  }
+}
+
+extension DataOperation where Failure: DatabaseErrorConvertible {
+  /// Runs this operation as one transaction (the seeds' `save()`): everything it wrote is committed
+  /// together, or, when it fails, nothing is. Nested inside another transaction it becomes a savepoint.
+  ///
+  /// ```swift
+  /// try Repository<Book>().add { $0.title = "Dune" }.transaction().operate(in: context)
+  /// ```
+  public func transaction() -> DataOperation<Element, Failure> {
+    DataOperation { connection throws(Failure) in
+      try connection.inTransaction { () throws(Failure) -> Element in try self.run(connection) }
+    }
+  }
+}
+
+extension DataOperation where Failure == Never {
+  /// Runs an infallible operation as one transaction; beginning or committing can still fail.
+  ///
+  /// ```swift
+  /// let result: DataOperation<Int, DatabaseError> = DataOperation<Int, Never>.pure(1).transaction()
+  /// ```
+  public func transaction() -> DataOperation<Element, DatabaseError> {
+    setFailureType(to: DatabaseError.self).transaction()
+  }
+}

@@ -1,0 +1,195 @@
+import CSQLite
+
+/// The SQLite connection: the one type that holds the `sqlite3*` handle.
+///
+/// A `Context` owns it and lends it to operations, one at a time; it is not `Sendable` and never
+/// leaves the closure it is lent to. Statements are prepared once per SQL text and reused.
+///
+/// ```swift
+/// let insert = DataOperation<Void, DatabaseError> { connection throws(DatabaseError) in
+///   try connection.execute("INSERT INTO book (title) VALUES (?)", [.text("Dune")])
+/// }
+/// ```
+public final class Connection {
+  let handle: OpaquePointer
+  private var statements: [String: Statement] = [:]
+  /// How many transactions (outermost plus savepoints) are open on this connection.
+  public internal(set) var transactionDepth = 0
+
+  init(handle: OpaquePointer) {
+    self.handle = handle
+  }
+
+  deinit {
+    statements.removeAll()
+    sqlite3_close_v2(handle)
+  }
+
+  static func error(code: Int32, handle: OpaquePointer?, sql: String?) -> SQLiteError {
+    let extended = handle.map { sqlite3_extended_errcode($0) } ?? code
+    // Use SQLite's message for the code we got; sqlite3_errmsg may describe a later call.
+    let message = handle.map { String(cString: sqlite3_errmsg($0)) } ?? String(cString: sqlite3_errstr(code))
+    let useExtended = (extended & 0xFF) == (code & 0xFF) ? extended : code
+    return SQLiteError(extendedCode: useExtended, message: message, sql: sql)
+  }
+
+  private func failure(_ code: Int32, _ sql: String?) -> DatabaseError {
+    .sqlite(Connection.error(code: code, handle: handle, sql: sql))
+  }
+
+  /// A cached prepared statement for `sql`, or a fresh one when the cached one is in use.
+  private func statement(for sql: String) throws(DatabaseError) -> Statement {
+    if let cached = statements[sql], !cached.isBusy { return cached }
+    var pointer: OpaquePointer?
+    let code = sqlite3_prepare_v3(handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &pointer, nil)
+    guard code == SQLITE_OK, let pointer else {
+      if let pointer { sqlite3_finalize(pointer) }
+      throw failure(code, sql)
+    }
+    let statement = Statement(handle: pointer, sql: sql)
+    if statements[sql] == nil { statements[sql] = statement }
+    return statement
+  }
+
+  private func step<Failure: Error>(
+    _ statement: Statement, wrap: (DatabaseError) -> Failure, _ body: (Row) throws(Failure) -> Void
+  ) throws(Failure) {
+    statement.isBusy = true
+    defer {
+      sqlite3_reset(statement.handle)
+      statement.isBusy = false
+    }
+    while true {
+      let code = sqlite3_step(statement.handle)
+      if code == SQLITE_ROW {
+        try body(Row(statement: statement))
+      } else if code == SQLITE_DONE {
+        return
+      } else {
+        throw wrap(failure(code, statement.sql))
+      }
+    }
+  }
+
+  /// Runs one statement that returns no rows, with arguments bound by position.
+  ///
+  /// ```swift
+  /// try connection.execute("UPDATE book SET title = ? WHERE id = ?", [.text("Emma"), .integer(1)])
+  /// ```
+  /// - Throws: `DatabaseError.sqlite` with the extended code, message and SQL.
+  public func execute(_ sql: String, _ arguments: [SQLValue] = []) throws(DatabaseError) {
+    let statement = try statement(for: sql)
+    try statement.bind(arguments, connection: handle)
+    try step(statement, wrap: { (error: DatabaseError) in error }) { (_: Row) throws(DatabaseError) in }
+  }
+
+  /// Runs one statement that returns no rows, with arguments bound by name.
+  ///
+  /// ```swift
+  /// try connection.execute("DELETE FROM book WHERE id = :id", named: ["id": .integer(3)])
+  /// ```
+  /// - Throws: `DatabaseError.sqlite`.
+  public func execute(_ sql: String, named arguments: [String: SQLValue]) throws(DatabaseError) {
+    let statement = try statement(for: sql)
+    try statement.bind(named: arguments, connection: handle)
+    try step(statement, wrap: { (error: DatabaseError) in error }) { (_: Row) throws(DatabaseError) in }
+  }
+
+  /// Runs several `;`-separated statements without arguments (schema scripts), uncached.
+  ///
+  /// ```swift
+  /// try connection.executeScript("CREATE TABLE a (x); CREATE TABLE b (y);")
+  /// ```
+  /// - Throws: `DatabaseError.sqlite`.
+  public func executeScript(_ sql: String) throws(DatabaseError) {
+    var message: UnsafeMutablePointer<CChar>?
+    let code = sqlite3_exec(handle, sql, nil, nil, &message)
+    if let message { sqlite3_free(message) }
+    guard code == SQLITE_OK else { throw failure(code, sql) }
+  }
+
+  /// Steps through the rows of a query, lending each row to `body`.
+  ///
+  /// ```swift
+  /// try connection.query("SELECT title FROM book WHERE year > ?", [.integer(1900)]) { row throws(DatabaseError) in
+  ///   print(try row.string("title"))
+  /// }
+  /// ```
+  /// - Throws: `DatabaseError.sqlite`, or whatever `body` throws.
+  public func query(
+    _ sql: String, _ arguments: [SQLValue] = [], _ body: (Row) throws(DatabaseError) -> Void
+  ) throws(DatabaseError) {
+    let statement = try statement(for: sql)
+    try statement.bind(arguments, connection: handle)
+    try step(statement, wrap: { (error: DatabaseError) in error }, body)
+  }
+
+  /// Steps through the rows of a query with a domain's own failure type.
+  ///
+  /// ```swift
+  /// try connection.query("SELECT * FROM todo", [], failure: AppError.self) { row throws(AppError) in … }
+  /// ```
+  /// - Throws: `Failure`, wrapping SQLite's failures through `DatabaseErrorConvertible`.
+  public func query<Failure: DatabaseErrorConvertible>(
+    _ sql: String, _ arguments: [SQLValue] = [], failure: Failure.Type,
+    _ body: (Row) throws(Failure) -> Void
+  ) throws(Failure) {
+    let statement: Statement
+    do {
+      statement = try self.statement(for: sql)
+      try statement.bind(arguments, connection: handle)
+    } catch {
+      throw Failure(error)
+    }
+    try step(statement, wrap: { Failure($0) }, body)
+  }
+
+  /// Every row of a query, decoded by `decode`.
+  ///
+  /// ```swift
+  /// let titles = try connection.all("SELECT title FROM book") { row throws(DatabaseError) in try row.string("title") }
+  /// ```
+  /// - Throws: `DatabaseError`.
+  public func all<Value>(
+    _ sql: String, _ arguments: [SQLValue] = [], _ decode: (Row) throws(DatabaseError) -> Value
+  ) throws(DatabaseError) -> [Value] {
+    var values: [Value] = []
+    try query(sql, arguments) { row throws(DatabaseError) in values.append(try decode(row)) }
+    return values
+  }
+
+  /// The first row of a query decoded by `decode`, or nil when there is none.
+  ///
+  /// ```swift
+  /// let book = try connection.first("SELECT * FROM book WHERE id = ?", [.integer(1)], Book.init(row:))
+  /// ```
+  /// - Throws: `DatabaseError`.
+  public func first<Value>(
+    _ sql: String, _ arguments: [SQLValue] = [], _ decode: (Row) throws(DatabaseError) -> Value
+  ) throws(DatabaseError) -> Value? {
+    var value: Value?
+    try query(sql, arguments) { row throws(DatabaseError) in
+      if value == nil { value = try decode(row) }
+    }
+    return value
+  }
+
+  /// The first column of the first row, or `.null` when there is no row.
+  ///
+  /// ```swift
+  /// let count = try connection.scalar("SELECT count(*) FROM book")   // .integer(3)
+  /// ```
+  /// - Throws: `DatabaseError`.
+  public func scalar(_ sql: String, _ arguments: [SQLValue] = []) throws(DatabaseError) -> SQLValue {
+    try first(sql, arguments) { row in row[0] } ?? .null
+  }
+
+  /// The rowid of the last row inserted on this connection.
+  public var lastInsertedRowID: Int64 { sqlite3_last_insert_rowid(handle) }
+
+  /// The number of rows the last INSERT, UPDATE or DELETE changed.
+  public var changes: Int { Int(sqlite3_changes(handle)) }
+
+  /// True when no transaction is open (SQLite's autocommit mode).
+  public var isAutocommit: Bool { sqlite3_get_autocommit(handle) != 0 }
+}

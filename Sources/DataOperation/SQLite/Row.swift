@@ -1,0 +1,74 @@
+import CSQLite
+
+/// The current row of a query, lent to the closure that reads it.
+///
+/// A `Row` is only valid inside that closure: copy the values out, never the row (it is not
+/// `Sendable`, and reading it after the closure returns reads whatever row the statement is on).
+///
+/// ```swift
+/// try connection.query("SELECT id, title FROM book") { row throws(DatabaseError) in
+///   titles.append(try row.decode("title", as: String.self))
+/// }
+/// ```
+public struct Row {
+  let statement: Statement
+
+  init(statement: Statement) { self.statement = statement }
+
+  /// The number of columns.
+  public var count: Int { Int(statement.columnCount) }
+
+  /// The raw value of a column by position (0-based).
+  ///
+  /// ```swift
+  /// let first = row[0]
+  /// ```
+  public subscript(index: Int) -> SQLValue { statement.value(at: Int32(index)) }
+
+  /// The raw value of a column by name.
+  ///
+  /// ```swift
+  /// let value = try row.value("title")   // .text("Buy milk")
+  /// ```
+  /// - Throws: `DatabaseError.decoding` when the result has no such column.
+  public func value(_ column: String) throws(DatabaseError) -> SQLValue {
+    guard let index = statement.index(ofColumn: column) else {
+      throw .decoding(column: column, expected: "a column", found: "no such column", sql: statement.sql)
+    }
+    return statement.value(at: index)
+  }
+
+  /// Decodes a column by name into a Swift type, naming the column when it cannot.
+  ///
+  /// ```swift
+  /// let due = try row.decode("due", as: Int64?.self)
+  /// let title: String = try row.decode("title")
+  /// ```
+  /// - Throws: `DatabaseError.decoding` naming the column, the expected and the found type.
+  public func decode<Value: SQLValueConvertible>(_ column: String, as type: Value.Type = Value.self)
+    throws(DatabaseError) -> Value
+  {
+    let raw = try value(column)
+    guard let value = Value(sqlValue: raw) else {
+      throw .decoding(column: column, expected: "\(Value.self)", found: raw.typeName, sql: statement.sql)
+    }
+    return value
+  }
+
+  /// Reads a TEXT column straight from SQLite's buffer (the fast path for large lists).
+  ///
+  /// ```swift
+  /// let title = try row.string("title")
+  /// ```
+  /// - Throws: `DatabaseError.decoding` when the column is missing or not TEXT.
+  public func string(_ column: String) throws(DatabaseError) -> String {
+    guard let index = statement.index(ofColumn: column) else {
+      throw .decoding(column: column, expected: "String", found: "no such column", sql: statement.sql)
+    }
+    let type = sqlite3_column_type(statement.handle, index)
+    guard type == SQLITE_TEXT else {
+      throw .decoding(column: column, expected: "String", found: statement.value(at: index).typeName, sql: statement.sql)
+    }
+    return statement.text(at: index)
+  }
+}

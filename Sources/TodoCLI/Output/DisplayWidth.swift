@@ -1,0 +1,171 @@
+// Terminal column widths of text, so tables line up with CJK, emoji and combining marks.
+//
+// The model follows `wcwidth(3)` per Unicode scalar, refined per grapheme cluster (what a
+// terminal draws as one glyph): a cluster containing an emoji-presentation scalar, or an emoji
+// followed by VS16 (U+FE0F), is 2 columns (flags, ZWJ families, skin tones, keycaps); other
+// clusters add up their scalars, where East Asian Wide/Fullwidth is 2, combining marks, format
+// characters (ZWJ, variation selectors) and Hangul medial/final jamo are 0, and the rest is 1.
+// Control characters count as the escape `sanitizedForTerminal` shows instead of them.
+
+/// The number of terminal columns `text` occupies once passed through `sanitizedForTerminal`.
+///
+/// ```swift
+/// displayWidth(of: "日本")  // 4
+/// displayWidth(of: "🇫🇷")   // 2
+/// ```
+func displayWidth(of text: String) -> Int {
+  var asciiWidth = 0
+  for byte in text.utf8 {
+    guard byte >= 0x20 && byte < 0x7F else { return clusterWidthSum(text) }
+    asciiWidth += 1
+  }
+  return asciiWidth
+}
+
+/// The number of terminal columns one grapheme cluster occupies.
+func displayWidth(of character: Character) -> Int {
+  let scalars = character.unicodeScalars
+  guard let first = scalars.first else { return 0 }
+  if isTerminalControl(first) {
+    return scalars.reduce(0) { $0 + (isTerminalControl($1) ? escapedControl($1).utf8.count : scalarWidth($1)) }
+  }
+  var width = 0
+  for scalar in scalars {
+    if scalar.properties.isEmojiPresentation { return 2 }
+    if scalar.value == 0xFE0F && first.properties.isEmoji { return 2 }
+    width += scalarWidth(scalar)
+  }
+  return width
+}
+
+/// Cuts `text` to at most `width` columns, ending with `…` when anything was removed.
+///
+/// Whole grapheme clusters only, so a wide character that would straddle the limit is left out
+/// (the result may then be one column narrower). Spaces before the ellipsis are dropped so the
+/// cut reads as `"Pay the…"`, not `"Pay the …"`.
+///
+/// ```swift
+/// truncated("Buy milk and eggs", toWidth: 8)  // "Buy mil…"
+/// ```
+func truncated(_ text: String, toWidth width: Int) -> String {
+  guard width > 0 else { return "" }
+  if displayWidth(of: text) <= width { return text }
+  let budget = width - 1  // the ellipsis takes one column
+  var used = 0
+  var end = text.startIndex
+  for index in text.indices {
+    let characterWidth = displayWidth(of: text[index])
+    if used + characterWidth > budget { break }
+    used += characterWidth
+    end = text.index(after: index)
+  }
+  var kept = text[..<end]
+  while kept.last == " " { kept.removeLast() }
+  return String(kept) + "…"
+}
+
+/// Renders control characters visibly so a title can neither break a table nor inject escapes.
+///
+/// Newline, tab and carriage return become `\n`, `\t`, `\r`; every other C0 control, DEL and C1
+/// control becomes `\u{XX}` (e.g. ESC is `\u{1B}`). Backslashes are left alone: the point is
+/// terminal safety, not a reversible encoding.
+///
+/// ```swift
+/// sanitizedForTerminal("a\u{1B}[31mb\n")  // #"a\u{1B}[31mb\n"#
+/// ```
+func sanitizedForTerminal(_ text: String) -> String {
+  // C1 controls are U+0080–U+009F, encoded as 0xC2 0x80–0x9F: 0xC2 sends us the slow way.
+  guard text.utf8.contains(where: { $0 < 0x20 || $0 == 0x7F || $0 == 0xC2 }) else { return text }
+  var result = ""
+  result.reserveCapacity(text.utf8.count + 8)
+  for scalar in text.unicodeScalars {
+    if isTerminalControl(scalar) {
+      result += escapedControl(scalar)
+    } else {
+      result.unicodeScalars.append(scalar)
+    }
+  }
+  return result
+}
+
+// MARK: - Scalars
+
+/// Whether a terminal would interpret `scalar` instead of drawing it: C0, DEL and C1.
+private func isTerminalControl(_ scalar: Unicode.Scalar) -> Bool {
+  scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value)
+}
+
+/// The visible stand-in for a control character.
+private func escapedControl(_ scalar: Unicode.Scalar) -> String {
+  switch scalar.value {
+  case 0x0A: return #"\n"#
+  case 0x09: return #"\t"#
+  case 0x0D: return #"\r"#
+  default:
+    let hex = String(scalar.value, radix: 16, uppercase: true)
+    return #"\u{"# + (hex.count < 2 ? "0" + hex : hex) + "}"
+  }
+}
+
+/// Slow path of `displayWidth(of:)` for text that is not all printable ASCII.
+private func clusterWidthSum(_ text: String) -> Int {
+  text.reduce(0) { $0 + displayWidth(of: $1) }
+}
+
+/// The `wcwidth`-style width of one non-control scalar.
+private func scalarWidth(_ scalar: Unicode.Scalar) -> Int {
+  let value = scalar.value
+  if value < 0x7F { return value < 0x20 ? 0 : 1 }
+  switch scalar.properties.generalCategory {
+  case .nonspacingMark, .enclosingMark, .format: return 0
+  default: break
+  }
+  if (0x1160...0x11FF).contains(value) || (0xD7B0...0xD7FF).contains(value) { return 0 }
+  return isEastAsianWide(value) ? 2 : 1
+}
+
+/// Whether `value` is East Asian Wide or Fullwidth (emoji are handled by the caller).
+private func isEastAsianWide(_ value: UInt32) -> Bool {
+  guard value >= 0x1100 else { return false }
+  var low = 0
+  var high = eastAsianWideRanges.count - 1
+  while low <= high {
+    let middle = (low + high) / 2
+    let range = eastAsianWideRanges[middle]
+    if value < range.lowerBound {
+      high = middle - 1
+    } else if value > range.upperBound {
+      low = middle + 1
+    } else {
+      return true
+    }
+  }
+  return false
+}
+
+/// East Asian Wide (W) and Fullwidth (F) blocks of UAX #11, sorted, excluding emoji (which the
+/// emoji-presentation property covers) and with unassigned gaps inside blocks folded in.
+private let eastAsianWideRanges: [ClosedRange<UInt32>] = [
+  0x1100...0x115F,  // Hangul Jamo initial consonants
+  0x2329...0x232A,  // angle brackets
+  0x2E80...0x303E,  // CJK radicals, Kangxi, ideographic description, CJK symbols & punctuation
+  0x3041...0x33FF,  // kana, Bopomofo, Hangul compatibility jamo, Kanbun, CJK strokes, compat
+  0x3400...0x4DBF,  // CJK extension A
+  0x4E00...0x9FFF,  // CJK unified ideographs
+  0xA000...0xA4CF,  // Yi
+  0xA960...0xA97F,  // Hangul Jamo extended A
+  0xAC00...0xD7A3,  // Hangul syllables
+  0xF900...0xFAFF,  // CJK compatibility ideographs
+  0xFE10...0xFE19,  // vertical forms
+  0xFE30...0xFE6F,  // CJK compatibility forms, small form variants
+  0xFF00...0xFF60,  // fullwidth forms
+  0xFFE0...0xFFE6,  // fullwidth signs
+  0x16FE0...0x16FE4,  // ideographic symbols
+  0x16FF0...0x16FF1,
+  0x17000...0x18CFF,  // Tangut, Khitan
+  0x18D00...0x18D08,
+  0x1AFF0...0x1B2FF,  // kana supplements, Nushu
+  0x1F200...0x1F265,  // enclosed ideographic supplement
+  0x20000...0x2FFFD,  // CJK extensions B–F, compatibility supplement
+  0x30000...0x3FFFD,  // CJK extensions G–H
+]

@@ -1,0 +1,90 @@
+// The only code that talks to the C library's time-zone machinery (tzset, localtime_r).
+// Everything in UTC is plain arithmetic (see `Civil` in Timestamp.swift), so it is exact for
+// every Int64 and never depends on `TZ`.
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A broken-down local wall-clock time, as `localtime_r` reports it.
+struct LocalFields: Equatable, Sendable {
+  var year: Int64
+  var month: Int  // 1...12
+  var day: Int  // 1...31
+  var hour: Int
+  var minute: Int
+  var second: Int
+  var weekday: Int  // 0 = Sunday ... 6 = Saturday
+  var zone: String  // abbreviation, e.g. "CET"; a numeric offset if the C library has none
+}
+
+/// Conversions between instants and local wall-clock time in the process's time zone (`TZ`).
+enum LocalTime {
+  /// `tzset()` once per process; later changes of `TZ` must call `tzset()` themselves.
+  private static let zoneLoaded: Void = tzset()
+
+  /// The local wall-clock time of an instant, or nil if the C library cannot represent it.
+  static func fields(_ seconds: Int64) -> LocalFields? {
+    guard let parts = brokenDown(seconds) else { return nil }
+    return LocalFields(
+      year: Int64(parts.tm_year) + 1900, month: Int(parts.tm_mon) + 1, day: Int(parts.tm_mday),
+      hour: Int(parts.tm_hour), minute: Int(parts.tm_min), second: Int(parts.tm_sec),
+      weekday: Int(parts.tm_wday), zone: zoneName(parts))
+  }
+
+  /// The instant of a local wall-clock time, or nil if the C library cannot represent it.
+  ///
+  /// The fields must be in range (month 1...12, day valid for the month, ...). DST edges:
+  /// - a time in a spring-forward gap (02:30 when clocks jump 02:00 → 03:00) is read with the
+  ///   offset in force before the gap, so 02:30 EST becomes 03:30 EDT (what glibc's `mktime`
+  ///   with `tm_isdst = -1` returns);
+  /// - an ambiguous time in an autumn overlap (01:30 when clocks fall back 02:00 → 01:00) is
+  ///   the earlier of its two instants (the DST reading).
+  ///
+  /// `mktime` is not used: glibc's `mktime` caches the last offset it saw in a static, so its
+  /// answer for an ambiguous time depends on the previous call (and the cache is a data race).
+  /// Only `localtime_r` is asked, which is deterministic and thread-safe.
+  static func instant(
+    year: Int64, month: Int, day: Int, hour: Int, minute: Int, second: Int
+  ) -> Int64? {
+    let wall = Civil.seconds(
+      year: year, month: month, day: day, hour: hour, minute: minute, second: second)
+    // Offsets are within ±26 h, so the instant lies in wall ± 26 h; the offsets 27.8 h either
+    // side are the ones in force before and after any transition inside that window.
+    guard let before = offset(at: wall - 100_000), let after = offset(at: wall + 100_000)
+    else { return nil }
+    let readBefore = wall - before, readAfter = wall - after
+    switch (offset(at: readBefore) == before, offset(at: readAfter) == after) {
+    case (true, true): return min(readBefore, readAfter)  // one offset, or an overlap
+    case (true, false): return readBefore
+    case (false, true): return readAfter
+    case (false, false): return readBefore  // a gap: read with the offset before it
+    }
+  }
+
+  /// The local offset from UTC in seconds (east positive) at an instant.
+  private static func offset(at seconds: Int64) -> Int64? {
+    guard let parts = brokenDown(seconds) else { return nil }
+    return Int64(parts.tm_gmtoff)
+  }
+
+  private static func brokenDown(_ seconds: Int64) -> tm? {
+    _ = zoneLoaded
+    guard var t = time_t(exactly: seconds) else { return nil }
+    var parts = tm()
+    guard localtime_r(&t, &parts) != nil else { return nil }
+    return parts
+  }
+
+  private static func zoneName(_ parts: tm) -> String {
+    if let name = parts.tm_zone, name.pointee != 0 { return String(cString: name) }
+    let offset = Int(parts.tm_gmtoff)
+    let magnitude = abs(offset) / 60
+    let hours = magnitude / 60, minutes = magnitude % 60
+    return (offset < 0 ? "-" : "+") + (hours < 10 ? "0" : "") + String(hours)
+      + (minutes < 10 ? "0" : "") + String(minutes)
+  }
+}

@@ -1,0 +1,1 @@
+// TodoCore: the todo domain.

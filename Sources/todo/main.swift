@@ -1,0 +1,7 @@
+import TodoCLI
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+exit(TodoCommandLine.main())

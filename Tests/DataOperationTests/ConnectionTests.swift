@@ -1,0 +1,108 @@
+import DataOperation
+import Foundation
+import Testing
+
+@Suite struct ConnectionTests {
+  func run<Value>(_ context: Context, _ body: @escaping @Sendable (Connection) throws(DatabaseError) -> Value) throws(DatabaseError) -> Value {
+    try DataOperation(body).operate(in: context)
+  }
+
+  @Test func aFileDatabaseOpensWithWALForeignKeysAndABusyTimeout() throws {
+    let folder = TemporaryFolder()
+    let context = try Context(path: folder.path + "/settings.db")
+    let settings = try run(context) { connection throws(DatabaseError) in
+      [
+        try connection.scalar("PRAGMA journal_mode"), try connection.scalar("PRAGMA foreign_keys"),
+        try connection.scalar("PRAGMA busy_timeout"),
+      ]
+    }
+    #expect(settings == [.text("wal"), .integer(1), .integer(5000)])
+  }
+
+  @Test func argumentsBindByPositionAndByName() throws {
+    let context = try makeContext()
+    let titles = try run(context) { connection throws(DatabaseError) in
+      try connection.execute("INSERT INTO book (title, year) VALUES (?, ?)", [.text("A"), .integer(1)])
+      try connection.execute("INSERT INTO book (title, year) VALUES (:title, @year)", named: ["title": .text("B"), "year": .integer(2)])
+      return try connection.all("SELECT title, year FROM book ORDER BY id") { row throws(DatabaseError) in
+        "\(try row.string("title"))\(try row.decode("year", as: Int.self))"
+      }
+    }
+    #expect(titles == ["A1", "B2"])
+  }
+
+  @Test func aWrongNumberOfArgumentsIsAnErrorNotASilentNull() throws {
+    let context = try makeContext()
+    #expect(throws: DatabaseError.self) {
+      try run(context) { connection throws(DatabaseError) in
+        try connection.execute("INSERT INTO book (title, year) VALUES (?, ?)", [.text("A")])
+      }
+    }
+  }
+
+  @Test func textRoundTripsFaithfully() throws {
+    let context = try makeContext()
+    let samples = ["", "re: rent", "quote \" and ' and `", "nul\u{0}inside", "emoji 🎉👩‍👩‍👧", "日本語", String(repeating: "x", count: 100_000), "line\nbreak\ttab\u{1B}[31m"]
+    for sample in samples {
+      let stored = try run(context) { connection throws(DatabaseError) in
+        try connection.execute("INSERT INTO book (title) VALUES (?)", [.text(sample)])
+        return try connection.scalar("SELECT title FROM book WHERE id = ?", [.integer(connection.lastInsertedRowID)])
+      }
+      #expect(stored == .text(sample))
+    }
+  }
+
+  @Test func anSQLErrorCarriesTheSQLAndSQLitesMessage() throws {
+    let context = try makeContext()
+    do {
+      try run(context) { connection throws(DatabaseError) in try connection.execute("SELECT nope FROM book") }
+      Issue.record("should fail")
+    } catch .sqlite(let error) {
+      #expect(error.primaryCode == 1)
+      #expect(error.message == "no such column: nope")
+      #expect(error.sql == "SELECT nope FROM book")
+    } catch {
+      Issue.record("unexpected \(error)")
+    }
+  }
+
+  @Test func aFileThatIsNotADatabaseIsRefusedAtOpen() throws {
+    let folder = TemporaryFolder()
+    let path = folder.path + "/notes.txt"
+    try Data(String(repeating: "this is not sqlite\n", count: 100).utf8).write(to: URL(fileURLWithPath: path))
+    do {
+      _ = try Context(path: path)
+      Issue.record("should fail")
+    } catch .sqlite(let error) {
+      #expect(error.primaryCode == SQLiteError.notADatabase)
+    } catch {
+      Issue.record("unexpected \(error)")
+    }
+    #expect(try String(contentsOfFile: path, encoding: .utf8).hasPrefix("this is not sqlite"))
+  }
+
+  @Test func aMissingFileIsNotCreatedWhenCreateIsOff() throws {
+    let folder = TemporaryFolder()
+    var options = Context.Options()
+    options.create = false
+    #expect(throws: DatabaseError.self) { try Context(path: folder.path + "/absent.db", options: options) }
+    #expect(!FileManager.default.fileExists(atPath: folder.path + "/absent.db"))
+  }
+
+  @Test func nestedQueriesOfTheSameSQLDoNotDisturbEachOther() throws {
+    let context = try makeContext()
+    let pairs = try run(context) { connection throws(DatabaseError) in
+      for value in 1...3 { try connection.execute("INSERT INTO log (value) VALUES (?)", [.integer(Int64(value))]) }
+      var pairs: [String] = []
+      let sql = "SELECT value FROM log ORDER BY id"
+      try connection.query(sql) { outer throws(DatabaseError) in
+        let a = try outer.decode("value", as: Int.self)
+        try connection.query(sql) { inner throws(DatabaseError) in
+          pairs.append("\(a)\(try inner.decode("value", as: Int.self))")
+        }
+      }
+      return pairs
+    }
+    #expect(pairs == ["11", "12", "13", "21", "22", "23", "31", "32", "33"])
+  }
+}

@@ -1,0 +1,116 @@
+import DataOperation
+import Testing
+
+@Suite struct RepositoryTests {
+  let books = Repository<Book>()
+  let authors = Repository<Author>()
+
+  func seeded() throws -> Context {
+    let context = try makeContext()
+    let austen = try authors.add { $0.name = "Austen" }.operate(in: context)
+    let herbert = try authors.add { $0.name = "Herbert" }.operate(in: context)
+    let rows: [(String, Int?, Int64)] = [
+      ("Emma", 1815, austen.id), ("Dune", 1965, herbert.id), ("Persuasion", 1817, austen.id),
+      ("Children of Dune", 1976, herbert.id), ("Undated", nil, austen.id),
+    ]
+    _ = try rows.map { row in books.add { $0.title = row.0; $0.year = row.1; $0.authorID = row.2 } }
+      .sequence().transaction().operate(in: context)
+    return context
+  }
+
+  @Test func tableNamesAreDerivedFromTheTypeUnlessOverridden() {
+    #expect(Book.tableName == "book")
+    #expect(Author.tableName == "writers")
+  }
+
+  @Test func addAssignsIncreasingIdsAndReturnsTheStoredEntity() throws {
+    let context = try makeContext()
+    let first = try books.add { $0.title = "A" }.operate(in: context)
+    let second = try books.add { $0.title = "B"; $0.year = 2001 }.operate(in: context)
+    #expect(first.id == 1 && second.id == 2)
+    #expect(try books.object(id: 2).operate(in: context) == Book(id: 2, title: "B", year: 2001))
+    let writer = try authors.add { $0.name = "Le Guin" }.operate(in: context)
+    #expect(try authors.object(id: writer.id).operate(in: context).name == "Le Guin")
+  }
+
+  @Test func fetchFiltersSortsAndLimits() throws {
+    let context = try seeded()
+    let austenBooks = try books.fetch(where: .column("author_id", .equal, Int64(1)), orderBy: [.ascending("title")])
+      .operate(in: context)
+    #expect(austenBooks.map(\.title) == ["Emma", "Persuasion", "Undated"])
+    let newestTwo = try books.fetch(orderBy: [.descending("year")], limit: 2).operate(in: context)
+    #expect(newestTwo.map(\.title) == ["Children of Dune", "Dune"])
+    let nullsLast = try books.fetch(orderBy: [.ascending("year", nullsLast: true)]).operate(in: context)
+    #expect(nullsLast.map(\.title) == ["Emma", "Persuasion", "Dune", "Children of Dune", "Undated"])
+    let combined: Predicate = .column("year", .greaterThan, 1900) && .column("title", .like, "%Dune%")
+    #expect(try books.fetch(where: combined).operate(in: context).count == 2)
+    #expect(try books.fetch(where: .isNull("year")).operate(in: context).map(\.title) == ["Undated"])
+    #expect(try books.fetch(where: .column("id", in: [Int64(1), 3])).operate(in: context).map(\.title) == ["Emma", "Persuasion"])
+    #expect(try books.count(where: !.isNull("year")).operate(in: context) == 4)
+    let writers = try authors.fetch(orderBy: [.descending("name")], limit: 1).operate(in: context)
+    #expect(writers.map(\.name) == ["Herbert"])
+  }
+
+  @Test func valuesThatLookLikeSQLAreBoundNotInjected() throws {
+    let context = try seeded()
+    let hostile = "x'; DROP TABLE book; --"
+    let added = try books.add { $0.title = hostile }.operate(in: context)
+    #expect(try books.fetch(where: .column("title", .equal, hostile)).operate(in: context) == [added])
+    #expect(try books.count().operate(in: context) == 6)
+  }
+
+  @Test func objectWithAnUnknownIdFailsWithNotFound() throws {
+    let context = try seeded()
+    #expect(throws: DatabaseError.notFound(table: "book", key: "42")) { try books.object(id: 42).operate(in: context) }
+    #expect(throws: DatabaseError.notFound(table: "writers", key: "9")) { try authors.object(id: 9).operate(in: context) }
+  }
+
+  @Test func updateWritesEveryColumnAndFailsForAnUnknownId() throws {
+    let context = try seeded()
+    var emma = try books.object(id: 1).operate(in: context)
+    emma.title = "Emma (1815)"
+    emma.year = nil
+    _ = try books.update(emma).operate(in: context)
+    #expect(try books.object(id: 1).operate(in: context) == emma)
+    var ghost = emma
+    ghost.id = 77
+    #expect(throws: DatabaseError.notFound(table: "book", key: "77")) { try books.update(ghost).operate(in: context) }
+    var herbert = try authors.object(id: 2).operate(in: context)
+    herbert.name = "Frank Herbert"
+    _ = try authors.update(herbert).operate(in: context)
+    #expect(try authors.object(id: 2).operate(in: context).name == "Frank Herbert")
+  }
+
+  @Test func deleteRemovesOneRowAndFailsForAnUnknownId() throws {
+    let context = try seeded()
+    try books.delete(id: 2).operate(in: context)
+    #expect(try books.count().operate(in: context) == 4)
+    #expect(throws: DatabaseError.notFound(table: "book", key: "2")) { try books.delete(id: 2).operate(in: context) }
+    // A foreign key keeps an author with books.
+    do {
+      try authors.delete(id: 1).operate(in: context)
+      Issue.record("deleting a referenced author should fail")
+    } catch .sqlite(let error) {
+      #expect(error.extendedCode == SQLiteError.constraintForeignKey)
+    } catch {
+      Issue.record("unexpected \(error)")
+    }
+  }
+
+  @Test func decodingAColumnOfTheWrongTypeNamesTheColumn() throws {
+    let context = try seeded()
+    try DataOperation<Void, DatabaseError> { connection throws(DatabaseError) in
+      try connection.execute("UPDATE book SET year = 'soon' WHERE id = 1")
+    }.operate(in: context)
+    do {
+      _ = try books.object(id: 1).operate(in: context)
+      Issue.record("decoding should fail")
+    } catch .decoding(let column, let expected, let found, _) {
+      #expect(column == "year")
+      #expect(expected == "Optional<Int>")
+      #expect(found == "TEXT")
+    } catch {
+      Issue.record("unexpected \(error)")
+    }
+  }
+}

@@ -1,0 +1,3 @@
+import Testing
+
+@Test func placeholderTodoCoreTests() { #expect(Bool(true)) }

@@ -6,7 +6,29 @@ import Glibc
 public enum TodoCommandLine {
   /// Runs the program with the process's own arguments and environment.
   public static func main() -> Int32 {
-    // Placeholder until the command line lands (issue 3).
-    return 0
+    OutputStream.ignoreBrokenPipe()
+    let session = Session(
+      environment: Terminal.processEnvironment(), standardOutput: .standardOutput(),
+      standardError: .standardError(), outputIsTerminal: Terminal.isTerminal(STDOUT_FILENO))
+    guard let arguments = validatedArguments() else {
+      Failure.usage(.invalid("an argument is not valid UTF-8; todo stores text only as UTF-8"))
+        .report(to: session.standardError, json: false)
+      session.standardError.flush()
+      return 2
+    }
+    return session.execute(arguments: arguments)
+  }
+
+  /// The arguments after the program name, or nil when one is not valid UTF-8 (Swift's
+  /// `CommandLine.arguments` would silently replace the bad bytes, altering the user's text).
+  static func validatedArguments() -> [String]? {
+    var arguments: [String] = []
+    for index in 1..<Int(CommandLine.argc) {
+      guard let pointer = CommandLine.unsafeArgv[index], let argument = String(validatingCString: pointer) else {
+        return nil
+      }
+      arguments.append(argument)
+    }
+    return arguments
   }
 }

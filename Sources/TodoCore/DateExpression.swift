@@ -103,7 +103,7 @@ public struct DateExpressionParser: Sendable {
     let result: Int64?
     if let anchor = Self.anchors.firstIndex(of: input) {
       result = anchored(anchor)
-    } else if let weekday = Self.weekdays.firstIndex(where: { $0 == input || $0.prefix(3) == input }) {
+    } else if let weekday = Self.weekday(named: input) {
       guard let local else { throw failure(Self.outOfRange) }
       let ahead = (weekday - local.weekday + 7) % 7
       result = startOfDay(plus: ahead == 0 ? 7 : Int64(ahead))
@@ -158,13 +158,19 @@ public struct DateExpressionParser: Sendable {
     return (Int64((negative ? "-" : "") + String(digits)), unit)
   }
 
+  /// 0 = Sunday ... 6 = Saturday for a full or three-letter weekday name.
+  private static func weekday(named name: String) -> Int? {
+    weekdays.firstIndex { $0 == name || $0.prefix(3) == name }
+  }
+
   /// `today`, `eow`, …: indexes into `anchors`.
   private func anchored(_ anchor: Int) -> Int64? {
     guard let local else { return nil }
     let isoWeekday = Int64(local.weekday == 0 ? 7 : local.weekday)
     let lastOfMonth = Int64(Civil.daysIn(month: local.month, year: local.year))
     let dayOfMonth = Int64(local.day)
-    let dayOfYear = Civil.days(year: local.year, month: local.month, day: local.day)
+    let dayOfYear =
+      Civil.days(year: local.year, month: local.month, day: local.day)
       - Civil.days(year: local.year, month: 1, day: 1)
     let lastOfYear = Civil.isLeap(local.year) ? 365 : 364 as Int64
     switch Self.anchors[anchor] {
@@ -250,7 +256,8 @@ public struct DateExpressionParser: Sendable {
     for (i, x) in a.enumerated() {
       var current = [i + 1]
       for (j, y) in b.enumerated() {
-        current.append(Swift.min(previous[j + 1] + 1, current[j] + 1, previous[j] + (x == y ? 0 : 1)))
+        current.append(
+          Swift.min(previous[j + 1] + 1, current[j] + 1, previous[j] + (x == y ? 0 : 1)))
       }
       previous = current
     }

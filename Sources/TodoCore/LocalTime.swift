@@ -2,11 +2,11 @@
 // Everything in UTC is plain arithmetic (see `Civil` in Timestamp.swift), so it is exact for
 // every Int64 and never depends on `TZ`.
 #if canImport(Glibc)
-import Glibc
+  import Glibc
 #elseif canImport(Musl)
-import Musl
+  import Musl
 #elseif canImport(Darwin)
-import Darwin
+  import Darwin
 #endif
 
 /// A broken-down local wall-clock time, as `localtime_r` reports it.
@@ -56,7 +56,8 @@ enum LocalTime {
     // side are the ones in force before and after any transition inside that window.
     guard let before = offset(at: wall - 100_000), let after = offset(at: wall + 100_000)
     else { return nil }
-    let readBefore = wall - before, readAfter = wall - after
+    let readBefore = wall - before
+    let readAfter = wall - after
     switch (offset(at: readBefore) == before, offset(at: readAfter) == after) {
     case (true, true): return min(readBefore, readAfter)  // one offset, or an overlap
     case (true, false): return readBefore
@@ -83,7 +84,8 @@ enum LocalTime {
     if let name = parts.tm_zone, name.pointee != 0 { return String(cString: name) }
     let offset = Int(parts.tm_gmtoff)
     let magnitude = abs(offset) / 60
-    let hours = magnitude / 60, minutes = magnitude % 60
+    let hours = magnitude / 60
+    let minutes = magnitude % 60
     return (offset < 0 ? "-" : "+") + (hours < 10 ? "0" : "") + String(hours)
       + (minutes < 10 ? "0" : "") + String(minutes)
   }

@@ -2,11 +2,11 @@
 // display and the clock. UTC calendar arithmetic is done here by hand (exact for every Int64);
 // only local time goes through the C library (LocalTime.swift).
 #if canImport(Glibc)
-import Glibc
+  import Glibc
 #elseif canImport(Musl)
-import Musl
+  import Musl
 #elseif canImport(Darwin)
-import Darwin
+  import Darwin
 #endif
 
 /// Converting instants (`Int64` seconds since 1970-01-01T00:00:00Z) to and from text.
@@ -71,7 +71,9 @@ public enum Timestamp {
     let future = overflow ? seconds > now : difference > 0
     let magnitude = overflow ? UInt64.max : difference.magnitude
     if magnitude < 60 { return "now" }
-    let minutes = magnitude / 60, hours = magnitude / 3600, days = magnitude / 86_400
+    let minutes = magnitude / 60
+    let hours = magnitude / 3600
+    let days = magnitude / 86_400
     let amount: String
     if minutes < 60 {
       amount = "\(minutes)m"
@@ -141,7 +143,8 @@ enum Civil {
   /// Splits an instant into a day number and the second of that day (0..<86400), no overflow.
   static func split(_ seconds: Int64) -> (days: Int64, second: Int64) {
     let remainder = seconds % 86_400
-    return remainder < 0 ? (seconds / 86_400 - 1, remainder + 86_400) : (seconds / 86_400, remainder)
+    return remainder < 0
+      ? (seconds / 86_400 - 1, remainder + 86_400) : (seconds / 86_400, remainder)
   }
 
   /// 0 = Sunday ... 6 = Saturday (1970-01-01 was a Thursday).

@@ -31,6 +31,20 @@ public struct DataOperation<Element, Failure: Error>: Sendable {
     try body(connection)
   }
 
+  /// Runs this operation inside another one, on the connection that one was lent. A `Connection`
+  /// only exists inside a running operation, so this is still serialized by the context.
+  ///
+  /// ```swift
+  /// DataOperation<Book, DatabaseError> { connection throws(DatabaseError) in
+  ///   let book = try Repository<Book>().add { $0.title = "Dune" }.operate(on: connection)
+  ///   return book
+  /// }
+  /// ```
+  /// - Throws: `Failure`.
+  public func operate(on connection: Connection) throws(Failure) -> Element {
+    try body(connection)
+  }
+
   /// Runs the operation on the context's queue and waits for its result (the seeds' `operate`).
   ///
   /// Called from inside another operation on the same context, it runs inline.

@@ -25,6 +25,13 @@ public struct Row {
   /// ```
   public subscript(index: Int) -> SQLValue { statement.value(at: Int32(index)) }
 
+  /// True when the result has a column of this name.
+  ///
+  /// ```swift
+  /// if row.hasColumn("tags") { … }
+  /// ```
+  public func hasColumn(_ name: String) -> Bool { statement.index(ofColumn: name) != nil }
+
   /// The raw value of a column by name.
   ///
   /// ```swift

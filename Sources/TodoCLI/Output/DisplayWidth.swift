@@ -14,28 +14,22 @@
 /// displayWidth(of: "🇫🇷")   // 2
 /// ```
 func displayWidth(of text: String) -> Int {
-  var asciiWidth = 0
-  for byte in text.utf8 {
-    guard byte >= 0x20 && byte < 0x7F else { return clusterWidthSum(text) }
-    asciiWidth += 1
+  if isPrintableASCII(text) { return text.utf8.count }
+  // Outside emoji, a cluster is as wide as the sum of its scalars, so grapheme breaking is only
+  // needed once an emoji shows up; none is below U+2000.
+  var width = 0
+  for scalar in text.unicodeScalars {
+    if scalar.value >= 0x2000 && (scalar.value == 0xFE0F || scalar.properties.isEmojiPresentation) {
+      return clusterWidths(of: text, upTo: Int.max).width
+    }
+    width += isTerminalControl(scalar) ? escapedControl(scalar).utf8.count : scalarWidth(scalar)
   }
-  return asciiWidth
+  return width
 }
 
 /// The number of terminal columns one grapheme cluster occupies.
 func displayWidth(of character: Character) -> Int {
-  let scalars = character.unicodeScalars
-  guard let first = scalars.first else { return 0 }
-  if isTerminalControl(first) {
-    return scalars.reduce(0) { $0 + (isTerminalControl($1) ? escapedControl($1).utf8.count : scalarWidth($1)) }
-  }
-  var width = 0
-  for scalar in scalars {
-    if scalar.properties.isEmojiPresentation { return 2 }
-    if scalar.value == 0xFE0F && first.properties.isEmoji { return 2 }
-    width += scalarWidth(scalar)
-  }
-  return width
+  clusterWidth(of: character.unicodeScalars)
 }
 
 /// Cuts `text` to at most `width` columns, ending with `…` when anything was removed.
@@ -51,15 +45,12 @@ func truncated(_ text: String, toWidth width: Int) -> String {
   guard width > 0 else { return "" }
   if displayWidth(of: text) <= width { return text }
   let budget = width - 1  // the ellipsis takes one column
-  var used = 0
-  var end = text.startIndex
-  for index in text.indices {
-    let characterWidth = displayWidth(of: text[index])
-    if used + characterWidth > budget { break }
-    used += characterWidth
-    end = text.index(after: index)
+  var kept: Substring
+  if isPrintableASCII(text) {
+    kept = text[..<text.utf8.index(text.startIndex, offsetBy: budget)]
+  } else {
+    kept = text[..<clusterWidths(of: text, upTo: budget).end]
   }
-  var kept = text[..<end]
   while kept.last == " " { kept.removeLast() }
   return String(kept) + "…"
 }
@@ -107,9 +98,43 @@ private func escapedControl(_ scalar: Unicode.Scalar) -> String {
   }
 }
 
-/// Slow path of `displayWidth(of:)` for text that is not all printable ASCII.
-private func clusterWidthSum(_ text: String) -> Int {
-  text.reduce(0) { $0 + displayWidth(of: $1) }
+/// Walks the grapheme clusters of `text` while their total width stays within `limit`.
+///
+/// Returns that total and where the last whole cluster that fits ends. Works on index ranges
+/// rather than `Character` values, which would be copied out one by one.
+private func clusterWidths(of text: String, upTo limit: Int) -> (width: Int, end: String.Index) {
+  var width = 0
+  var index = text.startIndex
+  while index < text.endIndex {
+    let next = text.index(after: index)
+    let byte = text.utf8[index]
+    let isPlainASCII = byte >= 0x20 && byte < 0x7F && text.utf8.index(after: index) == next
+    let characterWidth = isPlainASCII ? 1 : clusterWidth(of: text.unicodeScalars[index..<next])
+    if width + characterWidth > limit { break }
+    width += characterWidth
+    index = next
+  }
+  return (width, index)
+}
+
+/// The width of one grapheme cluster given as its scalars.
+private func clusterWidth(of scalars: some Collection<Unicode.Scalar>) -> Int {
+  guard let first = scalars.first else { return 0 }
+  if isTerminalControl(first) {
+    return scalars.reduce(0) { $0 + (isTerminalControl($1) ? escapedControl($1).utf8.count : scalarWidth($1)) }
+  }
+  var width = 0
+  for scalar in scalars {
+    if scalar.properties.isEmojiPresentation { return 2 }
+    if scalar.value == 0xFE0F && first.properties.isEmoji { return 2 }
+    width += scalarWidth(scalar)
+  }
+  return width
+}
+
+/// Whether every byte of `text` is printable ASCII, where width is simply the byte count.
+private func isPrintableASCII(_ text: String) -> Bool {
+  text.utf8.allSatisfy { $0 >= 0x20 && $0 < 0x7F }
 }
 
 /// The `wcwidth`-style width of one non-control scalar.

@@ -1,0 +1,241 @@
+import DataOperation
+import TodoCore
+
+/// Runs one parsed command: builds its one operation from TodoCore, runs it as one transaction on
+/// the session's database, and renders the result. Commands stay thin: no domain rule lives here.
+struct CommandRunner {
+  let session: Session
+  let invocation: Invocation
+  let now: Int64
+
+  private var output: OutputStream { session.standardOutput }
+  private var format: OutputFormat { invocation.options.format }
+  private var text: TaskText { TaskText(now: now, color: session.colorEnabled(invocation.options.color)) }
+
+  func run() throws(Failure) {
+    switch invocation.command {
+    case .help(let topic):
+      try Help.write(topic: topic, to: output)
+    case .version:
+      output.write(format == .human ? "todo \(Version.current)\n" : "{\"version\": \"\(Version.current)\"}\n")
+    case .date(let expression):
+      try showDate(expression)
+    case .shell:
+      throw .environment("the shell is already running")  // the session intercepts `shell` before this
+    case .add(let changes):
+      let report = try perform(TodoStore.add(changes, now: now, command: invocation.commandLine))
+      if format == .human {
+        output.write("Added task \(report.tasks[0].id): \(text.summary(report.tasks[0]))\n")
+      } else {
+        writeJSON { $0.task(report.tasks[0]) }
+      }
+    case .update(let filter, let changes):
+      try renderChange(perform(TodoStore.update(filter, changes, now: now, command: invocation.commandLine)), verb: "Updated")
+    case .done(let filter):
+      try renderChange(perform(TodoStore.complete(filter, now: now, command: invocation.commandLine)), verb: "Completed")
+    case .reopen(let filter):
+      try renderChange(perform(TodoStore.reopen(filter, now: now, command: invocation.commandLine)), verb: "Reopened")
+    case .delete(let filter):
+      try renderChange(perform(TodoStore.delete(filter, now: now, command: invocation.commandLine)), verb: "Deleted")
+    case .note(let reference, let note):
+      try renderChange(
+        perform(TodoStore.addNote(to: reference, text: note, now: now, command: invocation.commandLine)), verb: "Noted")
+    case .list(let query):
+      try list(query)
+    case .show(let reference):
+      let todo = try perform(TodoStore.task(reference), readOnly: true)
+      if format == .human {
+        for line in text.details(todo) { output.write(line + "\n") }
+      } else {
+        writeJSON { $0.task(todo) }
+      }
+    case .undo:
+      try undo()
+    case .history(let limit):
+      try history(limit: limit)
+    case .tags:
+      try names(perform(TodoStore.tags(), readOnly: true), heading: "Tag", prefix: "+", key: "tag")
+    case .projects:
+      try names(perform(TodoStore.projects(), readOnly: true), heading: "Project", prefix: "", key: "project")
+    case .stats:
+      try stats()
+    }
+  }
+
+  /// Runs the command's one operation, as one transaction, on the session's database.
+  private func perform<Value>(_ operation: DataOperation<Value, TodoError>, readOnly: Bool = false) throws(Failure) -> Value {
+    let context = try session.context(path: invocation.options.databasePath, readOnly: readOnly)
+    do throws(TodoError) {
+      return try operation.transaction().operate(in: context)
+    } catch {
+      throw .domain(error)
+    }
+  }
+
+  private func writeJSON(_ body: (inout JSONWriter) -> Void) {
+    var writer = JSONWriter(format: format == .jsonLines ? .compact : .pretty)
+    body(&writer)
+    writer.endLine()
+    writer.drain(into: output)
+  }
+
+  private func renderChange(_ report: ChangeReport, verb: String) {
+    switch format {
+    case .human:
+      for todo in report.tasks { output.write("\(verb) task \(todo.id): \(text.summary(todo))\n") }
+      for todo in report.unchanged {
+        output.write("Unchanged task \(todo.id): already \(todo.status.rawValue) (\(sanitizedForTerminal(todo.title)))\n")
+      }
+      if report.tasks.count > 1 { output.write("\(verb) \(report.tasks.count) tasks; 'todo undo' reverts them together.\n") }
+    case .json:
+      writeJSON { $0.tasks(report.tasks) }
+    case .jsonLines:
+      for todo in report.tasks { writeJSON { $0.task(todo) } }
+    }
+  }
+
+  private func list(_ query: ListQuery) throws(Failure) {
+    if format != .human {
+      let writer = StreamingTaskWriter(stream: output, lines: format == .jsonLines)
+      _ = try perform(
+        TodoStore.forEach(query.filter, sort: query.sort, limit: query.limit, now: now) { writer.write($0) }, readOnly: true)
+      writer.finish()
+      return
+    }
+    let todos = try perform(TodoStore.list(query.filter, sort: query.sort, limit: query.limit, now: now), readOnly: true)
+    if todos.isEmpty {
+      output.write(query.filter.isEmpty ? "No pending tasks. Add one with: todo add TITLE\n" : "No matching tasks.\n")
+      return
+    }
+    let color = session.colorEnabled(invocation.options.color)
+    text.table(todos).render(to: output, width: session.terminalWidth, colorEnabled: color)
+  }
+
+  private func undo() throws(Failure) {
+    let report = try perform(TodoStore.undo())
+    switch format {
+    case .human:
+      output.write("Undid '\(sanitizedForTerminal(report.entry.command))' (\(report.entry.summary))\n")
+      for todo in report.restored { output.write("Restored task \(todo.id): \(text.summary(todo))\n") }
+      for id in report.removedIDs { output.write("Removed task \(id)\n") }
+    case .json, .jsonLines:
+      writeJSON { json in
+        json.object { json in
+          json.key("undone")
+          json.journalEntry(report.entry)
+          json.key("tasks")
+          json.tasks(report.restored)
+          json.key("removed_ids")
+          json.array { json in for id in report.removedIDs { json.value(Int(id)) } }
+        }
+      }
+    }
+  }
+
+  private func history(limit: Int?) throws(Failure) {
+    let entries = try perform(TodoStore.history(limit: limit), readOnly: true)
+    switch format {
+    case .human:
+      guard !entries.isEmpty else {
+        output.write("The journal is empty.\n")
+        return
+      }
+      let table = Table(
+        columns: [
+          Table.Column(header: "#", alignment: .right), Table.Column(header: "When"),
+          Table.Column(header: "Summary"), Table.Column(header: "Command", flexible: true),
+        ],
+        rows: entries.map { entry in
+          [
+            Table.Cell(String(entry.id)), Table.Cell(Timestamp.localDescription(entry.created), style: .dim),
+            Table.Cell(entry.summary), Table.Cell(entry.command),
+          ]
+        })
+      table.render(to: output, width: session.terminalWidth, colorEnabled: session.colorEnabled(invocation.options.color))
+    case .json:
+      writeJSON { json in json.array { json in for entry in entries { json.journalEntry(entry) } } }
+    case .jsonLines:
+      for entry in entries { writeJSON { $0.journalEntry(entry) } }
+    }
+  }
+
+  private func names(_ counts: [NameCount], heading: String, prefix: String, key: String) {
+    switch format {
+    case .human:
+      guard !counts.isEmpty else {
+        output.write("No \(heading.lowercased())s yet.\n")
+        return
+      }
+      let table = Table(
+        columns: [
+          Table.Column(header: heading), Table.Column(header: "Pending", alignment: .right),
+          Table.Column(header: "All", alignment: .right),
+        ],
+        rows: counts.map { [Table.Cell(prefix + $0.name), Table.Cell(String($0.pending)), Table.Cell(String($0.total))] })
+      table.render(to: output, width: session.terminalWidth, colorEnabled: session.colorEnabled(invocation.options.color))
+    case .json, .jsonLines:
+      let body: (inout JSONWriter, NameCount) -> Void = { json, count in
+        json.object { json in
+          json.field(key, count.name)
+          json.field("pending", count.pending)
+          json.field("total", count.total)
+        }
+      }
+      if format == .json {
+        writeJSON { json in json.array { json in for count in counts { body(&json, count) } } }
+      } else {
+        for count in counts { writeJSON { body(&$0, count) } }
+      }
+    }
+  }
+
+  private func stats() throws(Failure) {
+    let stats = try perform(TodoStore.statistics(now: now), readOnly: true)
+    let fields: [(String, String, Int?)] = [
+      ("pending", "Pending", stats.pending), ("done", "Done", stats.done), ("deleted", "Deleted", stats.deleted),
+      ("overdue", "Overdue", stats.overdue), ("due_this_week", "Due in 7 days", stats.dueThisWeek),
+      ("completed_last_week", "Done in 7 days", stats.completedLastWeek), ("tags", "Tags", stats.tags),
+      ("projects", "Projects", stats.projects), ("journal_entries", "Undo steps", stats.journalEntries),
+    ]
+    if format == .human {
+      for (_, label, value) in fields { output.write(label.padding(toWidth: 16) + String(value ?? 0) + "\n") }
+      if let oldest = stats.oldestPending {
+        output.write("Oldest pending".padding(toWidth: 16) + Timestamp.localDescription(oldest) + "\n")
+      }
+    } else {
+      writeJSON { json in
+        json.object { json in
+          for (key, _, value) in fields { json.field(key, value) }
+          json.field("oldest_pending", stats.oldestPending.map(Timestamp.rfc3339))
+        }
+      }
+    }
+  }
+
+  private func showDate(_ expression: String) throws(Failure) {
+    let seconds: Int64
+    do throws(DateExpressionError) {
+      seconds = try DateExpressionParser(now: now).parse(expression)
+    } catch {
+      throw .usage(.badDate(expression: error.expression, reason: error.reason))
+    }
+    if format == .human {
+      output.write(
+        "\(Timestamp.localDescription(seconds))  (\(Timestamp.rfc3339(seconds)), \(Timestamp.relative(seconds, now: now)))\n")
+    } else {
+      writeJSON { json in
+        json.object { json in
+          json.field("expression", expression)
+          json.field("local", Timestamp.localDescription(seconds))
+          json.field("utc", Timestamp.rfc3339(seconds))
+          json.field("relative", Timestamp.relative(seconds, now: now))
+        }
+      }
+    }
+  }
+}
+
+/// The program's version.
+enum Version {
+  static let current = "0.1.0"
+}

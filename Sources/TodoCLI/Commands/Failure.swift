@@ -1,0 +1,73 @@
+import TodoCore
+
+/// Any failure a command can end with, and how it is shown: once, at the top, on stderr.
+enum Failure: Error {
+  case usage(UsageError)
+  case domain(TodoError)
+  case environment(String)
+
+  /// 2 for mistakes in what was typed, 1 for failures at run time.
+  var exitStatus: Int32 {
+    switch self {
+    case .usage: 2
+    case .domain(let error): error.isUsageError ? 2 : 1
+    case .environment: 1
+    }
+  }
+
+  var message: String {
+    switch self {
+    case .usage(let error): error.message
+    case .domain(let error): error.description
+    case .environment(let message): message
+    }
+  }
+
+  var hint: String? {
+    switch self {
+    case .usage(let error): error.hint
+    case .domain(.nothingToUndo): "the journal is empty; 'todo history' lists what can be undone"
+    case .domain(.noMatch): "'todo list status:all' shows every task"
+    case .domain(.notFound): "'todo list status:all' shows every task with its id"
+    case .domain(.database(.schemaTooNew)): "this database was written by a newer todo"
+    case .domain(.database(.sqlite(let error))) where error.primaryCode == 5:
+      "another todo is writing to the database; try again"
+    default: nil
+    }
+  }
+
+  /// A short machine-readable name for the JSON error object.
+  var code: String {
+    switch self {
+    case .usage: "usage"
+    case .domain(.notFound): "not_found"
+    case .domain(.ambiguous): "ambiguous"
+    case .domain(.noMatch): "no_match"
+    case .domain(.nothingToUndo): "nothing_to_undo"
+    case .domain(.invalid): "invalid"
+    case .domain(.database): "database"
+    case .environment: "environment"
+    }
+  }
+
+  /// Writes `todo: error: …` (and a hint), or with JSON output a JSON object, to `stream`.
+  func report(to stream: OutputStream, json: Bool) {
+    if json {
+      var writer = JSONWriter(format: .compact)
+      writer.object { json in
+        json.key("error")
+        json.object { json in
+          json.field("code", code)
+          json.field("message", message)
+          json.field("hint", hint)
+          json.field("exit_status", Int(exitStatus))
+        }
+      }
+      writer.endLine()
+      writer.drain(into: stream)
+    } else {
+      stream.write("todo: error: \(sanitizedForTerminal(message))\n")
+      if let hint { stream.write("todo: hint: \(hint)\n") }
+    }
+  }
+}

@@ -1,0 +1,47 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Where files live, and the few file-system calls the command line makes (Glibc, no Foundation).
+enum FileSystem {
+  /// The database path: `--db`, else `$TODO_DB`, else `${XDG_DATA_HOME:-$HOME/.local/share}/todo/todo.db`.
+  /// Returns nil when no path can be worked out (no HOME).
+  static func databasePath(option: String?, environment: [String: String]) -> (path: String, isDefault: Bool)? {
+    if let option, !option.isEmpty { return (option, false) }
+    if let fromEnvironment = environment["TODO_DB"], !fromEnvironment.isEmpty { return (fromEnvironment, false) }
+    guard let base = xdgDirectory("XDG_DATA_HOME", fallback: ".local/share", environment: environment) else { return nil }
+    return (base + "/todo/todo.db", true)
+  }
+
+  /// The shell's history file: `${XDG_STATE_HOME:-$HOME/.local/state}/todo/history`.
+  static func historyPath(environment: [String: String]) -> String? {
+    xdgDirectory("XDG_STATE_HOME", fallback: ".local/state", environment: environment).map { $0 + "/todo/history" }
+  }
+
+  /// An XDG base directory; relative values are ignored, as the specification says.
+  static func xdgDirectory(_ variable: String, fallback: String, environment: [String: String]) -> String? {
+    if let value = environment[variable], value.hasPrefix("/") { return value }
+    guard let home = environment["HOME"], home.hasPrefix("/") else { return nil }
+    return (home == "/" ? "" : home) + "/" + fallback
+  }
+
+  /// True when a file (or anything) exists at `path`.
+  static func exists(_ path: String) -> Bool {
+    access(path, F_OK) == 0
+  }
+
+  /// Creates the folder that will hold `path` and its missing parents, with mode 0700.
+  /// Returns an error message when it cannot.
+  static func createParentFolders(of path: String) -> String? {
+    guard let slash = path.lastIndex(of: "/"), slash != path.startIndex else { return nil }
+    let folder = String(path[..<slash])
+    var current = ""
+    for part in folder.split(separator: "/", omittingEmptySubsequences: true) {
+      current += "/" + part
+      if mkdir(current, 0o700) != 0 && errno != EEXIST {
+        return "cannot create folder \(current): \(String(cString: strerror(errno)))"
+      }
+    }
+    return nil
+  }
+}

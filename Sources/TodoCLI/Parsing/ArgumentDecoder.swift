@@ -1,0 +1,357 @@
+import TodoCore
+
+/// Decodes one command's arguments (after the command word) into a `Command`: attributes for
+/// `add`/`update`, filter terms for `list` and the bulk commands. No word is ever dropped: a
+/// word that is not an attribute or an option is title text, kept verbatim.
+struct ArgumentDecoder {
+  let command: CommandName
+  let now: Int64
+
+  func decode(_ tokens: [Token]) throws(UsageError) -> Command {
+    switch command {
+    case .add:
+      let (changes, references, _) = try changes(tokens, allowReferences: false)
+      _ = references
+      guard changes.title != nil else { throw .missingArgument(command: "add", what: "a title") }
+      return .add(changes)
+    case .update:
+      let (changes, references, filter) = try changes(tokens, allowReferences: true)
+      var selection = filter ?? TodoFilter()
+      selection.references = references
+      guard !references.isEmpty || filter != nil else {
+        throw .missingArgument(command: "update", what: "the ids of the tasks to change (or --where FILTER)")
+      }
+      guard !changes.isEmpty else {
+        throw .missingArgument(command: "update", what: "new title words or attributes such as +tag, pri:H, due:friday")
+      }
+      return .update(selection, changes)
+    case .list:
+      return .list(try listQuery(tokens))
+    case .done, .reopen, .delete:
+      let filter = try bulkFilter(tokens)
+      switch command {
+      case .done: return .done(filter)
+      case .reopen: return .reopen(filter)
+      default: return .delete(filter)
+      }
+    case .show:
+      return .show(try singleReference(tokens, what: "the id of one task"))
+    case .note:
+      guard let first = tokens.first else { throw .missingArgument(command: "note", what: "an id and the note's text") }
+      guard let references = TaskReference.list(first.text), references.count == 1 else {
+        throw .badValue(option: "note", value: first.text, reason: "expected one task id or UUID prefix")
+      }
+      var words = tokens.dropFirst().map(\.text)
+      if words.first == "--" { words.removeFirst() }
+      guard !words.isEmpty else { throw .missingArgument(command: "note", what: "the note's text") }
+      return .note(references[0], words.joined(separator: " "))
+    case .undo, .tags, .projects, .stats, .shell:
+      if let extra = tokens.first { throw .unexpectedArgument(command: command.rawValue, word: extra.text) }
+      switch command {
+      case .undo: return .undo
+      case .tags: return .tags
+      case .projects: return .projects
+      case .stats: return .stats
+      default: return .shell
+      }
+    case .history:
+      var limit: Int?
+      var reader = OptionReader(tokens: tokens[...], command: command)
+      while let token = try reader.next() {
+        switch token {
+        case .option("--limit", let value): limit = try Self.count(value, option: "--limit")
+        case .option(let name, _): throw .unknownOption(name, suggestion: nil)
+        case .word(let word, _): throw .unexpectedArgument(command: "history", word: word)
+        }
+      }
+      return .history(limit: limit)
+    case .date:
+      let words = tokens.map(\.text).filter { $0 != "--" }
+      guard !words.isEmpty else { throw .missingArgument(command: "date", what: "a date expression such as friday or +3d") }
+      return .date(words.joined(separator: " "))
+    case .help:
+      if tokens.count > 1 { throw .unexpectedArgument(command: "help", word: tokens[1].text) }
+      return .help(topic: tokens.first?.text)
+    }
+  }
+
+  // MARK: - add / update
+
+  /// Attributes and title words; for `update`, the leading task references too.
+  private func changes(_ tokens: [Token], allowReferences: Bool) throws(UsageError)
+    -> (TodoChanges, [TaskReference], TodoFilter?)
+  {
+    var changes = TodoChanges()
+    var references: [TaskReference] = []
+    var whereFilter: TodoFilter?
+    var titleWords: [String] = []
+    var reader = OptionReader(tokens: tokens[...], command: command)
+    var readingReferences = allowReferences
+    while let token = try reader.next() {
+      switch token {
+      case .option(let name, let value):
+        readingReferences = false
+        switch name {
+        case "--tag":
+          try Self.checked { () throws(TodoError) in try Validation.tag(value) }
+          changes.addTags.append(value)
+        case "--project": changes.project = try project(value)
+        case "--priority": changes.priority = try priority(value, option: "--priority")
+        case "--due": changes.due = try due(value)
+        case "--note": changes.note = value
+        case "--title": changes.title = value
+        case "--where": whereFilter = try filter(Self.splitWords(value))
+        default: throw .unknownOption(name, suggestion: nil)
+        }
+      case .word(let word, let afterDoubleDash):
+        if readingReferences, !afterDoubleDash, let parsed = TaskReference.list(word) {
+          references.append(contentsOf: parsed)
+          continue
+        }
+        readingReferences = false
+        if afterDoubleDash {
+          titleWords.append(word)
+        } else if try !applyAttribute(word, to: &changes) {
+          titleWords.append(word)
+        }
+      }
+    }
+    if !titleWords.isEmpty {
+      let title = titleWords.joined(separator: " ")
+      try Self.checked { () throws(TodoError) in try Validation.title(title) }
+      changes.title = title
+    }
+    if let note = changes.note {
+      guard note.contains(where: { !$0.isWhitespace }) else { throw .badValue(option: "--note", value: note, reason: "a note cannot be empty") }
+    }
+    return (changes, references, whereFilter)
+  }
+
+  /// Applies `+tag`, `-tag` (update only), `project:`, `pri:`, `due:`; false for a title word.
+  private func applyAttribute(_ word: String, to changes: inout TodoChanges) throws(UsageError) -> Bool {
+    if word.count > 1, word.hasPrefix("+") {
+      let tag = String(word.dropFirst())
+      try Self.checked { () throws(TodoError) in try Validation.tag(tag) }
+      changes.addTags.append(tag)
+      return true
+    }
+    if word.count > 1, word.hasPrefix("-"), !Self.isNumber(word) {
+      guard command == .update else {
+        throw .unknownOption(word, suggestion: closestMatch(to: word, in: command.allOptions))
+      }
+      let tag = String(word.dropFirst())
+      try Self.checked { () throws(TodoError) in try Validation.tag(tag) }
+      changes.removeTags.append(tag)
+      return true
+    }
+    guard let colon = word.firstIndex(of: ":"), let key = FilterKey(rawValue: String(word[..<colon]).lowercased())
+    else { return false }
+    let value = String(word[word.index(after: colon)...])
+    // Clearing means nothing for a new task: there `due:` alone is title text, never dropped.
+    if value.isEmpty && command == .add { return false }
+    switch key {
+    case .project, .proj, .pro: changes.project = try project(value)
+    case .priority, .pri: changes.priority = try priority(value, option: "pri:")
+    case .due: changes.due = try due(value)
+    case .status, .dueBefore, .dueAfter: return false
+    }
+    return true
+  }
+
+  private func project(_ value: String) throws(UsageError) -> FieldChange<String> {
+    if value.isEmpty { return .clear }
+    try Self.checked { () throws(TodoError) in try Validation.project(value) }
+    return .set(value)
+  }
+
+  private func priority(_ value: String, option: String) throws(UsageError) -> FieldChange<Priority> {
+    if value.isEmpty { return .clear }
+    guard let priority = Priority(parsing: value) else {
+      throw .badValue(option: option, value: value, reason: "use H, M or L (high, medium, low)")
+    }
+    return .set(priority)
+  }
+
+  private func due(_ value: String) throws(UsageError) -> FieldChange<Int64> {
+    if value.isEmpty { return .clear }
+    return .set(try date(value))
+  }
+
+  private func date(_ value: String) throws(UsageError) -> Int64 {
+    do throws(DateExpressionError) {
+      return try DateExpressionParser(now: now).parse(value)
+    } catch {
+      throw .badDate(expression: error.expression, reason: error.reason)
+    }
+  }
+
+  // MARK: - filters
+
+  private func listQuery(_ tokens: [Token]) throws(UsageError) -> ListQuery {
+    var query = ListQuery()
+    var filterWords: [(String, Bool)] = []
+    var reader = OptionReader(tokens: tokens[...], command: command)
+    while let token = try reader.next() {
+      switch token {
+      case .option("--sort", let value):
+        query.sort = try Self.checked { () throws(TodoError) in try SortKey.parseList(value) }
+      case .option("--limit", let value):
+        query.limit = try Self.count(value, option: "--limit")
+      case .option("--tag", let value): filterWords.append(("+" + value, false))
+      case .option("--project", let value): filterWords.append(("project:" + value, false))
+      case .option("--priority", let value): filterWords.append(("pri:" + value, false))
+      case .option("--status", let value): filterWords.append(("status:" + value, false))
+      case .option(let name, _): throw .unknownOption(name, suggestion: nil)
+      case .word(let word, let afterDoubleDash): filterWords.append((word, afterDoubleDash))
+      }
+    }
+    query.filter = try filter(filterWords)
+    return query
+  }
+
+  /// The selection of `done`/`reopen`/`delete`: ids or filter terms (or `--where`); never empty.
+  private func bulkFilter(_ tokens: [Token]) throws(UsageError) -> TodoFilter {
+    var words: [(String, Bool)] = []
+    var reader = OptionReader(tokens: tokens[...], command: command)
+    while let token = try reader.next() {
+      switch token {
+      case .option("--where", let value): words.append(contentsOf: Self.splitWords(value))
+      case .option(let name, _): throw .unknownOption(name, suggestion: nil)
+      case .word(let word, let afterDoubleDash): words.append((word, afterDoubleDash))
+      }
+    }
+    let filter = try filter(words)
+    guard !filter.isEmpty, filter != TodoFilter.statusOnly(filter.status) else {
+      throw .missingArgument(command: command.rawValue, what: "task ids (3, 3-7, 1,4) or a filter (+tag, project:x …)")
+    }
+    return filter
+  }
+
+  /// Builds a filter from words (each with whether it came after `--`, which makes it a plain word).
+  func filter(_ words: [(String, Bool)]) throws(UsageError) -> TodoFilter {
+    var filter = TodoFilter()
+    for (word, plain) in words {
+      if plain {
+        filter.words.append(word)
+        continue
+      }
+      if let references = TaskReference.list(word) {
+        filter.references.append(contentsOf: references)
+      } else if word.count > 1, word.hasPrefix("+") {
+        filter.includeTags.append(String(word.dropFirst()))
+      } else if word.count > 1, word.hasPrefix("-"), !Self.isNumber(word) {
+        filter.excludeTags.append(String(word.dropFirst()))
+      } else if word == "overdue" {
+        filter.overdue = true
+      } else if let colon = word.firstIndex(of: ":"), let key = FilterKey(rawValue: String(word[..<colon]).lowercased()) {
+        let value = String(word[word.index(after: colon)...])
+        switch key {
+        case .project, .proj, .pro:
+          if value.isEmpty { filter.withoutProject = true } else { filter.projects.append(value) }
+        case .priority, .pri:
+          if value.isEmpty {
+            filter.withoutPriority = true
+          } else {
+            for part in value.split(separator: ",") {
+              guard let priority = Priority(parsing: String(part)) else {
+                throw .badValue(option: "pri:", value: value, reason: "use H, M or L (or several: pri:H,M)")
+              }
+              filter.priorities.append(priority)
+            }
+          }
+        case .status:
+          guard let status = StatusFilter(rawValue: value.lowercased()) else {
+            throw .badValue(option: "status:", value: value, reason: "use pending, done, deleted or all")
+          }
+          filter.status = status
+        case .dueBefore: filter.dueBefore = try date(value)
+        case .dueAfter: filter.dueAfter = try date(value)
+        case .due:
+          throw .badValue(option: "due:", value: value, reason: "in a filter use due.before:DATE or due.after:DATE")
+        }
+      } else {
+        filter.words.append(word)
+      }
+    }
+    return filter
+  }
+
+  // MARK: - helpers
+
+  private func singleReference(_ tokens: [Token], what: String) throws(UsageError) -> TaskReference {
+    guard let first = tokens.first else { throw .missingArgument(command: command.rawValue, what: what) }
+    if tokens.count > 1 { throw .unexpectedArgument(command: command.rawValue, word: tokens[1].text) }
+    guard let references = TaskReference.list(first.text), references.count == 1, case let reference = references[0],
+      !{ if case .range = reference { return true } else { return false } }()
+    else { throw .badValue(option: command.rawValue, value: first.text, reason: "expected one task id or UUID prefix") }
+    return reference
+  }
+
+  static func count(_ value: String, option: String) throws(UsageError) -> Int {
+    guard let number = Int(value), number >= 0 else {
+      throw .badValue(option: option, value: value, reason: "expected a whole number ≥ 0")
+    }
+    return number
+  }
+
+  static func isNumber(_ word: String) -> Bool {
+    Double(word) != nil
+  }
+
+  /// Splits a `--where` value on spaces (quotes are the shell's business).
+  static func splitWords(_ text: String) -> [(String, Bool)] {
+    text.split(whereSeparator: { $0 == " " || $0 == "\t" }).map { (String($0), false) }
+  }
+
+  /// Turns a domain validation failure into a usage error.
+  static func checked<Value>(_ body: () throws(TodoError) -> Value) throws(UsageError) -> Value {
+    do throws(TodoError) {
+      return try body()
+    } catch {
+      throw .invalid(error.description)
+    }
+  }
+}
+
+extension TodoFilter {
+  /// A filter that only names a status (not enough to select tasks for a bulk change).
+  static func statusOnly(_ status: StatusFilter?) -> TodoFilter {
+    var filter = TodoFilter()
+    filter.status = status
+    return filter
+  }
+}
+
+/// Reads a command's tokens as options (`--name value`, `--name=value`) and words; after `--`
+/// everything is a word.
+struct OptionReader {
+  enum Item: Equatable {
+    case option(String, String)
+    case word(String, afterDoubleDash: Bool)
+  }
+
+  var tokens: ArraySlice<Token>
+  let command: CommandName
+  private var afterDoubleDash = false
+
+  init(tokens: ArraySlice<Token>, command: CommandName) {
+    self.tokens = tokens
+    self.command = command
+  }
+
+  mutating func next() throws(UsageError) -> Item? {
+    guard let token = tokens.popFirst() else { return nil }
+    if afterDoubleDash { return .word(token.text, afterDoubleDash: true) }
+    if token.text == "--" {
+      afterDoubleDash = true
+      return try next()
+    }
+    guard token.text.hasPrefix("--") else { return .word(token.text, afterDoubleDash: false) }
+    let (name, inline) = CommandParser.splitOption(token.text)
+    guard command.valueOptions.contains(name) else {
+      throw .unknownOption(name, suggestion: closestMatch(to: name, in: command.allOptions))
+    }
+    let value = try CommandParser.value(for: name, inline: inline, from: &tokens)
+    return .option(name, value)
+  }
+}

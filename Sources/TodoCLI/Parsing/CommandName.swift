@@ -1,0 +1,44 @@
+/// The commands, with their aliases, and the options each one takes.
+enum CommandName: String, CaseIterable, Sendable {
+  case add, list, show, update, done, reopen, delete, note, undo, history, tags, projects, stats, date, help, shell
+
+  /// Every name a user may type, aliases included.
+  static let spellings: [String: CommandName] = {
+    var names: [String: CommandName] = [:]
+    for command in CommandName.allCases { names[command.rawValue] = command }
+    names["ls"] = .list
+    names["edit"] = .update
+    names["rm"] = .delete
+    return names
+  }()
+
+  /// The names listed in help and offered by completion (aliases after their command).
+  static let allSpellings = [
+    "add", "list", "ls", "show", "update", "edit", "done", "reopen", "delete", "rm", "note", "undo", "history",
+    "tags", "projects", "stats", "date", "help", "shell",
+  ]
+
+  /// Options that take a value, for this command (global ones excluded).
+  var valueOptions: [String] {
+    switch self {
+    case .add: ["--tag", "--project", "--priority", "--due", "--note"]
+    case .update: ["--tag", "--project", "--priority", "--due", "--note", "--title", "--where"]
+    case .list: ["--tag", "--project", "--priority", "--status", "--sort", "--limit"]
+    case .done, .reopen, .delete: ["--where"]
+    case .history: ["--limit"]
+    default: []
+    }
+  }
+
+  /// Every option this command accepts, global ones included (for "did you mean" and completion).
+  var allOptions: [String] {
+    valueOptions + GlobalOptionNames.all
+  }
+}
+
+/// The options every command accepts.
+enum GlobalOptionNames {
+  static let valueTaking = ["--db", "--color"]
+  static let flags = ["--json", "--jsonl", "--help", "--version"]
+  static let all = valueTaking + flags + ["--no-color"]
+}

@@ -1,0 +1,49 @@
+import TodoCore
+
+/// How results are printed.
+enum OutputFormat: Equatable, Sendable {
+  case human, json, jsonLines
+}
+
+/// Options that apply to every command.
+struct GlobalOptions: Equatable, Sendable {
+  var databasePath: String?
+  var format = OutputFormat.human
+  var color = ColorMode.auto
+}
+
+/// Which tasks to list, and how.
+struct ListQuery: Equatable, Sendable {
+  var filter = TodoFilter()
+  var sort: [SortKey] = []
+  var limit: Int?
+}
+
+/// A command line after parsing and validation: everything the command needs, as values.
+enum Command: Equatable, Sendable {
+  case add(TodoChanges)
+  case list(ListQuery)
+  case show(TaskReference)
+  case update(TodoFilter, TodoChanges)
+  case done(TodoFilter)
+  case reopen(TodoFilter)
+  case delete(TodoFilter)
+  case note(TaskReference, String)
+  case undo
+  case history(limit: Int?)
+  case tags
+  case projects
+  case stats
+  case date(String)
+  case help(topic: String?)
+  case version
+  case shell
+}
+
+/// One parsed command line.
+struct Invocation: Equatable, Sendable {
+  var options = GlobalOptions()
+  var command: Command
+  /// The command's words as typed, for the undo journal (`done 3-7`).
+  var commandLine: String
+}

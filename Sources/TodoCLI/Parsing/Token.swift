@@ -1,0 +1,58 @@
+/// One word of the command line, remembering where it stood (for error messages).
+struct Token: Equatable, Sendable {
+  /// The word exactly as given.
+  var text: String
+  /// Its position among the arguments, counting from 1 (the word after `todo`).
+  var position: Int
+
+  /// Splits arguments into tokens; `--name=value` stays one token, split by the parser.
+  static func tokenize(_ arguments: [String]) -> [Token] {
+    arguments.enumerated().map { Token(text: $0.element, position: $0.offset + 1) }
+  }
+}
+
+/// The parser's failures: data first, words last (rendered by `UsageError.message`).
+enum UsageError: Error, Equatable, Sendable {
+  case unknownCommand(String, suggestion: String?)
+  case unknownOption(String, suggestion: String?)
+  case missingValue(option: String)
+  case unexpectedValue(option: String)
+  case badValue(option: String, value: String, reason: String)
+  case badDate(expression: String, reason: String)
+  case missingArgument(command: String, what: String)
+  case unexpectedArgument(command: String, word: String)
+  case invalid(String)
+
+  /// The one-line message after `todo: error: `.
+  var message: String {
+    switch self {
+    case .unknownCommand(let word, _): "unknown command '\(word)'"
+    case .unknownOption(let option, _): "unknown option '\(option)'"
+    case .missingValue(let option): "option '\(option)' needs a value"
+    case .unexpectedValue(let option): "option '\(option)' takes no value"
+    case .badValue(let option, let value, let reason): "bad value '\(value)' for \(option): \(reason)"
+    case .badDate(let expression, let reason): "cannot read the date '\(expression)': \(reason)"
+    case .missingArgument(let command, let what): "'\(command)' needs \(what)"
+    case .unexpectedArgument(let command, let word): "'\(command)' does not take '\(word)'"
+    case .invalid(let reason): reason
+    }
+  }
+
+  /// A hint that helps, where there is one.
+  var hint: String? {
+    switch self {
+    case .unknownCommand(let word, let suggestion):
+      if let suggestion { return "did you mean '\(suggestion)'?" }
+      return "to add a task, run: todo add \(word) …; see 'todo help' for the commands"
+    case .unknownOption(_, let suggestion):
+      if let suggestion { return "did you mean '\(suggestion)'?" }
+      return "put '--' before words that start with '-' to keep them as text; see 'todo help'"
+    case .badDate:
+      return "try 2026-12-01, 2026-12-01T17:00, today, tomorrow, friday, +3d, 2w, 'in 3 days', eod, eow, eom; see 'todo help dates'"
+    case .missingArgument(let command, _), .unexpectedArgument(let command, _):
+      return "see 'todo help \(command)'"
+    default:
+      return nil
+    }
+  }
+}

@@ -1,0 +1,83 @@
+import TodoCore
+
+/// The JSON form of tasks and other results: `snake_case` keys, RFC 3339 UTC times, `null` for
+/// absent values. The task object's keys are fixed (see man/todo.1, JSON OUTPUT).
+extension JSONWriter {
+  /// Writes one task object.
+  mutating func task(_ todo: Todo) {
+    object { json in
+      json.field("id", Int(todo.id))
+      json.field("uuid", todo.uuid)
+      json.field("title", todo.title)
+      json.field("status", todo.status.rawValue)
+      json.field("priority", todo.priority?.rawValue)
+      json.field("project", todo.project)
+      json.field("tags", todo.tags)
+      json.field("due", todo.due.map(Timestamp.rfc3339))
+      json.field("created", Timestamp.rfc3339(todo.created))
+      json.field("modified", Timestamp.rfc3339(todo.modified))
+      json.field("completed", todo.completed.map(Timestamp.rfc3339))
+      json.key("notes")
+      json.array { json in
+        for note in todo.notes {
+          json.object { json in
+            json.field("created", Timestamp.rfc3339(note.created))
+            json.field("text", note.text)
+          }
+        }
+      }
+    }
+  }
+
+  /// Writes an array of task objects.
+  mutating func tasks(_ todos: [Todo]) {
+    array { json in
+      for todo in todos { json.task(todo) }
+    }
+  }
+
+  /// Writes one journal entry object.
+  mutating func journalEntry(_ entry: JournalEntry) {
+    object { json in
+      json.field("id", Int(entry.id))
+      json.field("created", Timestamp.rfc3339(entry.created))
+      json.field("command", entry.command)
+      json.field("summary", entry.summary)
+      json.field("tasks", entry.changeCount)
+    }
+  }
+}
+
+/// Writes tasks as they stream out of the database: `--json` as one array, `--jsonl` one object
+/// a line, without holding the list in memory.
+final class StreamingTaskWriter: @unchecked Sendable {
+  // @unchecked: used only inside one operation run, while the calling thread waits for it.
+  private let stream: OutputStream
+  private var writer: JSONWriter
+  private let lines: Bool
+  private var count = 0
+
+  init(stream: OutputStream, lines: Bool) {
+    self.stream = stream
+    self.lines = lines
+    writer = JSONWriter(format: lines ? .compact : .pretty, reservingCapacity: 64 * 1024)
+    if !lines {
+      writer.beginArray()
+    }
+  }
+
+  func write(_ todo: Todo) {
+    writer.task(todo)
+    if lines { writer.endLine() }
+    count += 1
+    if writer.bytes.count > 32 * 1024 { writer.drain(into: stream) }
+  }
+
+  func finish() {
+    if !lines {
+      writer.endArray()
+      writer.endLine()
+    }
+    writer.drain(into: stream)
+  }
+}

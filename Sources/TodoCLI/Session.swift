@@ -1,0 +1,112 @@
+import DataOperation
+import TodoCore
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// What one run of the program (or one interactive shell) shares between its commands: the
+/// environment, the output streams and the database, opened on first use and kept open.
+final class Session {
+  /// The process environment (a copy, so tests can pass their own).
+  let environment: [String: String]
+  let standardOutput: OutputStream
+  let standardError: OutputStream
+  /// Whether standard output is a terminal (for colour and table width).
+  let outputIsTerminal: Bool
+  /// True while the interactive shell runs (so `shell` inside it is refused).
+  var inShell = false
+  /// Global options given before `shell`, applied to every command typed in it.
+  var shellOptions: GlobalOptions?
+  private var openContexts: [String: Context] = [:]
+
+  init(
+    environment: [String: String], standardOutput: OutputStream, standardError: OutputStream,
+    outputIsTerminal: Bool = false
+  ) {
+    self.environment = environment
+    self.standardOutput = standardOutput
+    self.standardError = standardError
+    self.outputIsTerminal = outputIsTerminal
+  }
+
+  /// Runs one command line (the words after `todo`, or one line typed in the shell) and returns
+  /// its exit status: 0 success, 1 run-time failure, 2 usage error. Output is flushed on return.
+  func execute(arguments: [String]) -> Int32 {
+    defer {
+      standardOutput.flush()
+      standardError.flush()
+    }
+    let now = Timestamp.now()
+    let wantsJSON = Self.asksForJSON(arguments) || shellOptions?.format ?? .human != .human
+    do throws(Failure) {
+      var invocation: Invocation
+      do throws(UsageError) {
+        invocation = try CommandParser(now: now).parse(arguments)
+      } catch {
+        throw .usage(error)
+      }
+      if let shellOptions {
+        if invocation.options.databasePath == nil { invocation.options.databasePath = shellOptions.databasePath }
+        if invocation.options.format == .human { invocation.options.format = shellOptions.format }
+        if invocation.options.color == .auto { invocation.options.color = shellOptions.color }
+      }
+      if invocation.command == .shell {
+        guard !inShell else { throw .environment("the shell is already running") }
+        return runShell(options: invocation.options)
+      }
+      try CommandRunner(session: self, invocation: invocation, now: now).run()
+      return standardOutput.failed && standardOutput.errorNumber != EPIPE ? 1 : 0
+    } catch {
+      error.report(to: standardError, json: wantsJSON)
+      return error.exitStatus
+    }
+  }
+
+  /// True when `--json`/`--jsonl` appears before `--`, so that even a parse error is JSON.
+  static func asksForJSON(_ arguments: [String]) -> Bool {
+    for argument in arguments {
+      if argument == "--" { return false }
+      if argument == "--json" || argument == "--jsonl" { return true }
+    }
+    return false
+  }
+
+  /// Colour on or off for this output, from `--color`, the terminal and `NO_COLOR`.
+  func colorEnabled(_ mode: ColorMode) -> Bool {
+    TodoCLI.colorEnabled(mode: mode, isTTY: outputIsTerminal, environment: environment)
+  }
+
+  /// The width to fit tables to: `COLUMNS`, else the terminal's, else 80.
+  var terminalWidth: Int {
+    Terminal.width(of: STDOUT_FILENO, environment: environment)
+  }
+
+  /// The database for a command, opened (and migrated) once per session. A read-only command
+  /// on a database that does not exist yet reads an empty one in memory, so it creates nothing.
+  func context(path option: String?, readOnly: Bool) throws(Failure) -> Context {
+    guard let (path, isDefault) = FileSystem.databasePath(option: option, environment: environment) else {
+      throw .environment("cannot find the database: HOME is not set; give --db PATH or set TODO_DB")
+    }
+    if let open = openContexts[path] { return open }
+    if readOnly && !FileSystem.exists(path) {
+      return try open(":memory:", shownAs: path)
+    }
+    if isDefault, let problem = FileSystem.createParentFolders(of: path) {
+      throw .environment(problem)
+    }
+    let context = try open(path, shownAs: path)
+    openContexts[path] = context
+    return context
+  }
+
+  private func open(_ path: String, shownAs shown: String) throws(Failure) -> Context {
+    do throws(TodoError) {
+      return try TodoDatabase.open(path: path)
+    } catch .database(let error) {
+      throw .environment("cannot use the database \(shown): \(error)")
+    } catch {
+      throw .domain(error)
+    }
+  }
+}

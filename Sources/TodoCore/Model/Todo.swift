@@ -1,0 +1,129 @@
+import DataOperation
+
+/// Where a task is in its life.
+public enum Status: String, Sendable, CaseIterable, SQLValueConvertible {
+  case pending, done, deleted
+
+  public var sqlValue: SQLValue { .text(rawValue) }
+  public init?(sqlValue: SQLValue) {
+    guard case .text(let text) = sqlValue, let status = Status(rawValue: text) else { return nil }
+    self = status
+  }
+}
+
+/// How urgent a task is: high, medium or low.
+public enum Priority: String, Sendable, CaseIterable, Comparable, SQLValueConvertible {
+  case high = "H", medium = "M", low = "L"
+
+  /// Reads `H`/`M`/`L` or `high`/`medium`/`low` (any case).
+  ///
+  /// ```swift
+  /// Priority(parsing: "high") == .high
+  /// ```
+  public init?(parsing text: String) {
+    switch text.lowercased() {
+    case "h", "high": self = .high
+    case "m", "medium", "med": self = .medium
+    case "l", "low": self = .low
+    default: return nil
+    }
+  }
+
+  /// Larger is more urgent (for sorting).
+  public var rank: Int {
+    switch self {
+    case .high: 3
+    case .medium: 2
+    case .low: 1
+    }
+  }
+
+  public static func < (left: Priority, right: Priority) -> Bool { left.rank < right.rank }
+
+  public var sqlValue: SQLValue { .text(rawValue) }
+  public init?(sqlValue: SQLValue) {
+    guard case .text(let text) = sqlValue, let priority = Priority(rawValue: text) else { return nil }
+    self = priority
+  }
+}
+
+/// A timestamped note on a task.
+public struct Note: Entity, Equatable {
+  public var id: Int64 = 0
+  public var todoID: Int64 = 0
+  /// When the note was written, seconds since the epoch (UTC).
+  public var created: Int64 = 0
+  public var text = ""
+
+  public init() {}
+
+  public init(row: Row) throws(DatabaseError) {
+    id = try row.decode("id")
+    todoID = try row.decode("todo_id")
+    created = try row.decode("created")
+    text = try row.decode("text")
+  }
+
+  public func encode(to columns: inout Columns) {
+    columns["todo_id"] = todoID
+    columns["created"] = created
+    columns["text"] = text
+  }
+}
+
+/// A task: the domain's main entity, stored in the `todo` table (its tags in `tag`, its notes in
+/// `note`). Times are seconds since the epoch, UTC.
+///
+/// ```swift
+/// let task = try TodoStore.add(TodoChanges(title: "Buy milk"), now: now).operate(in: context)
+/// ```
+public struct Todo: Entity, Equatable {
+  /// Stable for the task's whole life and never reused.
+  public var id: Int64 = 0
+  public var uuid = ""
+  public var title = ""
+  public var status = Status.pending
+  public var priority: Priority?
+  /// A dotted hierarchy: `work.q4` is inside `work`.
+  public var project: String?
+  /// Sorted, without duplicates.
+  public var tags: [String] = []
+  public var due: Int64?
+  public var created: Int64 = 0
+  public var modified: Int64 = 0
+  public var completed: Int64?
+  /// Oldest first.
+  public var notes: [Note] = []
+
+  public init() {}
+
+  /// Decodes the columns of `todo`; `tags` too when the query selected them as a space-separated
+  /// `tags` column (notes are loaded separately).
+  public init(row: Row) throws(DatabaseError) {
+    id = try row.decode("id")
+    uuid = try row.decode("uuid")
+    title = try row.string("title")
+    status = try row.decode("status")
+    priority = try row.decode("priority")
+    project = try row.decode("project")
+    due = try row.decode("due")
+    created = try row.decode("created")
+    modified = try row.decode("modified")
+    completed = try row.decode("completed")
+    if row.hasColumn("tags"), case .text(let joined) = try row.value("tags") {
+      tags = joined.split(separator: " ").map(String.init).sorted()
+    }
+  }
+
+  public func encode(to columns: inout Columns) {
+    columns["uuid"] = uuid
+    columns["title"] = title
+    columns["status"] = status
+    columns["priority"] = priority
+    columns["project"] = project
+    columns["due"] = due
+    columns["created"] = created
+    columns["modified"] = modified
+    columns["completed"] = completed
+  }
+}

@@ -1,0 +1,111 @@
+/// A change to one optional field: set a value, or clear it.
+public enum FieldChange<Value: Sendable & Equatable>: Sendable, Equatable {
+  case set(Value)
+  case clear
+}
+
+/// What a command asks to change on a task (or to set on a new one). Fields left nil are kept.
+///
+/// ```swift
+/// var changes = TodoChanges(title: "Pay rent")
+/// changes.addTags = ["home"]
+/// changes.due = .set(deadline)
+/// ```
+public struct TodoChanges: Sendable, Equatable {
+  public var title: String?
+  public var addTags: [String] = []
+  public var removeTags: [String] = []
+  public var project: FieldChange<String>?
+  public var priority: FieldChange<Priority>?
+  public var due: FieldChange<Int64>?
+  /// A note to append.
+  public var note: String?
+
+  public init(title: String? = nil) {
+    self.title = title
+  }
+
+  /// True when nothing would change.
+  public var isEmpty: Bool {
+    title == nil && addTags.isEmpty && removeTags.isEmpty && project == nil && priority == nil && due == nil
+      && note == nil
+  }
+
+  /// Applies the field changes to a task (tags and notes are stored separately by the store).
+  func apply(to todo: inout Todo) {
+    if let title { todo.title = title }
+    switch project {
+    case .set(let value): todo.project = value
+    case .clear: todo.project = nil
+    case nil: break
+    }
+    switch priority {
+    case .set(let value): todo.priority = value
+    case .clear: todo.priority = nil
+    case nil: break
+    }
+    switch due {
+    case .set(let value): todo.due = value
+    case .clear: todo.due = nil
+    case nil: break
+    }
+    var tags = Set(todo.tags)
+    tags.subtract(removeTags)
+    tags.formUnion(addTags)
+    todo.tags = tags.sorted()
+  }
+}
+
+/// The rules for names the user types.
+public enum Validation {
+  /// A tag is one word: no whitespace or control characters, not starting with `+` or `-`, ≤ 64 characters.
+  ///
+  /// ```swift
+  /// try Validation.tag("home")   // ok
+  /// ```
+  /// - Throws: `TodoError.invalid` with the reason.
+  public static func tag(_ name: String) throws(TodoError) {
+    guard !name.isEmpty else { throw .invalid("a tag cannot be empty") }
+    guard name.count <= 64 else { throw .invalid("tag '\(name.prefix(20))…' is longer than 64 characters") }
+    guard !name.unicodeScalars.contains(where: { $0.properties.isWhitespace || $0.value < 0x20 || $0.value == 0x7F })
+    else { throw .invalid("tag '\(name)' contains a space or a control character") }
+    guard let first = name.first, first != "+", first != "-" else {
+      throw .invalid("tag '\(name)' cannot start with '+' or '-'")
+    }
+  }
+
+  /// A project is dot-separated non-empty parts without whitespace, ≤ 128 characters.
+  ///
+  /// ```swift
+  /// try Validation.project("work.q4")
+  /// ```
+  /// - Throws: `TodoError.invalid` with the reason.
+  public static func project(_ name: String) throws(TodoError) {
+    guard !name.isEmpty else { throw .invalid("a project name cannot be empty") }
+    guard name.count <= 128 else { throw .invalid("project name is longer than 128 characters") }
+    guard !name.unicodeScalars.contains(where: { $0.properties.isWhitespace || $0.value < 0x20 || $0.value == 0x7F })
+    else { throw .invalid("project '\(name)' contains a space or a control character") }
+    guard !name.split(separator: ".", omittingEmptySubsequences: false).contains(where: \.isEmpty) else {
+      throw .invalid("project '\(name)' has an empty part (write parts like work.q4)")
+    }
+  }
+
+  /// A title is not empty or blank; at most 100,000 bytes.
+  /// - Throws: `TodoError.invalid` with the reason.
+  public static func title(_ text: String) throws(TodoError) {
+    guard text.contains(where: { !$0.isWhitespace }) else { throw .invalid("a task needs a title") }
+    guard text.utf8.count <= 100_000 else { throw .invalid("the title is longer than 100,000 bytes") }
+  }
+
+  /// Checks every name a change carries.
+  /// - Throws: `TodoError.invalid` for the first bad one.
+  public static func changes(_ changes: TodoChanges) throws(TodoError) {
+    if let title = changes.title { try Validation.title(title) }
+    for tag in changes.addTags + changes.removeTags { try Validation.tag(tag) }
+    if case .set(let project) = changes.project { try Validation.project(project) }
+    if let note = changes.note {
+      guard note.contains(where: { !$0.isWhitespace }) else { throw .invalid("a note cannot be empty") }
+      guard note.utf8.count <= 100_000 else { throw .invalid("the note is longer than 100,000 bytes") }
+    }
+  }
+}

@@ -1,0 +1,168 @@
+import DataOperation
+
+/// Which statuses a filter selects.
+public enum StatusFilter: String, Sendable, Equatable, CaseIterable {
+  case pending, done, deleted, all
+}
+
+/// A selection of tasks: the filter grammar of `list`, `export` and the bulk commands, as a value.
+/// Terms combine with AND; several projects or priorities combine with OR among themselves.
+///
+/// ```swift
+/// var filter = TodoFilter()
+/// filter.includeTags = ["home"]
+/// filter.projects = ["work"]       // also work.q4
+/// let tasks = try TodoStore.list(filter).operate(in: context)
+/// ```
+public struct TodoFilter: Sendable, Equatable {
+  public var references: [TaskReference] = []
+  public var includeTags: [String] = []
+  public var excludeTags: [String] = []
+  public var projects: [String] = []
+  /// `project:` with no name: tasks without a project.
+  public var withoutProject = false
+  public var priorities: [Priority] = []
+  /// `pri:` with no value: tasks without a priority.
+  public var withoutPriority = false
+  /// nil = the default: pending, or every status when tasks are named by id.
+  public var status: StatusFilter?
+  public var dueBefore: Int64?
+  public var dueAfter: Int64?
+  /// Due before `now` (and pending, unless a status is given).
+  public var overdue = false
+  /// Case-insensitive (ASCII) substrings of the title or a note.
+  public var words: [String] = []
+
+  public init() {}
+
+  /// True when the filter names nothing at all.
+  public var isEmpty: Bool { self == TodoFilter() }
+
+  /// The status actually applied.
+  public var effectiveStatus: StatusFilter {
+    status ?? (references.isEmpty ? .pending : .all)
+  }
+
+  /// The filter as a parameterised condition on the `todo` table; values are always bound.
+  ///
+  /// ```swift
+  /// let predicate = filter.predicate(now: now)   // "todo.status = ? AND …", [.text("pending"), …]
+  /// ```
+  public func predicate(now: Int64) -> Predicate {
+    var terms: [Predicate] = []
+    switch effectiveStatus {
+    case .all: break
+    case let status: terms.append(Predicate(sql: "todo.status = ?", arguments: [.text(status.rawValue)]))
+    }
+    if !references.isEmpty {
+      terms.append(references.map(Self.predicate(for:)).reduce(Predicate(sql: "0"), ||))
+    }
+    for tag in includeTags {
+      terms.append(Predicate(sql: "todo.id IN (SELECT todo_id FROM tag WHERE name = ?)", arguments: [.text(tag)]))
+    }
+    for tag in excludeTags {
+      terms.append(Predicate(sql: "todo.id NOT IN (SELECT todo_id FROM tag WHERE name = ?)", arguments: [.text(tag)]))
+    }
+    var projectTerms = projects.map { project in
+      // The range 'work.' ..< 'work/' holds exactly the sub-projects and can use the index.
+      Predicate(
+        sql: "(todo.project = ? OR (todo.project >= ? AND todo.project < ?))",
+        arguments: [.text(project), .text(project + "."), .text(project + "/")])
+    }
+    if withoutProject { projectTerms.append(Predicate(sql: "todo.project IS NULL")) }
+    if !projectTerms.isEmpty { terms.append(projectTerms.dropFirst().reduce(projectTerms[0], ||)) }
+    var priorityTerms: [Predicate] = []
+    if !priorities.isEmpty { priorityTerms.append(.column("priority", in: priorities.map(\.rawValue))) }
+    if withoutPriority { priorityTerms.append(Predicate(sql: "todo.priority IS NULL")) }
+    if !priorityTerms.isEmpty { terms.append(priorityTerms.dropFirst().reduce(priorityTerms[0], ||)) }
+    if let dueBefore { terms.append(Predicate(sql: "todo.due < ?", arguments: [.integer(dueBefore)])) }
+    if let dueAfter { terms.append(Predicate(sql: "todo.due > ?", arguments: [.integer(dueAfter)])) }
+    if overdue { terms.append(Predicate(sql: "todo.due < ?", arguments: [.integer(now)])) }
+    for word in words {
+      let pattern = "%" + Self.escapeLike(word) + "%"
+      terms.append(
+        Predicate(
+          sql: "(todo.title LIKE ? ESCAPE '\\' OR todo.id IN (SELECT todo_id FROM note WHERE text LIKE ? ESCAPE '\\'))",
+          arguments: [.text(pattern), .text(pattern)]))
+    }
+    return .all(terms)
+  }
+
+  static func predicate(for reference: TaskReference) -> Predicate {
+    switch reference {
+    case .id(let id):
+      Predicate(sql: "todo.id = ?", arguments: [.integer(id)])
+    case .range(let low, let high):
+      Predicate(sql: "todo.id BETWEEN ? AND ?", arguments: [.integer(low), .integer(high)])
+    case .uuidPrefix(let prefix):
+      Predicate(sql: "(todo.uuid >= ? AND todo.uuid < ?)", arguments: [.text(prefix), .text(prefix + "g")])
+    }
+  }
+
+  /// Escapes `%`, `_` and `\` so a word matches literally in LIKE … ESCAPE '\'.
+  static func escapeLike(_ text: String) -> String {
+    var escaped = ""
+    for character in text {
+      if character == "%" || character == "_" || character == "\\" { escaped.append("\\") }
+      escaped.append(character)
+    }
+    return escaped
+  }
+}
+
+/// One key of `--sort`: a field and a direction.
+///
+/// ```swift
+/// try SortKey.parseList("due,-priority,id")
+/// ```
+public struct SortKey: Sendable, Equatable {
+  public enum Field: String, Sendable, CaseIterable {
+    case id, due, priority, project, title, status, created, modified, completed
+  }
+
+  public var field: Field
+  public var descending: Bool
+
+  public init(_ field: Field, descending: Bool = false) {
+    self.field = field
+    self.descending = descending
+  }
+
+  /// The default order of a list: soonest due first (undated last), then most urgent, then id.
+  public static let defaultOrder = [SortKey(.due), SortKey(.priority, descending: true), SortKey(.id)]
+
+  /// Reads `due,-priority,id` (a leading `-` sorts descending, `+` ascending).
+  /// - Throws: `TodoError.invalid` naming an unknown field.
+  public static func parseList(_ text: String) throws(TodoError) -> [SortKey] {
+    var keys: [SortKey] = []
+    for part in text.split(separator: ",", omittingEmptySubsequences: false) {
+      var name = Substring(part)
+      var descending = false
+      if name.hasPrefix("-") {
+        descending = true
+        name = name.dropFirst()
+      } else if name.hasPrefix("+") {
+        name = name.dropFirst()
+      }
+      guard let field = Field(rawValue: name.lowercased()) else {
+        let known = Field.allCases.map(\.rawValue).joined(separator: ", ")
+        throw .invalid("unknown sort key '\(part)' (known: \(known))")
+      }
+      keys.append(SortKey(field, descending: descending))
+    }
+    return keys
+  }
+
+  /// The ORDER BY term. Missing values (no due date, no priority) always sort last.
+  var ordering: Ordering {
+    switch field {
+    case .priority:
+      let rank = "CASE todo.priority WHEN 'H' THEN 3 WHEN 'M' THEN 2 WHEN 'L' THEN 1 END"
+      return .expression(rank, ascending: !descending, nullsLast: true)
+    case .title:
+      return .expression("todo.title COLLATE NOCASE", ascending: !descending)
+    default:
+      return .expression("todo.\(field.rawValue)", ascending: !descending, nullsLast: true)
+    }
+  }
+}

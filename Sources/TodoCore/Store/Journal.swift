@@ -1,0 +1,149 @@
+import DataOperation
+
+/// One command in the undo journal.
+public struct JournalEntry: Entity, Equatable {
+  public var id: Int64 = 0
+  public var created: Int64 = 0
+  /// The command line as typed (`done 3-7`).
+  public var command = ""
+  /// What it did, for `history` (`completed 5 tasks`).
+  public var summary = ""
+  /// How many tasks it changed (read from `journal_change`; not a column of its own).
+  public var changeCount = 0
+
+  public init() {}
+
+  public init(row: Row) throws(DatabaseError) {
+    id = try row.decode("id")
+    created = try row.decode("created")
+    command = try row.decode("command")
+    summary = try row.decode("summary")
+    if row.hasColumn("change_count") { changeCount = try row.decode("change_count") }
+  }
+
+  public func encode(to columns: inout Columns) {
+    columns["created"] = created
+    columns["command"] = command
+    columns["summary"] = summary
+  }
+}
+
+/// The undo journal: every mutating command records, in its own transaction, each task's state
+/// before it changed (as JSON built by SQLite), so `undo` can put it back exactly.
+enum Journal {
+  /// Starts an entry for a command; the summary is filled in by `finish`.
+  static func begin(command: String, now: Int64) -> DataOperation<JournalEntry, TodoError> {
+    Repository<JournalEntry>().add { entry in
+      entry.created = now
+      entry.command = command
+    }.mapError(TodoError.init)
+  }
+
+  /// Writes the entry's summary once the command knows what it did.
+  static func finish(_ entry: JournalEntry, summary: String) -> DataOperation<JournalEntry, TodoError> {
+    var finished = entry
+    finished.summary = summary
+    return Repository<JournalEntry>().update(finished).mapError(TodoError.init)
+  }
+
+  /// The snapshot of a task as JSON: every column, its tags and its notes.
+  static let snapshotSQL = """
+    SELECT json_object(
+      'id', id, 'uuid', uuid, 'title', title, 'status', status, 'priority', priority,
+      'project', project, 'due', due, 'created', created, 'modified', modified, 'completed', completed,
+      'tags', json((SELECT json_group_array(name) FROM tag WHERE tag.todo_id = todo.id)),
+      'notes', json((SELECT json_group_array(json_object('id', id, 'created', created, 'text', text))
+                     FROM note WHERE note.todo_id = todo.id)))
+    FROM todo WHERE id = ?
+    """
+
+  /// Records a task's state before the command changes it (or `nil`: the command creates it).
+  /// Only the first record of a task in an entry counts: that is its state before the command.
+  static func record(entry: JournalEntry, todoID: Int64, existing: Bool, on connection: Connection)
+    throws(DatabaseError)
+  {
+    let before: SQLValue = existing ? try connection.scalar(snapshotSQL, [.integer(todoID)]) : .null
+    try connection.execute(
+      """
+      INSERT OR IGNORE INTO journal_change (journal_id, todo_id, sequence, before)
+      VALUES (?, ?, (SELECT count(*) FROM journal_change WHERE journal_id = ?), ?)
+      """,
+      [.integer(entry.id), .integer(todoID), .integer(entry.id), before])
+  }
+
+  /// What `undo` did.
+  struct Reverted {
+    var entry: JournalEntry
+    var restoredIDs: [Int64]
+    var removedIDs: [Int64]
+  }
+
+  /// Reverts the newest entry and removes it from the journal.
+  static func undoLast() -> DataOperation<Reverted, TodoError> {
+    DataOperation { connection throws(DatabaseError) -> Reverted? in
+      guard
+        let entry = try connection.first(
+          "SELECT * FROM journal_entry ORDER BY id DESC LIMIT 1", [], { row throws(DatabaseError) in try JournalEntry(row: row) })
+      else { return nil }
+      var reverted = Reverted(entry: entry, restoredIDs: [], removedIDs: [])
+      let changes = try connection.all(
+        "SELECT todo_id, before FROM journal_change WHERE journal_id = ? ORDER BY sequence DESC", [.integer(entry.id)]
+      ) { row throws(DatabaseError) in (try row.decode("todo_id", as: Int64.self), try row.value("before")) }
+      for (todoID, before) in changes {
+        if case .text(let snapshot) = before {
+          try restore(snapshot, on: connection)
+          reverted.restoredIDs.append(todoID)
+        } else {
+          try connection.execute("DELETE FROM todo WHERE id = ?", [.integer(todoID)])
+          reverted.removedIDs.append(todoID)
+        }
+      }
+      try connection.execute("DELETE FROM journal_entry WHERE id = ?", [.integer(entry.id)])
+      reverted.restoredIDs.sort()
+      reverted.removedIDs.sort()
+      return reverted
+    }
+    .mapError(TodoError.init)
+    .flatMap { reverted in
+      guard let reverted else { return .fail(.nothingToUndo) }
+      return .pure(reverted)
+    }
+  }
+
+  /// Puts a task back exactly as a snapshot shows it: its row, tags and notes (with their ids).
+  private static func restore(_ snapshot: String, on connection: Connection) throws(DatabaseError) {
+    try connection.execute(
+      """
+      INSERT INTO todo (id, uuid, title, status, priority, project, due, created, modified, completed)
+      SELECT s ->> 'id', s ->> 'uuid', s ->> 'title', s ->> 'status', s ->> 'priority', s ->> 'project',
+             s ->> 'due', s ->> 'created', s ->> 'modified', s ->> 'completed'
+      FROM (SELECT ? AS s) WHERE true
+      ON CONFLICT (id) DO UPDATE SET
+        uuid = excluded.uuid, title = excluded.title, status = excluded.status,
+        priority = excluded.priority, project = excluded.project, due = excluded.due,
+        created = excluded.created, modified = excluded.modified, completed = excluded.completed
+      """, [.text(snapshot)])
+    let id = SQLValue.integer(Int64(sqlValue: try connection.scalar("SELECT ? ->> 'id'", [.text(snapshot)])) ?? 0)
+    try connection.execute("DELETE FROM tag WHERE todo_id = ?", [id])
+    try connection.execute(
+      "INSERT INTO tag (todo_id, name) SELECT ?, value FROM json_each(?, '$.tags')", [id, .text(snapshot)])
+    try connection.execute("DELETE FROM note WHERE todo_id = ?", [id])
+    try connection.execute(
+      """
+      INSERT INTO note (id, todo_id, created, text)
+      SELECT value ->> 'id', ?, value ->> 'created', value ->> 'text' FROM json_each(?, '$.notes')
+      """, [id, .text(snapshot)])
+  }
+
+  /// The newest entries first, with how many tasks each changed.
+  static func history(limit: Int?) -> DataOperation<[JournalEntry], TodoError> {
+    DataOperation { connection throws(DatabaseError) in
+      try connection.all(
+        """
+        SELECT journal_entry.*, (SELECT count(*) FROM journal_change WHERE journal_id = journal_entry.id) AS change_count
+        FROM journal_entry ORDER BY id DESC LIMIT ?
+        """, [.integer(Int64(limit ?? -1))]
+      ) { row throws(DatabaseError) in try JournalEntry(row: row) }
+    }.mapError(TodoError.init)
+  }
+}

@@ -1,0 +1,71 @@
+import DataOperation
+
+/// The database schema of todo, step by step. Never edit a released step: add a new one.
+public enum Schema {
+  /// Version 1: tasks, tags, notes and the undo journal, with the indexes the filters use.
+  static let version1 = """
+    CREATE TABLE todo (
+      id INTEGER PRIMARY KEY AUTOINCREMENT,
+      uuid TEXT NOT NULL UNIQUE,
+      title TEXT NOT NULL,
+      status TEXT NOT NULL DEFAULT 'pending' CHECK (status IN ('pending', 'done', 'deleted')),
+      priority TEXT CHECK (priority IN ('H', 'M', 'L')),
+      project TEXT,
+      due INTEGER,
+      created INTEGER NOT NULL,
+      modified INTEGER NOT NULL,
+      completed INTEGER
+    );
+    CREATE INDEX todo_by_status_due ON todo (status, due);
+    CREATE INDEX todo_by_project ON todo (project, status);
+    CREATE TABLE tag (
+      todo_id INTEGER NOT NULL REFERENCES todo (id) ON DELETE CASCADE,
+      name TEXT NOT NULL,
+      PRIMARY KEY (todo_id, name)
+    ) WITHOUT ROWID;
+    CREATE INDEX tag_by_name ON tag (name, todo_id);
+    CREATE TABLE note (
+      id INTEGER PRIMARY KEY AUTOINCREMENT,
+      todo_id INTEGER NOT NULL REFERENCES todo (id) ON DELETE CASCADE,
+      created INTEGER NOT NULL,
+      text TEXT NOT NULL
+    );
+    CREATE INDEX note_by_todo ON note (todo_id);
+    CREATE TABLE journal_entry (
+      id INTEGER PRIMARY KEY AUTOINCREMENT,
+      created INTEGER NOT NULL,
+      command TEXT NOT NULL,
+      summary TEXT NOT NULL
+    );
+    CREATE TABLE journal_change (
+      journal_id INTEGER NOT NULL REFERENCES journal_entry (id) ON DELETE CASCADE,
+      todo_id INTEGER NOT NULL,
+      sequence INTEGER NOT NULL,
+      before TEXT,
+      PRIMARY KEY (journal_id, todo_id)
+    ) WITHOUT ROWID;
+    """
+
+  /// Every step, in order.
+  public static let migrator = Migrator([Migration(version: 1, sql: version1)])
+}
+
+/// Opening the todo database.
+public enum TodoDatabase {
+  /// Opens (creating if needed) and migrates the database at `path`.
+  ///
+  /// ```swift
+  /// let context = try TodoDatabase.open(path: "/home/me/.local/share/todo/todo.db")
+  /// ```
+  /// - Throws: `TodoError.database` when the file cannot be opened, is not a database, or was
+  ///   written by a newer version of todo.
+  public static func open(path: String) throws(TodoError) -> Context {
+    do throws(DatabaseError) {
+      let context = try Context(path: path)
+      _ = try Schema.migrator.migrate().operate(in: context)
+      return context
+    } catch {
+      throw .database(error)
+    }
+  }
+}

@@ -1,0 +1,202 @@
+import DataOperation
+
+/// What a mutating command did: the tasks as they are now and a one-line summary.
+public struct ChangeReport: Sendable, Equatable {
+  /// The changed tasks, as stored after the change, in id order.
+  public var tasks: [Todo]
+  /// Tasks the command named that were already as asked (e.g. `done` on a done task).
+  public var unchanged: [Todo]
+  /// What the journal shows for the command (`completed 3 tasks`).
+  public var summary: String
+}
+
+extension TodoStore {
+  /// Creates a task. Its id is the next never-used integer; a UUID is generated.
+  ///
+  /// ```swift
+  /// var changes = TodoChanges(title: "Pay rent"); changes.addTags = ["home"]
+  /// let report = try TodoStore.add(changes, now: now, command: "add Pay rent +home").operate(in: context)
+  /// ```
+  public static func add(_ changes: TodoChanges, now: Int64, command: String) -> DataOperation<ChangeReport, TodoError> {
+    let validated: DataOperation<Void, TodoError> = DataOperation { _ throws(TodoError) in
+      guard changes.title != nil else { throw .invalid("a task needs a title") }
+      try Validation.changes(changes)
+    }
+    return validated
+      .flatMap { Journal.begin(command: command, now: now) }
+      .flatMap { entry in
+        todos.add { todo in
+          todo.uuid = UUIDGenerator.make()
+          todo.created = now
+          todo.modified = now
+          changes.apply(to: &todo)
+        }
+        .mapError(TodoError.init)
+        .flatMap { todo in
+          DataOperation { connection throws(DatabaseError) in
+            try Journal.record(entry: entry, todoID: todo.id, existing: false, on: connection)
+            try writeTags(todo.tags, of: todo.id, on: connection)
+            if let note = changes.note {
+              _ = try notes.add { $0.todoID = todo.id; $0.created = now; $0.text = note }.operate(on: connection)
+            }
+            return try load(todo.id, on: connection)
+          }.mapError(TodoError.init)
+        }
+        .flatMap { todo in
+          Journal.finish(entry, summary: "added task \(todo.id)").map { _ in
+            ChangeReport(tasks: [todo], unchanged: [], summary: "added task \(todo.id)")
+          }
+        }
+      }
+      .transaction()
+  }
+
+  /// Changes the tasks a selection names; all of them in one journal entry.
+  ///
+  /// ```swift
+  /// var changes = TodoChanges(); changes.priority = .set(.high)
+  /// try TodoStore.update(filter, changes, now: now, command: "update 3 pri:H").operate(in: context)
+  /// ```
+  public static func update(_ filter: TodoFilter, _ changes: TodoChanges, now: Int64, command: String)
+    -> DataOperation<ChangeReport, TodoError>
+  {
+    let validated: DataOperation<Void, TodoError> = DataOperation { _ throws(TodoError) in
+      guard !changes.isEmpty else { throw .invalid("nothing to change: give new title words or attributes") }
+      try Validation.changes(changes)
+    }
+    return validated.flatMap { resolve(filter, now: now) }
+      .flatMap { ids in
+        change(ids, now: now, command: command, verb: "updated") { todo in
+          let before = todo
+          changes.apply(to: &todo)
+          return todo != before || changes.note != nil
+        } afterEach: { todo, connection throws(DatabaseError) in
+          if let note = changes.note {
+            _ = try notes.add { $0.todoID = todo.id; $0.created = now; $0.text = note }.operate(on: connection)
+          }
+        }
+      }
+      .transaction()
+  }
+
+  /// Marks tasks done (`completed` = now).
+  public static func complete(_ filter: TodoFilter, now: Int64, command: String) -> DataOperation<ChangeReport, TodoError> {
+    setStatus(.done, filter, now: now, command: command, verb: "completed")
+  }
+
+  /// Marks tasks pending again (clears `completed`); also brings back deleted tasks.
+  public static func reopen(_ filter: TodoFilter, now: Int64, command: String) -> DataOperation<ChangeReport, TodoError> {
+    setStatus(.pending, filter, now: now, command: command, verb: "reopened")
+  }
+
+  /// Marks tasks deleted. They stay in the database (and the journal), so `undo` or `reopen` brings them back.
+  public static func delete(_ filter: TodoFilter, now: Int64, command: String) -> DataOperation<ChangeReport, TodoError> {
+    setStatus(.deleted, filter, now: now, command: command, verb: "deleted")
+  }
+
+  /// Adds a timestamped note to one task.
+  ///
+  /// ```swift
+  /// try TodoStore.addNote(to: .id(3), text: "called the landlord", now: now, command: "note 3 …").operate(in: context)
+  /// ```
+  public static func addNote(to reference: TaskReference, text: String, now: Int64, command: String)
+    -> DataOperation<ChangeReport, TodoError>
+  {
+    var changes = TodoChanges()
+    changes.note = text
+    var filter = TodoFilter()
+    filter.references = [reference]
+    return update(filter, changes, now: now, command: command).map { report in
+      var noted = report
+      noted.summary = report.summary.replacing("updated", with: "noted")
+      return noted
+    }
+  }
+
+  private static func setStatus(_ status: Status, _ filter: TodoFilter, now: Int64, command: String, verb: String)
+    -> DataOperation<ChangeReport, TodoError>
+  {
+    resolve(filter, now: now)
+      .flatMap { ids in
+        change(ids, now: now, command: command, verb: verb) { todo in
+          guard todo.status != status else { return false }
+          todo.status = status
+          todo.completed = status == .done ? now : nil
+          return true
+        } afterEach: { _, _ in }
+      }
+      .transaction()
+  }
+
+  /// Loads each task, lets `edit` change it (returning false when nothing changed), journals and
+  /// writes the changed ones, and writes one journal entry for them all. With no change at all,
+  /// no journal entry is written.
+  private static func change(
+    _ ids: [Int64], now: Int64, command: String, verb: String,
+    edit: @escaping @Sendable (inout Todo) -> Bool,
+    afterEach: @escaping @Sendable (Todo, Connection) throws(DatabaseError) -> Void
+  ) -> DataOperation<ChangeReport, TodoError> {
+    Journal.begin(command: command, now: now).flatMap { entry in
+      DataOperation { connection throws(DatabaseError) -> ChangeReport in
+        var changed: [Todo] = []
+        var unchanged: [Todo] = []
+        for id in ids {
+          var todo = try load(id, on: connection)
+          guard edit(&todo) else {
+            unchanged.append(todo)
+            continue
+          }
+          try Journal.record(entry: entry, todoID: id, existing: true, on: connection)
+          todo.modified = now
+          _ = try todos.update(todo).operate(on: connection)
+          try writeTags(todo.tags, of: id, on: connection)
+          try afterEach(todo, connection)
+          changed.append(try load(id, on: connection))
+        }
+        let noun = changed.count == 1 ? "task \(changed[0].id)" : "\(changed.count) tasks"
+        return ChangeReport(tasks: changed, unchanged: unchanged, summary: "\(verb) \(noun)")
+      }
+      .mapError(TodoError.init)
+      .flatMap { report in
+        if report.tasks.isEmpty {
+          // Nothing changed: leave no empty step in the journal.
+          return Repository<JournalEntry>().delete(id: entry.id).mapError(TodoError.init).map { report }
+        }
+        return Journal.finish(entry, summary: report.summary).map { _ in report }
+      }
+    }
+  }
+
+  /// What `undo` did.
+  public struct UndoReport: Sendable, Equatable {
+    /// The journal entry that was reverted.
+    public var entry: JournalEntry
+    /// Tasks put back as they were before that command, as they are now.
+    public var restored: [Todo]
+    /// Ids of tasks that command had created, now removed (their ids are never reused).
+    public var removedIDs: [Int64]
+  }
+
+  /// Reverts the newest command in the journal; `nothingToUndo` when it is empty.
+  ///
+  /// ```swift
+  /// let report = try TodoStore.undo().operate(in: context)
+  /// ```
+  public static func undo() -> DataOperation<UndoReport, TodoError> {
+    Journal.undoLast()
+      .flatMap { reverted in
+        DataOperation { connection throws(DatabaseError) in
+          UndoReport(
+            entry: reverted.entry,
+            restored: try reverted.restoredIDs.map { id throws(DatabaseError) in try load(id, on: connection) },
+            removedIDs: reverted.removedIDs)
+        }.mapError(TodoError.init)
+      }
+      .transaction()
+  }
+
+  /// The journal, newest first.
+  public static func history(limit: Int? = nil) -> DataOperation<[JournalEntry], TodoError> {
+    Journal.history(limit: limit)
+  }
+}

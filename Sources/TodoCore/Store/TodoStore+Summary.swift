@@ -1,0 +1,120 @@
+import DataOperation
+
+/// A name with how many pending tasks and how many tasks in all carry it.
+public struct NameCount: Sendable, Equatable {
+  public var name: String
+  public var pending: Int
+  public var total: Int
+
+  public init(name: String, pending: Int, total: Int) {
+    self.name = name
+    self.pending = pending
+    self.total = total
+  }
+}
+
+/// Counts over the whole database, for `todo stats`.
+public struct Statistics: Sendable, Equatable {
+  public var pending = 0
+  public var done = 0
+  public var deleted = 0
+  public var overdue = 0
+  /// Pending tasks due between now and the end of the next 7 days.
+  public var dueThisWeek = 0
+  public var tags = 0
+  public var projects = 0
+  /// Tasks completed in the last 7 days.
+  public var completedLastWeek = 0
+  /// When the oldest pending task was created.
+  public var oldestPending: Int64?
+  public var journalEntries = 0
+
+  public init() {}
+}
+
+extension TodoStore {
+  /// Every tag with its task counts (deleted tasks not counted), by name.
+  ///
+  /// ```swift
+  /// let tags = try TodoStore.tags().operate(in: context)   // [NameCount(name: "home", pending: 2, total: 3)]
+  /// ```
+  public static func tags() -> DataOperation<[NameCount], TodoError> {
+    DataOperation { connection throws(DatabaseError) in
+      try connection.all(
+        """
+        SELECT tag.name AS name, sum(todo.status = 'pending') AS pending, count(*) AS total
+        FROM tag JOIN todo ON todo.id = tag.todo_id WHERE todo.status <> 'deleted'
+        GROUP BY tag.name ORDER BY tag.name
+        """
+      ) { row throws(DatabaseError) in
+        NameCount(name: try row.string("name"), pending: try row.decode("pending"), total: try row.decode("total"))
+      }
+    }.mapError(TodoError.init)
+  }
+
+  /// Every project with its task counts; a parent counts its sub-projects' tasks too, and is
+  /// listed even when no task names it directly.
+  ///
+  /// ```swift
+  /// let projects = try TodoStore.projects().operate(in: context)   // work (3), work.q4 (1)
+  /// ```
+  public static func projects() -> DataOperation<[NameCount], TodoError> {
+    DataOperation { connection throws(DatabaseError) in
+      let direct = try connection.all(
+        """
+        SELECT project, sum(status = 'pending') AS pending, count(*) AS total FROM todo
+        WHERE project IS NOT NULL AND status <> 'deleted' GROUP BY project
+        """
+      ) { row throws(DatabaseError) in
+        (try row.string("project"), try row.decode("pending", as: Int.self), try row.decode("total", as: Int.self))
+      }
+      var counts: [String: NameCount] = [:]
+      for (project, pending, total) in direct {
+        let parts = project.split(separator: ".")
+        for depth in 1...parts.count {
+          let name = parts.prefix(depth).joined(separator: ".")
+          counts[name, default: NameCount(name: name, pending: 0, total: 0)].pending += pending
+          counts[name, default: NameCount(name: name, pending: 0, total: 0)].total += total
+        }
+      }
+      return counts.values.sorted { $0.name < $1.name }
+    }.mapError(TodoError.init)
+  }
+
+  /// Counts by status, overdue and soon due, tags, projects, recent completions.
+  ///
+  /// ```swift
+  /// let stats = try TodoStore.statistics(now: now).operate(in: context)
+  /// ```
+  public static func statistics(now: Int64) -> DataOperation<Statistics, TodoError> {
+    DataOperation { connection throws(DatabaseError) in
+      var stats = Statistics()
+      let week: Int64 = 7 * 86_400
+      try connection.query(
+        """
+        SELECT sum(status = 'pending') AS pending, sum(status = 'done') AS done, sum(status = 'deleted') AS deleted,
+          sum(status = 'pending' AND due < ?1) AS overdue,
+          sum(status = 'pending' AND due >= ?1 AND due < ?1 + ?2) AS due_this_week,
+          sum(status = 'done' AND completed >= ?1 - ?2) AS completed_last_week,
+          min(CASE WHEN status = 'pending' THEN created END) AS oldest_pending,
+          (SELECT count(DISTINCT name) FROM tag) AS tags,
+          (SELECT count(DISTINCT project) FROM todo WHERE project IS NOT NULL) AS projects,
+          (SELECT count(*) FROM journal_entry) AS journal_entries
+        FROM todo
+        """, [.integer(now), .integer(week)]
+      ) { row throws(DatabaseError) in
+        stats.pending = try row.decode("pending", as: Int?.self) ?? 0
+        stats.done = try row.decode("done", as: Int?.self) ?? 0
+        stats.deleted = try row.decode("deleted", as: Int?.self) ?? 0
+        stats.overdue = try row.decode("overdue", as: Int?.self) ?? 0
+        stats.dueThisWeek = try row.decode("due_this_week", as: Int?.self) ?? 0
+        stats.completedLastWeek = try row.decode("completed_last_week", as: Int?.self) ?? 0
+        stats.oldestPending = try row.decode("oldest_pending")
+        stats.tags = try row.decode("tags")
+        stats.projects = try row.decode("projects")
+        stats.journalEntries = try row.decode("journal_entries")
+      }
+      return stats
+    }.mapError(TodoError.init)
+  }
+}

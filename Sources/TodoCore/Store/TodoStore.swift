@@ -1,0 +1,149 @@
+import DataOperation
+
+/// The todo domain's operations. Each returns a `DataOperation` built from smaller ones; the
+/// command line runs exactly one per command, as one transaction.
+///
+/// ```swift
+/// let task = try TodoStore.add(TodoChanges(title: "Buy milk"), now: now, command: "add Buy milk")
+///   .operate(in: context)
+/// ```
+public enum TodoStore {
+  static let todos = Repository<Todo>()
+  static let notes = Repository<Note>()
+
+  /// The columns of a task plus its tags, for every query that reads whole tasks.
+  static let selectTodo = """
+    SELECT todo.*, (SELECT group_concat(name, ' ') FROM tag WHERE tag.todo_id = todo.id) AS tags,
+      EXISTS (SELECT 1 FROM note WHERE note.todo_id = todo.id) AS has_notes
+    FROM todo
+    """
+
+  /// Reads one task with its tags and notes, by id.
+  static func load(_ id: Int64, on connection: Connection) throws(DatabaseError) -> Todo {
+    guard
+      var todo = try connection.first("\(selectTodo) WHERE todo.id = ?", [.integer(id)], { row throws(DatabaseError) in try Todo(row: row) })
+    else { throw .notFound(table: Todo.tableName, key: String(id)) }
+    todo.notes = try loadNotes(of: id, on: connection)
+    return todo
+  }
+
+  static func loadNotes(of id: Int64, on connection: Connection) throws(DatabaseError) -> [Note] {
+    try connection.all("SELECT * FROM note WHERE todo_id = ? ORDER BY created, id", [.integer(id)]) {
+      row throws(DatabaseError) in try Note(row: row)
+    }
+  }
+
+  /// Replaces a task's tags.
+  static func writeTags(_ tags: [String], of id: Int64, on connection: Connection) throws(DatabaseError) {
+    try connection.execute("DELETE FROM tag WHERE todo_id = ?", [.integer(id)])
+    for tag in Set(tags) {
+      try connection.execute("INSERT INTO tag (todo_id, name) VALUES (?, ?)", [.integer(id), .text(tag)])
+    }
+  }
+
+  // MARK: - Reading
+
+  /// Streams the tasks a filter selects, in order, to `body` (one at a time, so a large list is
+  /// never held in memory). Returns how many there were.
+  ///
+  /// ```swift
+  /// let count = try TodoStore.forEach(filter, sort: SortKey.defaultOrder, limit: nil, now: now) { print($0.title) }
+  ///   .operate(in: context)
+  /// ```
+  public static func forEach(
+    _ filter: TodoFilter, sort: [SortKey], limit: Int?, now: Int64, withNotes: Bool = true,
+    _ body: @escaping @Sendable (Todo) -> Void
+  ) -> DataOperation<Int, TodoError> {
+    let predicate = filter.predicate(now: now)
+    var sql = "\(selectTodo) WHERE \(predicate.sql)"
+    let order = (sort.isEmpty ? SortKey.defaultOrder : sort).map(\.ordering.clause)
+    sql += " ORDER BY " + order.joined(separator: ", ")
+    var arguments = predicate.arguments
+    if let limit {
+      sql += " LIMIT ?"
+      arguments.append(.integer(Int64(max(0, limit))))
+    }
+    return DataOperation { [sql, arguments] connection throws(DatabaseError) in
+      var count = 0
+      try connection.query(sql, arguments) { row throws(DatabaseError) in
+        var todo = try Todo(row: row)
+        if withNotes, try row.decode("has_notes", as: Bool.self) {
+          todo.notes = try loadNotes(of: todo.id, on: connection)
+        }
+        count += 1
+        body(todo)
+      }
+      return count
+    }.mapError(TodoError.init)
+  }
+
+  /// The tasks a filter selects, in order.
+  ///
+  /// ```swift
+  /// let tasks = try TodoStore.list(filter, now: now).operate(in: context)
+  /// ```
+  public static func list(_ filter: TodoFilter, sort: [SortKey] = [], limit: Int? = nil, now: Int64)
+    -> DataOperation<[Todo], TodoError>
+  {
+    let collector = Collector()
+    return forEach(filter, sort: sort, limit: limit, now: now) { collector.todos.append($0) }
+      .map { _ in collector.todos }
+  }
+
+  /// Gathers streamed tasks; only touched on the context's queue, inside one run.
+  private final class Collector: @unchecked Sendable {
+    var todos: [Todo] = []
+  }
+
+  /// One task by reference (an id or a UUID prefix), with its tags and notes.
+  ///
+  /// ```swift
+  /// let task = try TodoStore.task(.id(3)).operate(in: context)
+  /// ```
+  public static func task(_ reference: TaskReference) -> DataOperation<Todo, TodoError> {
+    var filter = TodoFilter()
+    filter.references = [reference]
+    return resolve(filter, now: 0).flatMap { ids in
+      guard ids.count == 1 else { return .fail(.invalid("'\(reference)' names \(ids.count) tasks; give one id")) }
+      return DataOperation { connection throws(DatabaseError) in try load(ids[0], on: connection) }
+        .mapError(TodoError.init)
+    }
+  }
+
+  /// The ids a selection names, checking that every id and UUID prefix the user typed exists
+  /// (and that a prefix is unambiguous); `noMatch` when nothing is selected.
+  public static func resolve(_ filter: TodoFilter, now: Int64) -> DataOperation<[Int64], TodoError> {
+    let predicate = filter.predicate(now: now)
+    return DataOperation { connection throws(TodoError) in
+      for reference in filter.references {
+        let matching = TodoFilter.predicate(for: reference)
+        let count = try database { () throws(DatabaseError) in
+          Int(sqlValue: try connection.scalar("SELECT count(*) FROM todo WHERE \(matching.sql)", matching.arguments)) ?? 0
+        }
+        switch reference {
+        case .id(let id) where count == 0: throw .notFound("task \(id)")
+        case .range(let low, let high) where count == 0: throw .notFound("task in \(low)-\(high)")
+        case .uuidPrefix(let prefix) where count == 0: throw .notFound("task with UUID \(prefix)…")
+        case .uuidPrefix(let prefix) where count > 1: throw .ambiguous(prefix: prefix, count: count)
+        default: break
+        }
+      }
+      let ids = try database { () throws(DatabaseError) in
+        try connection.all("SELECT todo.id FROM todo WHERE \(predicate.sql) ORDER BY todo.id", predicate.arguments) {
+          row throws(DatabaseError) in try row.decode("id", as: Int64.self)
+        }
+      }
+      guard !ids.isEmpty else { throw .noMatch }
+      return ids
+    }
+  }
+}
+
+/// Runs database work inside a domain operation, wrapping its failure.
+func database<Value>(_ body: () throws(DatabaseError) -> Value) throws(TodoError) -> Value {
+  do throws(DatabaseError) {
+    return try body()
+  } catch {
+    throw TodoError(error)
+  }
+}

@@ -1,1 +1,0 @@
-// TodoCore: the todo domain.

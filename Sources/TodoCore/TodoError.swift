@@ -1,0 +1,46 @@
+import DataOperation
+
+/// Every way a todo operation can fail. The command line renders these once, at the top.
+///
+/// ```swift
+/// catch .notFound(let what) { print("no \(what)") }
+/// ```
+public enum TodoError: Error, Equatable, Sendable, DatabaseErrorConvertible, CustomStringConvertible {
+  /// The database refused (locked past the timeout, read-only, corrupt, too new…).
+  case database(DatabaseError)
+  /// A task named by id or UUID does not exist (`"task 42"`).
+  case notFound(String)
+  /// A UUID prefix matches several tasks.
+  case ambiguous(prefix: String, count: Int)
+  /// The selection matched no task.
+  case noMatch
+  /// The journal is empty.
+  case nothingToUndo
+  /// A value the user gave is not acceptable (a usage error).
+  case invalid(String)
+
+  public init(_ databaseError: DatabaseError) {
+    if case .notFound(let table, let key) = databaseError, table == Todo.tableName {
+      self = .notFound("task \(key)")
+    } else {
+      self = .database(databaseError)
+    }
+  }
+
+  /// True for mistakes in what the user typed (exit status 2), false for run-time failures (1).
+  public var isUsageError: Bool {
+    if case .invalid = self { return true }
+    return false
+  }
+
+  public var description: String {
+    switch self {
+    case .database(let error): "database: \(error)"
+    case .notFound(let what): "no \(what)"
+    case .ambiguous(let prefix, let count): "UUID prefix '\(prefix)' matches \(count) tasks; type more of it"
+    case .noMatch: "no task matches"
+    case .nothingToUndo: "nothing to undo"
+    case .invalid(let reason): reason
+    }
+  }
+}

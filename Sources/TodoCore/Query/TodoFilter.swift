@@ -72,7 +72,10 @@ public struct TodoFilter: Sendable, Equatable {
     if withoutProject { projectTerms.append(Predicate(sql: "todo.project IS NULL")) }
     if !projectTerms.isEmpty { terms.append(projectTerms.dropFirst().reduce(projectTerms[0], ||)) }
     var priorityTerms: [Predicate] = []
-    if !priorities.isEmpty { priorityTerms.append(.column("priority", in: priorities.map(\.rawValue))) }
+    if !priorities.isEmpty {
+      let marks = Array(repeating: "?", count: priorities.count).joined(separator: ", ")
+      priorityTerms.append(Predicate(sql: "todo.priority IN (\(marks))", arguments: priorities.map { .text($0.rawValue) }))
+    }
     if withoutPriority { priorityTerms.append(Predicate(sql: "todo.priority IS NULL")) }
     if !priorityTerms.isEmpty { terms.append(priorityTerms.dropFirst().reduce(priorityTerms[0], ||)) }
     if let dueBefore { terms.append(Predicate(sql: "todo.due < ?", arguments: [.integer(dueBefore)])) }

@@ -1,0 +1,135 @@
+import DataOperation
+import Testing
+
+@testable import TodoCore
+
+@Suite struct TodoFilterTests {
+  @Test func anEmptyFilterSelectsPendingTasks() {
+    let predicate = TodoFilter().predicate(now: 100)
+    #expect(predicate.sql == "todo.status = ?")
+    #expect(predicate.arguments == [.text("pending")])
+  }
+
+  @Test func idsSelectEveryStatusUnlessOneIsGiven() {
+    var filter = ids(.id(3), .range(5, 7))
+    #expect(filter.predicate(now: 0).sql == "((0) OR (todo.id = ?)) OR (todo.id BETWEEN ? AND ?)")
+    #expect(filter.predicate(now: 0).arguments == [.integer(3), .integer(5), .integer(7)])
+    filter.status = .done
+    #expect(filter.predicate(now: 0).sql.hasPrefix("(todo.status = ?) AND"))
+  }
+
+  @Test func everyTermCompilesToParameterisedSQL() {
+    let filter = select {
+      $0.includeTags = ["home"]
+      $0.excludeTags = ["later"]
+      $0.projects = ["work"]
+      $0.priorities = [.high, .medium]
+      $0.dueBefore = 200
+      $0.dueAfter = 100
+      $0.overdue = true
+      $0.words = ["50%_off"]
+      $0.status = .all
+    }
+    let predicate = filter.predicate(now: 150)
+    #expect(
+      predicate.sql == """
+        (((((((todo.id IN (SELECT todo_id FROM tag WHERE name = ?)) AND (todo.id NOT IN (SELECT todo_id FROM tag \
+        WHERE name = ?))) AND ((todo.project = ? OR (todo.project >= ? AND todo.project < ?)))) AND (todo.priority IN \
+        (?, ?))) AND (todo.due < ?)) AND (todo.due > ?)) AND (todo.due < ?)) AND ((todo.title LIKE ? ESCAPE '\\' OR \
+        todo.id IN (SELECT todo_id FROM note WHERE text LIKE ? ESCAPE '\\')))
+        """)
+    #expect(
+      predicate.arguments == [
+        .text("home"), .text("later"), .text("work"), .text("work."), .text("work/"), .text("H"), .text("M"),
+        .integer(200), .integer(100), .integer(150), .text("%50\\%\\_off%"), .text("%50\\%\\_off%"),
+      ])
+    #expect(!predicate.sql.contains("home"))  // values never appear in the SQL text
+  }
+
+  @Test func projectsIncludeSubProjectsButNotLookalikes() throws {
+    let context = try makeTodoContext()
+    try addTask("a", in: context) { $0.project = .set("work") }
+    try addTask("b", in: context) { $0.project = .set("work.q4") }
+    try addTask("c", in: context) { $0.project = .set("work.q4.launch") }
+    try addTask("d", in: context) { $0.project = .set("workshop") }
+    try addTask("e", in: context)
+    let work = try TodoStore.list(select { $0.projects = ["work"] }, now: storeNow).operate(in: context)
+    #expect(work.map(\.title).sorted() == ["a", "b", "c"])
+    let q4 = try TodoStore.list(select { $0.projects = ["work.q4"] }, now: storeNow).operate(in: context)
+    #expect(q4.map(\.title).sorted() == ["b", "c"])
+    let none = try TodoStore.list(select { $0.withoutProject = true }, now: storeNow).operate(in: context)
+    #expect(none.map(\.title) == ["e"])
+  }
+
+  @Test func wordsMatchTitlesAndNotesCaseInsensitivelyAndLiterally() throws {
+    let context = try makeTodoContext()
+    try addTask("Buy MILK", in: context)
+    try addTask("call bank", in: context) { $0.note = "ask about the milk money" }
+    try addTask("50% off sale", in: context)
+    try addTask("500 offers", in: context)
+    let milk = try TodoStore.list(select { $0.words = ["milk"] }, now: storeNow).operate(in: context)
+    #expect(milk.map(\.title) == ["Buy MILK", "call bank"])
+    let percent = try TodoStore.list(select { $0.words = ["50%"] }, now: storeNow).operate(in: context)
+    #expect(percent.map(\.title) == ["50% off sale"])
+  }
+
+  @Test func tagAndDueTermsSelectTheRightTasks() throws {
+    let context = try makeTodoContext()
+    try addTask("home soon", in: context) { $0.addTags = ["home"]; $0.due = .set(storeNow + 3600) }
+    try addTask("home late", in: context) { $0.addTags = ["home", "later"]; $0.due = .set(storeNow + 86_400 * 10) }
+    try addTask("work overdue", in: context) { $0.addTags = ["work"]; $0.due = .set(storeNow - 60) }
+    func titles(_ filter: TodoFilter) throws -> [String] {
+      try TodoStore.list(filter, now: storeNow).operate(in: context).map(\.title)
+    }
+    #expect(try titles(select { $0.includeTags = ["home"] }) == ["home soon", "home late"])
+    #expect(try titles(select { $0.includeTags = ["home"]; $0.excludeTags = ["later"] }) == ["home soon"])
+    #expect(try titles(select { $0.overdue = true }) == ["work overdue"])
+    #expect(try titles(select { $0.dueBefore = storeNow + 86_400 }) == ["work overdue", "home soon"])
+    #expect(try titles(select { $0.dueAfter = storeNow }) == ["home soon", "home late"])
+  }
+
+  @Test func theTagAndProjectFilterUsesIndexes() throws {
+    let context = try makeTodoContext()
+    let predicate = select { $0.includeTags = ["home"]; $0.projects = ["work"] }.predicate(now: storeNow)
+    let plan = try DataOperation<[String], DatabaseError> { connection throws(DatabaseError) in
+      try connection.all("EXPLAIN QUERY PLAN SELECT id FROM todo WHERE \(predicate.sql)", predicate.arguments) {
+        row throws(DatabaseError) in try row.string("detail")
+      }
+    }.operate(in: context)
+    #expect(plan.contains { $0.contains("USING INDEX tag_by_name") || $0.contains("USING COVERING INDEX tag_by_name") })
+    #expect(!plan.contains { $0 == "SCAN todo" })
+  }
+
+  @Test func sortKeysParseAndRejectUnknownFields() throws {
+    #expect(try SortKey.parseList("due,-priority,id") == [SortKey(.due), SortKey(.priority, descending: true), SortKey(.id)])
+    #expect(throws: TodoError.self) { try SortKey.parseList("due,urgency") }
+  }
+
+  @Test func sortingPutsMissingValuesLastInBothDirections() throws {
+    let context = try makeTodoContext()
+    try addTask("low", in: context) { $0.priority = .set(.low) }
+    try addTask("none", in: context)
+    try addTask("high", in: context) { $0.priority = .set(.high) }
+    let descending = try TodoStore.list(TodoFilter(), sort: [SortKey(.priority, descending: true)], now: storeNow)
+      .operate(in: context)
+    #expect(descending.map(\.title) == ["high", "low", "none"])
+    let ascending = try TodoStore.list(TodoFilter(), sort: [SortKey(.priority)], now: storeNow).operate(in: context)
+    #expect(ascending.map(\.title) == ["low", "high", "none"])
+    let limited = try TodoStore.list(TodoFilter(), sort: [SortKey(.id, descending: true)], limit: 2, now: storeNow)
+      .operate(in: context)
+    #expect(limited.map(\.title) == ["high", "none"])
+  }
+
+  @Test func taskReferencesParse() {
+    #expect(TaskReference(parsing: "7") == .id(7))
+    #expect(TaskReference(parsing: "7-3") == .range(3, 7))
+    #expect(TaskReference(parsing: "1c9e44a0") == .uuidPrefix("1c9e44a0"))
+    #expect(TaskReference(parsing: "1C9E44A0-5B") == .uuidPrefix("1c9e44a0-5b"))
+    #expect(TaskReference(parsing: "0") == nil)
+    #expect(TaskReference(parsing: "milk") == nil)
+    #expect(TaskReference(parsing: "abc") == nil)
+    #expect(TaskReference(parsing: "-3") == nil)
+    #expect(TaskReference.list("1,4,7-9") == [.id(1), .id(4), .range(7, 9)])
+    #expect(TaskReference.list("1,,4") == nil)
+  }
+}

@@ -1,0 +1,142 @@
+import DataOperation
+import Testing
+
+@testable import TodoCore
+
+@Suite struct TodoStoreTests {
+  @Test func addStoresEveryFieldAndAssignsAUUID() throws {
+    let context = try makeTodoContext()
+    let task = try addTask("Pay rent", in: context) {
+      $0.addTags = ["home", "bills", "home"]
+      $0.project = .set("home.flat")
+      $0.priority = .set(.high)
+      $0.due = .set(storeNow + 3600)
+      $0.note = "IBAN in the drawer"
+    }
+    #expect(task.id == 1)
+    #expect(task.title == "Pay rent")
+    #expect(task.tags == ["bills", "home"])
+    #expect(task.project == "home.flat")
+    #expect(task.priority == .high)
+    #expect(task.due == storeNow + 3600)
+    #expect(task.created == storeNow && task.modified == storeNow && task.completed == nil)
+    #expect(task.notes.map(\.text) == ["IBAN in the drawer"])
+    #expect(task.uuid.count == 36 && task.uuid.split(separator: "-").map(\.count) == [8, 4, 4, 4, 12])
+    #expect(try TodoStore.task(.id(1)).operate(in: context) == task)
+  }
+
+  @Test func addRefusesBadNamesAndStoresNothing() throws {
+    let context = try makeTodoContext()
+    #expect(throws: TodoError.invalid("tag 'two words' contains a space or a control character")) {
+      try addTask("x", in: context) { $0.addTags = ["two words"] }
+    }
+    #expect(throws: TodoError.invalid("project 'work..q4' has an empty part (write parts like work.q4)")) {
+      try addTask("x", in: context) { $0.project = .set("work..q4") }
+    }
+    #expect(throws: TodoError.invalid("a task needs a title")) { try addTask("   ", in: context) }
+    #expect(try snapshot(context).isEmpty)
+    #expect(try TodoStore.history().operate(in: context).isEmpty)
+  }
+
+  @Test func idsAreNeverReusedEvenAfterUndoingAnAdd() throws {
+    let context = try makeTodoContext()
+    try addTask("one", in: context)
+    try addTask("two", in: context)
+    _ = try TodoStore.undo().operate(in: context)
+    #expect(try addTask("three", in: context).id == 3)
+  }
+
+  @Test func updateChangesOnlyWhatItNames() throws {
+    let context = try makeTodoContext()
+    let original = try addTask("Old title", in: context) {
+      $0.addTags = ["a", "b"]
+      $0.project = .set("p")
+      $0.priority = .set(.low)
+      $0.due = .set(storeNow)
+    }
+    var changes = TodoChanges(title: "New title")
+    changes.addTags = ["c"]
+    changes.removeTags = ["a"]
+    changes.priority = .clear
+    changes.due = .set(storeNow + 60)
+    let report = try TodoStore.update(ids(.id(1)), changes, now: storeNow + 10, command: "update 1").operate(in: context)
+    let updated = report.tasks[0]
+    #expect(updated.title == "New title")
+    #expect(updated.tags == ["b", "c"])
+    #expect(updated.project == "p")
+    #expect(updated.priority == nil)
+    #expect(updated.due == storeNow + 60)
+    #expect(updated.modified == storeNow + 10 && updated.created == original.created)
+    #expect(report.summary == "updated task 1")
+  }
+
+  @Test func statusChangesSetAndClearCompletion() throws {
+    let context = try makeTodoContext()
+    try addTask("a", in: context)
+    let done = try TodoStore.complete(ids(.id(1)), now: storeNow + 5, command: "done 1").operate(in: context)
+    #expect(done.tasks[0].status == .done && done.tasks[0].completed == storeNow + 5)
+    let again = try TodoStore.complete(ids(.id(1)), now: storeNow + 6, command: "done 1").operate(in: context)
+    #expect(again.tasks.isEmpty && again.unchanged.map(\.id) == [1])
+    let reopened = try TodoStore.reopen(ids(.id(1)), now: storeNow + 7, command: "reopen 1").operate(in: context)
+    #expect(reopened.tasks[0].status == .pending && reopened.tasks[0].completed == nil)
+    let deleted = try TodoStore.delete(ids(.id(1)), now: storeNow + 8, command: "delete 1").operate(in: context)
+    #expect(deleted.tasks[0].status == .deleted)
+    #expect(try TodoStore.list(TodoFilter(), now: storeNow).operate(in: context).isEmpty)
+    // The no-op `done` left no journal entry: add, done, reopen, delete.
+    #expect(try TodoStore.history().operate(in: context).map(\.command) == ["delete 1", "reopen 1", "done 1", "add a"])
+  }
+
+  @Test func unknownIdsPrefixesAndEmptySelectionsAreReported() throws {
+    let context = try makeTodoContext()
+    let first = try addTask("a", in: context)
+    try addTask("b", in: context)
+    #expect(throws: TodoError.notFound("task 9")) { try TodoStore.complete(ids(.id(9)), now: storeNow, command: "done 9").operate(in: context) }
+    #expect(throws: TodoError.notFound("task in 5-8")) { try TodoStore.complete(ids(.range(5, 8)), now: storeNow, command: "x").operate(in: context) }
+    #expect(throws: TodoError.noMatch) {
+      try TodoStore.complete(select { $0.includeTags = ["nothing"] }, now: storeNow, command: "x").operate(in: context)
+    }
+    let prefix = String(first.uuid.prefix(8))
+    #expect(try TodoStore.task(.uuidPrefix(prefix)).operate(in: context).id == 1)
+    #expect(throws: TodoError.notFound("task with UUID ffffffff…")) {
+      try TodoStore.task(.uuidPrefix(first.uuid.hasPrefix("ffffffff") ? "eeeeeeee" : "ffffffff")).operate(in: context)
+    }
+    // A mix of a good and a bad id changes nothing.
+    #expect(throws: TodoError.notFound("task 9")) {
+      try TodoStore.complete(ids(.id(1), .id(9)), now: storeNow, command: "done 1,9").operate(in: context)
+    }
+    #expect(try TodoStore.task(.id(1)).operate(in: context).status == .pending)
+  }
+
+  @Test func anAmbiguousUUIDPrefixIsRefused() throws {
+    let context = try makeTodoContext()
+    try addTask("a", in: context)
+    try addTask("b", in: context)
+    try DataOperation<Void, DatabaseError> { connection throws(DatabaseError) in
+      try connection.execute("UPDATE todo SET uuid = 'abcdef01-0000-4000-8000-00000000000' || id")
+    }.operate(in: context)
+    #expect(throws: TodoError.ambiguous(prefix: "abcdef01", count: 2)) { try TodoStore.task(.uuidPrefix("abcdef01")).operate(in: context) }
+  }
+
+  @Test func tagsProjectsAndStatisticsCount() throws {
+    let context = try makeTodoContext()
+    try addTask("a", in: context) { $0.addTags = ["home"]; $0.project = .set("work.q4"); $0.due = .set(storeNow - 10) }
+    try addTask("b", in: context) { $0.addTags = ["home", "x"]; $0.project = .set("work") }
+    try addTask("c", in: context) { $0.addTags = ["x"] }
+    _ = try TodoStore.complete(ids(.id(2)), now: storeNow, command: "done 2").operate(in: context)
+    _ = try TodoStore.delete(ids(.id(3)), now: storeNow, command: "delete 3").operate(in: context)
+    #expect(try TodoStore.tags().operate(in: context) == [NameCount(name: "home", pending: 1, total: 2), NameCount(name: "x", pending: 0, total: 1)])
+    #expect(try TodoStore.projects().operate(in: context) == [NameCount(name: "work", pending: 1, total: 2), NameCount(name: "work.q4", pending: 1, total: 1)])
+    let stats = try TodoStore.statistics(now: storeNow).operate(in: context)
+    #expect(stats.pending == 1 && stats.done == 1 && stats.deleted == 1 && stats.overdue == 1)
+    #expect(stats.completedLastWeek == 1 && stats.tags == 2 && stats.projects == 2 && stats.journalEntries == 5)
+    #expect(stats.oldestPending == storeNow)
+  }
+
+  @Test func aNewerSchemaIsRefusedWithoutChangingTheFile() throws {
+    let context = try makeTodoContext()
+    try DataOperation<Void, DatabaseError> { connection throws(DatabaseError) in
+      try connection.executeScript("PRAGMA user_version = 99")
+    }.operate(in: context)
+    #expect(throws: DatabaseError.schemaTooNew(found: 99, supported: 1)) { try Schema.migrator.migrate().operate(in: context) }
+  }
+}

@@ -30,6 +30,14 @@ enum FileSystem {
     access(path, F_OK) == 0
   }
 
+  /// Creates an empty file with mode 0600 when nothing exists at `path` (an empty file is an
+  /// empty SQLite database; SQLite's journal files take the database file's mode).
+  static func createPrivateFile(_ path: String) {
+    guard !exists(path) else { return }
+    let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+    if descriptor >= 0 { close(descriptor) }
+  }
+
   /// Creates the folder that will hold `path` and its missing parents, with mode 0700.
   /// Returns an error message when it cannot.
   static func createParentFolders(of path: String) -> String? {

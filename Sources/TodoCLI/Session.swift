@@ -95,6 +95,8 @@ final class Session {
     if isDefault, let problem = FileSystem.createParentFolders(of: path) {
       throw .environment(problem)
     }
+    // A new database is private to its owner (SQLite would create it 0644).
+    FileSystem.createPrivateFile(path)
     let context = try open(path, shownAs: path)
     openContexts[path] = context
     return context
@@ -104,7 +106,7 @@ final class Session {
     do throws(TodoError) {
       return try TodoDatabase.open(path: path)
     } catch .database(let error) {
-      throw .environment("cannot use the database \(shown): \(error)")
+      throw .database(path: shown, error)
     } catch {
       throw .domain(error)
     }

@@ -86,4 +86,22 @@ import Testing
     let operation: DataOperation<Int, DatabaseError> = DataOperation<Int, Never>.pure(5).flatMap { logged($0) }
     #expect(try operation.operate(in: context) == 5)
   }
+
+  @Test func aDeferredReadDoesNotBlockAWriterButAnImmediateOneDoes() throws {
+    let folder = TemporaryFolder()
+    let path = folder.path + "/locks.db"
+    let reader = try Context(path: path)
+    _ = try schema.migrate().operate(in: reader)
+    var impatient = Context.Options()
+    impatient.busyTimeout = 50
+    let writer = try Context(path: path, options: impatient)
+    func writeWhileReading(_ kind: TransactionKind) throws -> Bool {
+      try DataOperation<Bool, DatabaseError> { connection throws(DatabaseError) in
+        _ = try connection.scalar("SELECT count(*) FROM log")
+        return (try? logged(1).transaction().operate(in: writer)) != nil
+      }.transaction(kind).operate(in: reader)
+    }
+    #expect(try writeWhileReading(.deferred))
+    #expect(try !writeWhileReading(.immediate))
+  }
 }

@@ -1,13 +1,22 @@
+/// How an outermost transaction takes its locks.
+public enum TransactionKind: String, Sendable {
+  /// `BEGIN IMMEDIATE`: takes the write lock at once (waiting up to the busy timeout), so the
+  /// work never fails half-way with "database is locked". For everything that writes.
+  case immediate = "IMMEDIATE"
+  /// `BEGIN DEFERRED`: a consistent read snapshot that blocks no writer. For read-only work.
+  case deferred = "DEFERRED"
+}
+
 extension Connection {
-  /// Runs `body` in a transaction: `BEGIN IMMEDIATE … COMMIT` at the outermost level, a savepoint
+  /// Runs `body` in a transaction: `BEGIN … COMMIT` at the outermost level, a savepoint
   /// when one is already open. Rolls back (to the savepoint) when `body` throws.
   func inTransaction<Value, Failure: DatabaseErrorConvertible>(
-    _ body: () throws(Failure) -> Value
+    kind: TransactionKind, _ body: () throws(Failure) -> Value
   ) throws(Failure) -> Value {
     let depth = transactionDepth
     let savepoint = "dataoperation_\(depth)"
     do {
-      try executeScript(depth == 0 ? "BEGIN IMMEDIATE" : "SAVEPOINT \(savepoint)")
+      try executeScript(depth == 0 ? "BEGIN \(kind.rawValue)" : "SAVEPOINT \(savepoint)")
     } catch {
       throw Failure(error)
     }
@@ -44,12 +53,16 @@ extension DataOperation where Failure: DatabaseErrorConvertible {
   /// Runs this operation as one transaction (the seeds' `save()`): everything it wrote is committed
   /// together, or, when it fails, nothing is. Nested inside another transaction it becomes a savepoint.
   ///
+  /// `kind` matters only for the outermost transaction: `.immediate` (the default) for work that
+  /// writes, `.deferred` for a read snapshot that does not block writers.
+  ///
   /// ```swift
   /// try Repository<Book>().add { $0.title = "Dune" }.transaction().operate(in: context)
+  /// let books = try Repository<Book>().fetch().transaction(.deferred).operate(in: context)
   /// ```
-  public func transaction() -> DataOperation<Element, Failure> {
+  public func transaction(_ kind: TransactionKind = .immediate) -> DataOperation<Element, Failure> {
     DataOperation { connection throws(Failure) in
-      try connection.inTransaction { () throws(Failure) -> Element in try self.run(connection) }
+      try connection.inTransaction(kind: kind) { () throws(Failure) -> Element in try self.run(connection) }
     }
   }
 }
@@ -60,7 +73,7 @@ extension DataOperation where Failure == Never {
   /// ```swift
   /// let result: DataOperation<Int, DatabaseError> = DataOperation<Int, Never>.pure(1).transaction()
   /// ```
-  public func transaction() -> DataOperation<Element, DatabaseError> {
-    setFailureType(to: DatabaseError.self).transaction()
+  public func transaction(_ kind: TransactionKind = .immediate) -> DataOperation<Element, DatabaseError> {
+    setFailureType(to: DatabaseError.self).transaction(kind)
   }
 }

@@ -17,7 +17,11 @@ struct CommandRunner {
     case .help(let topic):
       try Help.write(topic: topic, to: output)
     case .version:
-      output.write(format == .human ? "todo \(Version.current)\n" : "{\"version\": \"\(Version.current)\"}\n")
+      if format == .human {
+        output.write("todo \(Version.current)\n")
+      } else {
+        writeJSON { json in json.object { $0.field("version", Version.current) } }
+      }
     case .date(let expression):
       try showDate(expression)
     case .shell:
@@ -66,7 +70,8 @@ struct CommandRunner {
   private func perform<Value>(_ operation: DataOperation<Value, TodoError>, readOnly: Bool = false) throws(Failure) -> Value {
     let context = try session.context(path: invocation.options.databasePath, readOnly: readOnly)
     do throws(TodoError) {
-      return try operation.transaction().operate(in: context)
+      // Writes take the write lock up front; reads get a snapshot that blocks no writer.
+      return try operation.transaction(readOnly ? .deferred : .immediate).operate(in: context)
     } catch {
       throw .domain(error)
     }
@@ -84,7 +89,8 @@ struct CommandRunner {
     case .human:
       for todo in report.tasks { output.write("\(verb) task \(todo.id): \(text.summary(todo))\n") }
       for todo in report.unchanged {
-        output.write("Unchanged task \(todo.id): already \(todo.status.rawValue) (\(sanitizedForTerminal(todo.title)))\n")
+        let reason = verb == "Updated" ? "it already has those values" : "it is already \(todo.status.rawValue)"
+        output.write("Unchanged task \(todo.id): \(reason) (\(sanitizedForTerminal(todo.title)))\n")
       }
       if report.tasks.count > 1 { output.write("\(verb) \(report.tasks.count) tasks; 'todo undo' reverts them together.\n") }
     case .json:
@@ -115,7 +121,7 @@ struct CommandRunner {
     let report = try perform(TodoStore.undo())
     switch format {
     case .human:
-      output.write("Undid '\(sanitizedForTerminal(report.entry.command))' (\(report.entry.summary))\n")
+      output.write("Undid: \(sanitizedForTerminal(report.entry.command))  (\(report.entry.summary))\n")
       for todo in report.restored { output.write("Restored task \(todo.id): \(text.summary(todo))\n") }
       for id in report.removedIDs { output.write("Removed task \(id)\n") }
     case .json, .jsonLines:

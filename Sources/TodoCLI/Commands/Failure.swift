@@ -1,9 +1,12 @@
+import DataOperation
 import TodoCore
 
 /// Any failure a command can end with, and how it is shown: once, at the top, on stderr.
 enum Failure: Error {
   case usage(UsageError)
   case domain(TodoError)
+  /// The database file could not be opened or migrated.
+  case database(path: String, DatabaseError)
   case environment(String)
 
   /// 2 for mistakes in what was typed, 1 for failures at run time.
@@ -11,7 +14,7 @@ enum Failure: Error {
     switch self {
     case .usage: 2
     case .domain(let error): error.isUsageError ? 2 : 1
-    case .environment: 1
+    case .database, .environment: 1
     }
   }
 
@@ -19,6 +22,7 @@ enum Failure: Error {
     switch self {
     case .usage(let error): error.message
     case .domain(let error): error.description
+    case .database(let path, let error): "cannot use the database \(path): \(error)"
     case .environment(let message): message
     }
   }
@@ -29,7 +33,9 @@ enum Failure: Error {
     case .domain(.nothingToUndo): "the journal is empty; 'todo history' lists what can be undone"
     case .domain(.noMatch): "'todo list status:all' shows every task"
     case .domain(.notFound): "'todo list status:all' shows every task with its id"
-    case .domain(.database(.schemaTooNew)): "this database was written by a newer todo"
+    case .domain(.database(.schemaTooNew)), .database(_, .schemaTooNew): "this database was written by a newer version of todo"
+    case .database(_, .sqlite(let error)) where error.primaryCode == 26:
+      "the file is not a todo database; give another path with --db or TODO_DB"
     case .domain(.database(.sqlite(let error))) where error.primaryCode == 5:
       "another todo is writing to the database; try again"
     default: nil
@@ -45,7 +51,7 @@ enum Failure: Error {
     case .domain(.noMatch): "no_match"
     case .domain(.nothingToUndo): "nothing_to_undo"
     case .domain(.invalid): "invalid"
-    case .domain(.database): "database"
+    case .domain(.database), .database: "database"
     case .environment: "environment"
     }
   }

@@ -271,7 +271,7 @@ enum Help {
     }
     let name = CommandName.spellings[topic]?.rawValue ?? topic
     guard let text = topics[name] else {
-      throw .usage(.badValue(option: "help", value: topic, reason: "no such command or topic (try: todo help)"))
+      throw .usage(.unknownHelpTopic(topic, suggestion: closestMatch(to: topic, in: CommandName.allSpellings + topicNames)))
     }
     output.write(text + "\n")
   }

@@ -151,7 +151,7 @@ struct ArgumentDecoder {
     if value.isEmpty && command == .add { return false }
     switch key {
     case .project, .proj, .pro: changes.project = try project(value)
-    case .priority, .pri: changes.priority = try priority(value, option: "pri:")
+    case .priority, .pri: changes.priority = try priority(value, option: "pri")
     case .due: changes.due = try due(value)
     case .status, .dueBefore, .dueAfter: return false
     }
@@ -254,20 +254,20 @@ struct ArgumentDecoder {
           } else {
             for part in value.split(separator: ",") {
               guard let priority = Priority(parsing: String(part)) else {
-                throw .badValue(option: "pri:", value: value, reason: "use H, M or L (or several: pri:H,M)")
+                throw .badValue(option: "pri", value: value, reason: "use H, M or L (or several: pri:H,M)")
               }
               filter.priorities.append(priority)
             }
           }
         case .status:
           guard let status = StatusFilter(rawValue: value.lowercased()) else {
-            throw .badValue(option: "status:", value: value, reason: "use pending, done, deleted or all")
+            throw .badValue(option: "status", value: value, reason: "use pending, done, deleted or all")
           }
           filter.status = status
         case .dueBefore: filter.dueBefore = try date(value)
         case .dueAfter: filter.dueAfter = try date(value)
         case .due:
-          throw .badValue(option: "due:", value: value, reason: "in a filter use due.before:DATE or due.after:DATE")
+          throw .badValue(option: "due", value: value, reason: "in a filter use due.before:DATE or due.after:DATE")
         }
       } else {
         filter.words.append(word)

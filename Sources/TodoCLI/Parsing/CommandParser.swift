@@ -60,7 +60,7 @@ struct CommandParser {
     var arguments = Array(rest.dropFirst())
     if let name = CommandName.spellings[first.text] {
       commandName = name
-    } else if Self.looksLikeFilter(first.text) {
+    } else if first.text == "--" || Self.looksLikeFilter(first.text) {
       // `todo +home` and `todo 3-5` list, like `todo` alone.
       commandName = .list
       arguments = rest

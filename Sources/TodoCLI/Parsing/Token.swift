@@ -21,6 +21,7 @@ enum UsageError: Error, Equatable, Sendable {
   case badDate(expression: String, reason: String)
   case missingArgument(command: String, what: String)
   case unexpectedArgument(command: String, word: String)
+  case unknownHelpTopic(String, suggestion: String?)
   case invalid(String)
 
   /// The one-line message after `todo: error: `.
@@ -34,6 +35,7 @@ enum UsageError: Error, Equatable, Sendable {
     case .badDate(let expression, let reason): "cannot read the date '\(expression)': \(reason)"
     case .missingArgument(let command, let what): "'\(command)' needs \(what)"
     case .unexpectedArgument(let command, let word): "'\(command)' does not take '\(word)'"
+    case .unknownHelpTopic(let topic, _): "no help on '\(topic)': it is not a command or a topic"
     case .invalid(let reason): reason
     }
   }
@@ -47,6 +49,9 @@ enum UsageError: Error, Equatable, Sendable {
     case .unknownOption(_, let suggestion):
       if let suggestion { return "did you mean '\(suggestion)'?" }
       return "put '--' before words that start with '-' to keep them as text; see 'todo help'"
+    case .unknownHelpTopic(_, let suggestion):
+      if let suggestion { return "did you mean 'todo help \(suggestion)'?" }
+      return "'todo help' lists the commands; topics: dates, filters, attributes, output"
     case .badDate:
       return "try 2026-12-01, 2026-12-01T17:00, today, tomorrow, friday, +3d, 2w, 'in 3 days', eod, eow, eom; see 'todo help dates'"
     case .missingArgument(let command, _), .unexpectedArgument(let command, _):

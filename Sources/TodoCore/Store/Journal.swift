@@ -89,6 +89,7 @@ enum Journal {
       let changes = try connection.all(
         "SELECT todo_id, before FROM journal_change WHERE journal_id = ? ORDER BY sequence DESC", [.integer(entry.id)]
       ) { row throws(DatabaseError) in (try row.decode("todo_id", as: Int64.self), try row.value("before")) }
+      reverted.entry.changeCount = changes.count
       for (todoID, before) in changes {
         if case .text(let snapshot) = before {
           try restore(snapshot, on: connection)

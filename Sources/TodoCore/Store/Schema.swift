@@ -32,7 +32,7 @@ public enum Schema {
     );
     CREATE INDEX note_by_todo ON note (todo_id);
     CREATE TABLE journal_entry (
-      id INTEGER PRIMARY KEY AUTOINCREMENT,
+      id INTEGER PRIMARY KEY,
       created INTEGER NOT NULL,
       command TEXT NOT NULL,
       summary TEXT NOT NULL

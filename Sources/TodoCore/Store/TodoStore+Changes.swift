@@ -60,13 +60,19 @@ extension TodoStore {
   public static func update(_ filter: TodoFilter, _ changes: TodoChanges, now: Int64, command: String)
     -> DataOperation<ChangeReport, TodoError>
   {
+    update(filter, changes, now: now, command: command, verb: "updated")
+  }
+
+  private static func update(_ filter: TodoFilter, _ changes: TodoChanges, now: Int64, command: String, verb: String)
+    -> DataOperation<ChangeReport, TodoError>
+  {
     let validated: DataOperation<Void, TodoError> = DataOperation { _ throws(TodoError) in
       guard !changes.isEmpty else { throw .invalid("nothing to change: give new title words or attributes") }
       try Validation.changes(changes)
     }
     return validated.flatMap { resolve(filter, now: now) }
       .flatMap { ids in
-        change(ids, now: now, command: command, verb: "updated") { todo in
+        change(ids, now: now, command: command, verb: verb) { todo in
           let before = todo
           changes.apply(to: &todo)
           return todo != before || changes.note != nil
@@ -106,11 +112,7 @@ extension TodoStore {
     changes.note = text
     var filter = TodoFilter()
     filter.references = [reference]
-    return update(filter, changes, now: now, command: command).map { report in
-      var noted = report
-      noted.summary = report.summary.replacing("updated", with: "noted")
-      return noted
-    }
+    return update(filter, changes, now: now, command: command, verb: "noted")
   }
 
   private static func setStatus(_ status: Status, _ filter: TodoFilter, now: Int64, command: String, verb: String)

@@ -87,6 +87,16 @@ extension TodoStore {
   /// let stats = try TodoStore.statistics(now: now).operate(in: context)
   /// ```
   public static func statistics(now: Int64) -> DataOperation<Statistics, TodoError> {
+    // The tag and project counts are those `todo tags` and `todo projects` list.
+    zip(counts(now: now), tags(), projects()).map { counted, tags, projects in
+      var stats = counted
+      stats.tags = tags.count
+      stats.projects = projects.count
+      return stats
+    }
+  }
+
+  private static func counts(now: Int64) -> DataOperation<Statistics, TodoError> {
     DataOperation { connection throws(DatabaseError) in
       var stats = Statistics()
       let week: Int64 = 7 * 86_400
@@ -97,8 +107,6 @@ extension TodoStore {
           sum(status = 'pending' AND due >= ?1 AND due < ?1 + ?2) AS due_this_week,
           sum(status = 'done' AND completed >= ?1 - ?2) AS completed_last_week,
           min(CASE WHEN status = 'pending' THEN created END) AS oldest_pending,
-          (SELECT count(DISTINCT name) FROM tag) AS tags,
-          (SELECT count(DISTINCT project) FROM todo WHERE project IS NOT NULL) AS projects,
           (SELECT count(*) FROM journal_entry) AS journal_entries
         FROM todo
         """, [.integer(now), .integer(week)]
@@ -110,8 +118,6 @@ extension TodoStore {
         stats.dueThisWeek = try row.decode("due_this_week", as: Int?.self) ?? 0
         stats.completedLastWeek = try row.decode("completed_last_week", as: Int?.self) ?? 0
         stats.oldestPending = try row.decode("oldest_pending")
-        stats.tags = try row.decode("tags")
-        stats.projects = try row.decode("projects")
         stats.journalEntries = try row.decode("journal_entries")
       }
       return stats

@@ -130,7 +130,7 @@ import TodoCore
     #expect(parseError("list", "--sotr", "id") == .unknownOption("--sotr", suggestion: "--sort"))
     #expect(parseError("--jsno") == .unknownOption("--jsno", suggestion: "--json"))
     #expect(parseError("add", "x", "--due") == .missingValue(option: "--due"))
-    #expect(parseError("add", "x", "pri:urgent") == .badValue(option: "pri:", value: "urgent", reason: "use H, M or L (high, medium, low)"))
+    #expect(parseError("add", "x", "pri:urgent") == .badValue(option: "pri", value: "urgent", reason: "use H, M or L (high, medium, low)"))
     #expect(parseError("--color", "sometimes") == .badValue(option: "--color", value: "sometimes", reason: "use auto, always or never"))
     #expect(parseError("show") == .missingArgument(command: "show", what: "the id of one task"))
     #expect(parseError("undo", "2") == .unexpectedArgument(command: "undo", word: "2"))

@@ -27,6 +27,9 @@ public final class Context: @unchecked Sendable {
     public var create = true
     /// Open read-only (no journal-mode change either).
     public var readOnly = false
+    /// With `readOnly`: treat the file as unchangeable (SQLite's `immutable=1`): no locks and no
+    /// `-wal`/`-shm` files are created next to it. Only for files nobody can be writing.
+    public var immutable = false
 
     /// The defaults: create, read-write, 5 s busy timeout.
     ///
@@ -49,7 +52,12 @@ public final class Context: @unchecked Sendable {
     if options.create && !options.readOnly { flags |= SQLITE_OPEN_CREATE }
     if path == ":memory:" { flags |= SQLITE_OPEN_MEMORY }
     var handle: OpaquePointer?
-    let code = sqlite3_open_v2(path, &handle, flags, nil)
+    var location = path
+    if options.readOnly && options.immutable {
+      flags |= SQLITE_OPEN_URI
+      location = "file:" + Self.percentEncoded(path) + "?immutable=1"
+    }
+    let code = sqlite3_open_v2(location, &handle, flags, nil)
     guard code == SQLITE_OK, let handle else {
       let error = Connection.error(code: code, handle: handle, sql: nil)
       if let handle { sqlite3_close_v2(handle) }
@@ -71,6 +79,21 @@ public final class Context: @unchecked Sendable {
     self.path = path
     self.queue = DispatchQueue(label: "DataOperation.Context")
     queue.setSpecific(key: queueKey, value: ObjectIdentifier(self))
+  }
+
+  /// Escapes the characters a `file:` URI gives meaning to.
+  private static func percentEncoded(_ path: String) -> String {
+    var encoded = ""
+    for byte in path.utf8 {
+      switch byte {
+      case UInt8(ascii: "%"), UInt8(ascii: "?"), UInt8(ascii: "#"), 0..<0x20, 0x7F...:
+        let hex = Array("0123456789ABCDEF")
+        encoded += "%" + String(hex[Int(byte >> 4)]) + String(hex[Int(byte & 0xF)])
+      default:
+        encoded.unicodeScalars.append(Unicode.Scalar(byte))
+      }
+    }
+    return encoded
   }
 
   /// Opens a fresh private in-memory database (for tests and scratch work).

@@ -25,6 +25,17 @@ enum FileSystem {
     return (home == "/" ? "" : home) + "/" + fallback
   }
 
+  /// The folder part of a path (`.` for a bare file name).
+  static func folder(of path: String) -> String {
+    guard let slash = path.lastIndex(of: "/") else { return "." }
+    return slash == path.startIndex ? "/" : String(path[..<slash])
+  }
+
+  /// True when this process may write the file.
+  static func isWritable(_ path: String) -> Bool {
+    access(path, W_OK) == 0
+  }
+
   /// True when a file (or anything) exists at `path`.
   static func exists(_ path: String) -> Bool {
     access(path, F_OK) == 0

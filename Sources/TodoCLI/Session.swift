@@ -90,21 +90,34 @@ final class Session {
     }
     if let open = openContexts[path] { return open }
     if readOnly && !FileSystem.exists(path) {
-      return try open(":memory:", shownAs: path)
+      return try open(":memory:", shownAs: path, readOnly: false)
     }
     if isDefault, let problem = FileSystem.createParentFolders(of: path) {
       throw .environment(problem)
     }
-    // A new database is private to its owner (SQLite would create it 0644).
-    FileSystem.createPrivateFile(path)
-    let context = try open(path, shownAs: path)
+    let folder = FileSystem.folder(of: path)
+    guard FileSystem.exists(folder) else {
+      throw .environment("cannot use the database \(path): the folder \(folder) does not exist")
+    }
+    var readOnlyFile = false
+    if FileSystem.exists(path) && !FileSystem.isWritable(path) {
+      // Opening it read-write would leave journal files behind that outlive a later chmod.
+      guard readOnly else {
+        throw .environment("cannot change the database \(path): the file is read-only (chmod u+w makes it writable)")
+      }
+      readOnlyFile = true
+    } else {
+      // A new database is private to its owner (SQLite would create it 0644).
+      FileSystem.createPrivateFile(path)
+    }
+    let context = try open(path, shownAs: path, readOnly: readOnlyFile)
     openContexts[path] = context
     return context
   }
 
-  private func open(_ path: String, shownAs shown: String) throws(Failure) -> Context {
+  private func open(_ path: String, shownAs shown: String, readOnly: Bool) throws(Failure) -> Context {
     do throws(TodoError) {
-      return try TodoDatabase.open(path: path)
+      return try TodoDatabase.open(path: path, readOnly: readOnly)
     } catch .database(let error) {
       throw .database(path: shown, error)
     } catch {

@@ -11,8 +11,9 @@ public enum TodoCommandLine {
       environment: Terminal.processEnvironment(), standardOutput: .standardOutput(),
       standardError: .standardError(), outputIsTerminal: Terminal.isTerminal(STDOUT_FILENO))
     guard let arguments = validatedArguments() else {
+      let lossy = CommandLine.arguments.dropFirst().map { $0 }
       Failure.usage(.invalid("an argument is not valid UTF-8; todo stores text only as UTF-8"))
-        .report(to: session.standardError, json: false)
+        .report(to: session.standardError, json: Session.asksForJSON(lossy))
       session.standardError.flush()
       return 2
     }

@@ -89,7 +89,10 @@ struct CommandRunner {
     case .human:
       for todo in report.tasks { output.write("\(verb) task \(todo.id): \(text.summary(todo))\n") }
       for todo in report.unchanged {
-        let reason = verb == "Updated" ? "it already has those values" : "it is already \(todo.status.rawValue)"
+        let reason =
+          verb == "Updated" ? "it already has those values"
+          : todo.status == .deleted && verb == "Completed" ? "it is deleted; 'todo reopen \(todo.id)' brings it back"
+          : "it is already \(todo.status.rawValue)"
         output.write("Unchanged task \(todo.id): \(reason) (\(sanitizedForTerminal(todo.title)))\n")
       }
       if report.tasks.count > 1 { output.write("\(verb) \(report.tasks.count) tasks; 'todo undo' reverts them together.\n") }
@@ -225,16 +228,18 @@ struct CommandRunner {
     } catch {
       throw .usage(.badDate(expression: error.expression, reason: error.reason))
     }
+    // A date on its own is not a task: "33h ago" rather than "overdue 33h".
+    var relative = Timestamp.relative(seconds, now: now)
+    if relative.hasPrefix("overdue ") { relative = relative.dropFirst("overdue ".count) + " ago" }
     if format == .human {
-      output.write(
-        "\(Timestamp.localDescription(seconds))  (\(Timestamp.rfc3339(seconds)), \(Timestamp.relative(seconds, now: now)))\n")
+      output.write("\(Timestamp.localDescription(seconds))  (\(Timestamp.rfc3339(seconds)), \(relative))\n")
     } else {
       writeJSON { json in
         json.object { json in
           json.field("expression", expression)
           json.field("local", Timestamp.localDescription(seconds))
           json.field("utc", Timestamp.rfc3339(seconds))
-          json.field("relative", Timestamp.relative(seconds, now: now))
+          json.field("relative", relative)
         }
       }
     }

@@ -65,8 +65,9 @@ func truncated(_ text: String, toWidth width: Int) -> String {
 /// sanitizedForTerminal("a\u{1B}[31mb\n")  // #"a\u{1B}[31mb\n"#
 /// ```
 func sanitizedForTerminal(_ text: String) -> String {
-  // C1 controls are U+0080–U+009F, encoded as 0xC2 0x80–0x9F: 0xC2 sends us the slow way.
-  guard text.utf8.contains(where: { $0 < 0x20 || $0 == 0x7F || $0 == 0xC2 }) else { return text }
+  // C1 controls are U+0080–U+009F, encoded as 0xC2 0x80–0x9F, and the line separators and
+  // bidirectional overrides start with 0xE2: those bytes send us the slow way.
+  guard text.utf8.contains(where: { $0 < 0x20 || $0 == 0x7F || $0 == 0xC2 || $0 == 0xE2 }) else { return text }
   var result = ""
   result.reserveCapacity(text.utf8.count + 8)
   for scalar in text.unicodeScalars {
@@ -81,9 +82,13 @@ func sanitizedForTerminal(_ text: String) -> String {
 
 // MARK: - Scalars
 
-/// Whether a terminal would interpret `scalar` instead of drawing it: C0, DEL and C1.
+/// Whether a terminal would interpret `scalar` instead of drawing it: C0, DEL and C1, the line
+/// and paragraph separators, and the bidirectional embeddings, overrides and isolates (which
+/// could make a title display as something else).
 private func isTerminalControl(_ scalar: Unicode.Scalar) -> Bool {
-  scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value)
+  let value = scalar.value
+  return value < 0x20 || (0x7F...0x9F).contains(value) || (0x2028...0x202E).contains(value)
+    || (0x2066...0x2069).contains(value)
 }
 
 /// The visible stand-in for a control character.

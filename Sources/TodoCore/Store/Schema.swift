@@ -52,16 +52,21 @@ public enum Schema {
 
 /// Opening the todo database.
 public enum TodoDatabase {
-  /// Opens (creating if needed) and migrates the database at `path`.
+  /// Opens (creating if needed) and migrates the database at `path`; `readOnly` opens an existing
+  /// file without writing anything (it must already be at the current schema version).
   ///
   /// ```swift
   /// let context = try TodoDatabase.open(path: "/home/me/.local/share/todo/todo.db")
   /// ```
   /// - Throws: `TodoError.database` when the file cannot be opened, is not a database, or was
   ///   written by a newer version of todo.
-  public static func open(path: String) throws(TodoError) -> Context {
+  public static func open(path: String, readOnly: Bool = false) throws(TodoError) -> Context {
     do throws(DatabaseError) {
-      let context = try Context(path: path)
+      var options = Context.Options()
+      options.readOnly = readOnly
+      // A file we may not write is one we must not leave -wal/-shm files beside.
+      options.immutable = readOnly
+      let context = try Context(path: path, options: options)
       _ = try Schema.migrator.migrate().operate(in: context)
       return context
     } catch {

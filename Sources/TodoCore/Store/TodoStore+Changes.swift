@@ -121,7 +121,8 @@ extension TodoStore {
     resolve(filter, now: now)
       .flatMap { ids in
         change(ids, now: now, command: command, verb: verb) { todo in
-          guard todo.status != status else { return false }
+          // A deleted task is not completed by a range or filter that happens to include it.
+          guard todo.status != status, !(status == .done && todo.status == .deleted) else { return false }
           todo.status = status
           todo.completed = status == .done ? now : nil
           return true

@@ -1,0 +1,338 @@
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+// Support for the end-to-end tests: they run the BUILT `todo` executable (the test target depends
+// on it, so `swift test` builds it into the products folder) in a fresh temporary HOME with a
+// controlled environment, and look only at what a user sees: stdout, stderr, the exit status and
+// the database file. No `@testable import TodoCLI` here (its `OutputStream` clashes with
+// Foundation's, and these tests must not reach inside).
+
+/// What one run of `todo` printed and how it ended.
+struct TodoRun: CustomStringConvertible {
+  /// The exit status (a signal ends it with 128 + the signal number).
+  let status: Int32
+  /// Standard output, byte for byte.
+  let stdoutBytes: Data
+  /// Standard error, byte for byte.
+  let stderrBytes: Data
+  /// The command, for failure messages.
+  let command: String
+
+  /// Standard output decoded as UTF-8 (invalid bytes shown as U+FFFD).
+  var stdout: String { String(decoding: stdoutBytes, as: UTF8.self) }
+  /// Standard error decoded as UTF-8 (invalid bytes shown as U+FFFD).
+  var stderr: String { String(decoding: stderrBytes, as: UTF8.self) }
+  /// Standard output split into lines, without the final empty one.
+  var lines: [String] { Self.lines(of: stdout) }
+  /// Standard error split into lines, without the final empty one.
+  var errorLines: [String] { Self.lines(of: stderr) }
+
+  var description: String {
+    "$ todo \(command)\n[exit \(status)]\n--- stdout\n\(stdout)--- stderr\n\(stderr)"
+  }
+
+  static func lines(of text: String) -> [String] {
+    var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+    if lines.last == "" { lines.removeLast() }
+    return lines
+  }
+
+  /// Standard output parsed as JSON (any top-level value).
+  func json() throws -> Any {
+    try JSONSerialization.jsonObject(with: stdoutBytes, options: [.fragmentsAllowed])
+  }
+
+  /// Standard output parsed as one JSON object.
+  func jsonObject(sourceLocation: SourceLocation = #_sourceLocation) throws -> [String: Any] {
+    try #require(try? json() as? [String: Any], "stdout is not a JSON object:\n\(self)", sourceLocation: sourceLocation)
+  }
+
+  /// Standard output parsed as a JSON array of objects.
+  func jsonArray(sourceLocation: SourceLocation = #_sourceLocation) throws -> [[String: Any]] {
+    try #require(try? json() as? [[String: Any]], "stdout is not a JSON array of objects:\n\(self)", sourceLocation: sourceLocation)
+  }
+
+  /// Standard error parsed as one JSON object (the `--json` error form).
+  func errorObject(sourceLocation: SourceLocation = #_sourceLocation) throws -> [String: Any] {
+    let value = try? JSONSerialization.jsonObject(with: stderrBytes)
+    return try #require(value as? [String: Any], "stderr is not a JSON object:\n\(self)", sourceLocation: sourceLocation)
+  }
+}
+
+/// Why a sandbox could not be set up.
+struct EndToEndSetupError: Error, CustomStringConvertible {
+  let description: String
+}
+
+/// One fresh temporary HOME with a database in it, and a way to run the built `todo` there.
+///
+/// ```swift
+/// let todo = try TodoSandbox()
+/// let run = todo("add", "Buy milk", "+home")
+/// #expect(run.stdout == "Added task 1: Buy milk  +home\n")
+/// ```
+final class TodoSandbox {
+  /// The fixed "now" every run sees unless a test gives another: Saturday 2026-11-21, 09:30 UTC.
+  static let now = "2026-11-21T09:30:00Z"
+
+  /// The temporary folder; also HOME.
+  let folder: URL
+  /// The database `TODO_DB` points at.
+  let databasePath: String
+  /// The environment of every run (a test may change it; nil values are left out).
+  var environment: [String: String]
+  private var runCount = 0
+
+  init() throws {
+    guard let binary = Self.binary else {
+      throw EndToEndSetupError(
+        description: "cannot find the built 'todo' executable next to the test bundle (\(Bundle.main.bundleURL.path)) "
+          + "or in .build/debug; build it with 'swift build' first (or set TODO_E2E_BINARY)")
+    }
+    var template = Array((FileManager.default.temporaryDirectory.path + "/todo-e2e.XXXXXX").utf8CString)
+    guard let created = mkdtemp(&template) else {
+      throw EndToEndSetupError(description: "mkdtemp failed: errno \(errno)")
+    }
+    folder = URL(fileURLWithPath: String(cString: created), isDirectory: true)
+    databasePath = folder.appendingPathComponent("todo.db").path
+    environment = [
+      "HOME": folder.path,
+      "PATH": "/usr/local/bin:/usr/bin:/bin",
+      "TZ": "UTC",
+      "TODO_NOW": Self.now,
+      "COLUMNS": "100",
+      "LANG": "C.UTF-8",
+      "TODO_DB": databasePath,
+      "TODO": binary.path,  // for scripts run with `shell(_:)`
+    ]
+  }
+
+  deinit {
+    // Give back write permission a test may have taken away, so the folder can be removed.
+    if let paths = FileManager.default.enumerator(atPath: folder.path) {
+      for case let path as String in paths { chmod(folder.appendingPathComponent(path).path, 0o700) }
+    }
+    chmod(folder.path, 0o700)
+    try? FileManager.default.removeItem(at: folder)
+  }
+
+  // MARK: Finding the binary
+
+  /// The built `todo`, found once: `TODO_E2E_BINARY`; then the folder the test bundle runs from
+  /// (the products folder of whatever scratch path `swift test` used); then `.build/debug`.
+  static let binary: URL? = {
+    let fileManager = FileManager.default
+    var candidates: [URL] = []
+    if let override = ProcessInfo.processInfo.environment["TODO_E2E_BINARY"], !override.isEmpty {
+      candidates.append(URL(fileURLWithPath: override))
+    }
+    candidates.append(Bundle.main.bundleURL.appendingPathComponent("todo"))
+    if let executable = Bundle.main.executableURL {
+      candidates.append(executable.deletingLastPathComponent().appendingPathComponent("todo"))
+    }
+    let runner = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
+    candidates.append(runner.deletingLastPathComponent().appendingPathComponent("todo"))
+    // Walk up from this file to the package root, then its default scratch folder.
+    var folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+    while folder.path != "/" {
+      if fileManager.fileExists(atPath: folder.appendingPathComponent("Package.swift").path) {
+        candidates.append(folder.appendingPathComponent(".build/debug/todo"))
+        break
+      }
+      folder.deleteLastPathComponent()
+    }
+    return candidates.first { url in
+      var isFolder: ObjCBool = false
+      return fileManager.fileExists(atPath: url.path, isDirectory: &isFolder) && !isFolder.boolValue
+        && fileManager.isExecutableFile(atPath: url.path)
+    }
+  }()
+
+  /// True when `name` is an executable on the PATH the sandbox uses.
+  static func hasTool(_ name: String) -> Bool {
+    ["/usr/local/bin", "/usr/bin", "/bin", "/usr/sbin", "/sbin"].contains {
+      FileManager.default.isExecutableFile(atPath: "\($0)/\(name)")
+    }
+  }
+
+  // MARK: Running
+
+  /// Runs `todo ARGUMENTS…`.
+  @discardableResult
+  func callAsFunction(_ arguments: String..., stdin: String? = nil, environment changes: [String: String?] = [:]) -> TodoRun {
+    run(arguments, stdin: stdin, environment: changes)
+  }
+
+  /// Runs `todo` with an argument array (for arguments built at run time).
+  @discardableResult
+  func run(_ arguments: [String], stdin: String? = nil, environment changes: [String: String?] = [:]) -> TodoRun {
+    let launched = launch(Self.binary!, arguments, stdin: stdin, environment: changes, shownAs: arguments)
+    return launched.wait()
+  }
+
+  /// Runs `/bin/sh -c SCRIPT` in the sandbox; `$TODO` is the binary (for raw bytes in arguments).
+  @discardableResult
+  func shell(_ script: String, environment changes: [String: String?] = [:]) -> TodoRun {
+    launch(URL(fileURLWithPath: "/bin/sh"), ["-c", script], stdin: nil, environment: changes, shownAs: ["sh -c", script])
+      .wait()
+  }
+
+  /// Starts a process and returns at once; `wait()` collects it. For running several at a time.
+  func launch(
+    _ executable: URL, _ arguments: [String], stdin: String? = nil, environment changes: [String: String?] = [:],
+    shownAs shown: [String]? = nil
+  ) -> LaunchedRun {
+    runCount += 1
+    let base = folder.appendingPathComponent(".run-\(runCount)")
+    let outputPath = base.path + ".out"
+    let errorPath = base.path + ".err"
+    _ = FileManager.default.createFile(atPath: outputPath, contents: nil)
+    _ = FileManager.default.createFile(atPath: errorPath, contents: nil)
+    let process = Process()
+    process.executableURL = executable
+    process.arguments = arguments
+    var environment = self.environment
+    for (name, value) in changes { environment[name] = value }
+    process.environment = environment
+    process.currentDirectoryURL = folder
+    if let stdin {
+      let inputPath = base.path + ".in"
+      _ = FileManager.default.createFile(atPath: inputPath, contents: Data(stdin.utf8))
+      process.standardInput = FileHandle(forReadingAtPath: inputPath)
+    } else {
+      process.standardInput = FileHandle.nullDevice
+    }
+    // Files, not pipes: a large output can never fill a pipe and block the child.
+    process.standardOutput = FileHandle(forWritingAtPath: outputPath)
+    process.standardError = FileHandle(forWritingAtPath: errorPath)
+    let command = (shown ?? arguments).map(Self.quoted).joined(separator: " ")
+    do {
+      try process.run()
+    } catch {
+      Issue.record("could not start \(executable.path): \(error)")
+      return LaunchedRun(process: nil, outputPath: outputPath, errorPath: errorPath, command: command)
+    }
+    return LaunchedRun(process: process, outputPath: outputPath, errorPath: errorPath, command: command)
+  }
+
+  /// A word as a shell would need it, for messages.
+  static func quoted(_ word: String) -> String {
+    let plain = word.unicodeScalars.allSatisfy {
+      CharacterSet.alphanumerics.contains($0) || "-_.,:+/=@%".unicodeScalars.contains($0)
+    }
+    if plain && !word.isEmpty { return word.count > 120 ? "'" + word.prefix(40) + "…'" : word }
+    let shown = word.count > 120 ? String(word.prefix(40)) + "…(\(word.utf8.count) bytes)" : word
+    return "'" + shown.replacingOccurrences(of: "'", with: #"'\''"#) + "'"
+  }
+
+  // MARK: Conveniences
+
+  /// Adds a task and returns its id (recording an issue when the add fails).
+  @discardableResult
+  func add(_ words: String..., sourceLocation: SourceLocation = #_sourceLocation) -> Int {
+    let run = run(["add"] + words + ["--json"])
+    #expect(run.status == 0, "\(run)", sourceLocation: sourceLocation)
+    let object = (try? run.jsonObject()) ?? [:]
+    return object["id"] as? Int ?? -1
+  }
+
+  /// The ids `list FILTER… --json` prints, in order.
+  func ids(_ filter: String..., sourceLocation: SourceLocation = #_sourceLocation) -> [Int] {
+    let run = run(["list"] + filter + ["--json"])
+    #expect(run.status == 0, "\(run)", sourceLocation: sourceLocation)
+    #expect(run.stderr == "", "\(run)", sourceLocation: sourceLocation)
+    let tasks = (try? run.jsonArray()) ?? []
+    return tasks.map { $0["id"] as? Int ?? -1 }
+  }
+
+  /// One task as `show ID --json` prints it.
+  func task(_ id: Int, sourceLocation: SourceLocation = #_sourceLocation) throws -> [String: Any] {
+    let run = run(["show", String(id), "--json"])
+    #expect(run.status == 0, "\(run)", sourceLocation: sourceLocation)
+    return try run.jsonObject(sourceLocation: sourceLocation)
+  }
+
+  /// Everything a user can see of the stored state: every task and the journal, as JSON text.
+  func snapshot() -> String {
+    let tasks = run(["list", "status:all", "--json"])
+    let journal = run(["history", "--json"])
+    return "\(tasks.status)\n\(tasks.stdout)\(tasks.stderr)\(journal.status)\n\(journal.stdout)\(journal.stderr)"
+  }
+
+  /// The bytes of a file in the sandbox (nil when it does not exist).
+  func contents(of path: String) -> Data? {
+    FileManager.default.contents(atPath: path)
+  }
+}
+
+/// A started process; `wait()` waits for it (with a time limit) and reads what it printed.
+struct LaunchedRun {
+  let process: Process?
+  let outputPath: String
+  let errorPath: String
+  let command: String
+
+  /// Waits at most `seconds` (then kills the process and records an issue).
+  func wait(seconds: Double = 60) -> TodoRun {
+    var status: Int32 = -1
+    if let process {
+      let deadline = Date().addingTimeInterval(seconds)
+      while process.isRunning && Date() < deadline { usleep(2_000) }
+      if process.isRunning {
+        Issue.record("timed out after \(seconds) s: todo \(command)")
+        kill(process.processIdentifier, SIGKILL)
+      }
+      process.waitUntilExit()
+      status = process.terminationReason == .uncaughtSignal ? 128 + process.terminationStatus : process.terminationStatus
+    }
+    return TodoRun(
+      status: status, stdoutBytes: FileManager.default.contents(atPath: outputPath) ?? Data(),
+      stderrBytes: FileManager.default.contents(atPath: errorPath) ?? Data(), command: command)
+  }
+}
+
+// MARK: - JSON checks shared by the suites
+
+/// The exact key set of a task object.
+let taskKeys: Set<String> = [
+  "id", "uuid", "title", "status", "priority", "project", "tags", "due", "created", "modified", "completed", "notes",
+]
+
+/// True for an RFC 3339 UTC time written with a `Z`, to the second: `2026-11-21T09:30:00Z`.
+func isRFC3339UTC(_ value: Any?) -> Bool {
+  guard let text = value as? String else { return false }
+  return text.wholeMatch(of: #/\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z/#) != nil
+}
+
+/// True for a lowercase version-4 UUID.
+func isUUIDv4(_ value: Any?) -> Bool {
+  guard let text = value as? String else { return false }
+  return text.wholeMatch(of: #/[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}/#) != nil
+}
+
+/// True when a JSON value is `null`.
+func isJSONNull(_ value: Any?) -> Bool {
+  value is NSNull
+}
+
+/// The strings of a JSON array (nil when it is not an array of strings).
+func jsonStrings(_ value: Any?) -> [String]? {
+  value as? [String]
+}
+
+/// Two JSON values compared as JSON (through a canonical serialization).
+func sameJSON(_ left: Any, _ right: Any) -> Bool {
+  canonicalJSON(left) == canonicalJSON(right)
+}
+
+/// A JSON value as sorted-key text, for equality checks and readable failure messages.
+func canonicalJSON(_ value: Any) -> String {
+  guard let data = try? JSONSerialization.data(withJSONObject: value, options: [.sortedKeys, .fragmentsAllowed]) else {
+    return "<not JSON: \(value)>"
+  }
+  return String(decoding: data, as: UTF8.self)
+}

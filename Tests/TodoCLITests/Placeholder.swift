@@ -1,3 +1,0 @@
-import Testing
-
-@Test func placeholderTodoCLITests() { #expect(Bool(true)) }

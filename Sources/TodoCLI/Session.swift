@@ -97,13 +97,13 @@ final class Session {
     }
     let folder = FileSystem.folder(of: path)
     guard FileSystem.exists(folder) else {
-      throw .environment("cannot use the database \(path): the folder \(folder) does not exist")
+      throw .databaseFile(path: path, reason: "the folder \(folder) does not exist")
     }
     var readOnlyFile = false
     if FileSystem.exists(path) && !FileSystem.isWritable(path) {
       // Opening it read-write would leave journal files behind that outlive a later chmod.
       guard readOnly else {
-        throw .environment("cannot change the database \(path): the file is read-only (chmod u+w makes it writable)")
+        throw .databaseFile(path: path, reason: "the file is read-only, so it cannot be changed (chmod u+w makes it writable)")
       }
       readOnlyFile = true
     } else {

@@ -7,6 +7,8 @@ enum Failure: Error {
   case domain(TodoError)
   /// The database file could not be opened or migrated.
   case database(path: String, DatabaseError)
+  /// The database file cannot be used for a reason found before SQLite opened it.
+  case databaseFile(path: String, reason: String)
   case environment(String)
 
   /// 2 for mistakes in what was typed, 1 for failures at run time.
@@ -14,7 +16,7 @@ enum Failure: Error {
     switch self {
     case .usage: 2
     case .domain(let error): error.isUsageError ? 2 : 1
-    case .database, .environment: 1
+    case .database, .databaseFile, .environment: 1
     }
   }
 
@@ -23,6 +25,7 @@ enum Failure: Error {
     case .usage(let error): error.message
     case .domain(let error): error.description
     case .database(let path, let error): "cannot use the database \(path): \(error)"
+    case .databaseFile(let path, let reason): "cannot use the database \(path): \(reason)"
     case .environment(let message): message
     }
   }
@@ -51,7 +54,7 @@ enum Failure: Error {
     case .domain(.noMatch): "no_match"
     case .domain(.nothingToUndo): "nothing_to_undo"
     case .domain(.invalid): "invalid"
-    case .domain(.database), .database: "database"
+    case .domain(.database), .database, .databaseFile: "database"
     case .environment: "environment"
     }
   }

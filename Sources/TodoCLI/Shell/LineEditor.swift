@@ -1,0 +1,204 @@
+import CEditLine
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Line editing on the terminal through libedit's readline emulation: the prompt, emacs keys
+/// (arrows, Ctrl-A/E, Ctrl-R incremental search, `~/.editrc` lines starting `todo:`),
+/// history kept in a file, and Tab completion. The only type that touches libedit.
+///
+/// libedit's quirks, and what this type does about them:
+/// - Without `setlocale` libedit drops every non-ASCII key, even under `LANG=C.UTF-8`, and it
+///   reads the locale once, in `rl_initialize()`: `prepareLocale()` runs first.
+/// - Its globals are mutable C globals, which Swift 6 rejects: they are set through the
+///   `static inline` functions of `shim.h`.
+/// - `readline()` returns NULL both for Ctrl-D and for an interrupted read: `InterruptHandler`
+///   tells them apart.
+/// - The completion function is a C function pointer and cannot capture: the completer lives
+///   in a static property for the time the editor is open (one editor at a time).
+/// - Completion offsets count characters, not bytes; candidates are handed back in the
+///   malloc'ed array libedit frees itself.
+///
+/// ```swift
+/// let editor = LineEditor(historyFile: path) { before in completion.candidates(forLineBeforeCursor: before) }
+/// if case .line(let text) = editor?.readLine(prompt: "todo> ") { editor?.remember(text) }
+/// ```
+///
+/// Not `Sendable`: libedit's state is process-wide and belongs to the thread that reads lines.
+final class LineEditor {
+  /// What one call of `readLine` got.
+  enum Input: Equatable {
+    /// A line, without its newline.
+    case line(String)
+    /// Ctrl-C: the line was dropped.
+    case interrupted
+    /// Ctrl-D on an empty line, or the end of input.
+    case endOfInput
+  }
+
+  /// The most entries the history keeps, in memory and in its file.
+  static let historyCapacity: Int32 = 1000
+
+  /// Computes the candidates for the text between the start of the line and the cursor.
+  typealias Completer = (String) -> [ShellCompletion.Candidate]
+
+  /// The completer of the open editor, for the C completion function (which cannot capture).
+  /// Only touched on the thread that calls `readLine`, from inside `readline()`.
+  nonisolated(unsafe) fileprivate static var completer: Completer?
+
+  /// Where the history is saved, or nil to keep it in memory only.
+  private let historyFile: String?
+  /// The newest history entry, so that a line repeated at once is stored once.
+  private var newestEntry: String?
+  /// Problems with the history file, for the shell to print. History is a comfort, not worth
+  /// ending the shell for: after the first failed save, later failures are not reported again.
+  private var historyWarnings: [String] = []
+  private var reportedHistoryWarning = false
+
+  /// Sets up libedit and loads the history from `historyFile`; nil when libedit cannot start
+  /// (it could not allocate its state or read the terminal's description).
+  init?(historyFile: String?, completer: @escaping Completer) {
+    self.historyFile = historyFile
+    Self.prepareLocale()
+    todo_editline_configure()
+    todo_editline_set_completion_function(completeWord)
+    guard rl_initialize() == 0 else { return nil }
+    Self.completer = completer
+    stifle_history(Self.historyCapacity)
+    if let historyFile {
+      let status = read_history(historyFile)
+      if status != 0 && status != ENOENT {
+        historyWarnings.append("cannot read history \(historyFile): \(String(cString: strerror(status)))")
+      }
+    }
+    newestEntry = Self.newestHistoryEntry()
+  }
+
+  deinit {
+    Self.completer = nil
+    todo_editline_set_completion_function(nil)
+  }
+
+  /// Shows `prompt` and edits one line.
+  func readLine(prompt: String) -> Input {
+    InterruptHandler.clearPending()
+    guard let pointer = readline(prompt) else {
+      return InterruptHandler.takePending() ? .interrupted : .endOfInput
+    }
+    defer { free(pointer) }
+    // A Ctrl-C that raced with Enter: the line was typed in full, so keep it.
+    InterruptHandler.clearPending()
+    return .line(String(cString: pointer))
+  }
+
+  /// Adds `line` to the history and saves the history file, unless the line is blank or the
+  /// same as the newest entry.
+  func remember(_ line: String) {
+    guard line.contains(where: { $0 != " " && $0 != "\t" }), line != newestEntry else { return }
+    _ = add_history(line)
+    newestEntry = line
+    save()
+  }
+
+  /// The problems met with the history file since the last call.
+  func takeHistoryWarnings() -> [String] {
+    defer { historyWarnings = [] }
+    return historyWarnings
+  }
+
+  /// Writes the whole (capped) history: rewriting 1000 short lines costs little, and libedit's
+  /// `append_history` writes more entries than asked for.
+  private func save() {
+    guard let historyFile else { return }
+    if let problem = FileSystem.createParentFolders(of: historyFile) {
+      warnOnce("cannot save history: \(problem)")
+      return
+    }
+    // Created first with mode 0600 because `write_history` uses fopen's 0666 & ~umask, and the
+    // history holds everything typed.
+    let descriptor = open(historyFile, O_WRONLY | O_CREAT | O_CLOEXEC, 0o600)
+    if descriptor >= 0 { close(descriptor) }
+    let status = write_history(historyFile)
+    if status != 0 {
+      warnOnce("cannot save history \(historyFile): \(String(cString: strerror(status)))")
+    }
+  }
+
+  private func warnOnce(_ message: String) {
+    guard !reportedHistoryWarning else { return }
+    reportedHistoryWarning = true
+    historyWarnings.append(message)
+  }
+
+  /// The newest entry of libedit's history, or nil when it is empty.
+  private static func newestHistoryEntry() -> String? {
+    let length = todo_editline_history_length()
+    guard length > 0, let entry = history_get(todo_editline_history_base() + length - 1),
+      let line = entry.pointee.line
+    else { return nil }
+    return String(cString: line)
+  }
+
+  /// Makes libedit decode UTF-8 keys: the user's locale, or C.UTF-8 for character handling when
+  /// that locale is unset or not UTF-8 (LANG=C, or POSIX, in a container).
+  ///
+  /// Numbers stay in the C locale whatever the user's: C-library number formatting and parsing
+  /// must not turn `1.5` into `1,5` under a German locale.
+  static func prepareLocale() {
+    _ = setlocale(LC_ALL, "")
+    _ = setlocale(LC_NUMERIC, "C")
+    if !codesetIsUTF8() {
+      for name in ["C.UTF-8", "C.utf8", "en_US.UTF-8"] where setlocale(LC_CTYPE, name) != nil {
+        break
+      }
+    }
+  }
+
+  /// Whether the character-handling locale encodes text as UTF-8.
+  static func codesetIsUTF8() -> Bool {
+    guard let codeset = nl_langinfo(nl_item(CODESET)) else { return false }
+    let name = String(cString: codeset).lowercased()
+    return name == "utf-8" || name == "utf8"
+  }
+}
+
+/// libedit's completion function (`rl_attempted_completion_function`): asks the open editor's
+/// completer and returns the matches in readline's layout.
+///
+/// Layout: element 0 is what replaces the word (the one candidate, or the common prefix of
+/// several), then the candidates libedit lists on a second Tab, then NULL. Listing shows the
+/// candidates' display text (`12  Buy milk`) while only element 0 is ever inserted, which is
+/// how ids are shown with their titles: libedit ignores `rl_completion_display_matches_hook`.
+private func completeWord(
+  _ text: UnsafePointer<CChar>?, _ start: Int32, _ end: Int32
+) -> UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? {
+  // Never fall back to libedit's file-name completion.
+  todo_editline_set_completion_over(1)
+  guard let completer = LineEditor.completer, let buffer = todo_editline_line_buffer()
+  else { return nil }
+  // `end` counts characters (wchar_t, one per Unicode scalar here), not bytes.
+  let line = String(cString: buffer)
+  var beforeCursor = String.UnicodeScalarView()
+  beforeCursor.append(contentsOf: line.unicodeScalars.prefix(Int(max(end, 0))))
+  let candidates = completer(String(beforeCursor))
+  guard !candidates.isEmpty else { return nil }
+
+  var entries: [String]
+  if candidates.count == 1 {
+    // libedit treats `[x, x]` as a unique match and appends the append character.
+    entries = [candidates[0].replacement, candidates[0].replacement]
+    todo_editline_set_completion_append_character(candidates[0].appendsSpace ? 0x20 : 0)
+  } else {
+    entries = [ShellCompletion.commonPrefix(of: candidates)] + candidates.map(\.display)
+  }
+  guard
+    let matches = malloc(MemoryLayout<UnsafeMutablePointer<CChar>?>.stride * (entries.count + 1))?
+      .bindMemory(to: UnsafeMutablePointer<CChar>?.self, capacity: entries.count + 1)
+  else { return nil }
+  for (index, entry) in entries.enumerated() {
+    matches[index] = strdup(entry)
+  }
+  matches[entries.count] = nil
+  return matches
+}

@@ -1,0 +1,180 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `todo shell`: runs command lines one after another on one session (one database).
+///
+/// On a terminal: the prompt `todo> `, line editing, history and Tab completion (`LineEditor`);
+/// Ctrl-C drops the line being typed, Ctrl-D on an empty line (or `exit`, `quit`) leaves with
+/// status 0. An error is printed and the shell goes on; the status is 0 unless the shell could
+/// not start.
+///
+/// With standard input not a terminal it runs a script: one command per line, no prompt, no
+/// history; the status is 1 when any line failed, else 0.
+///
+/// In both modes a line is split into words like a POSIX shell would (`WordSplitter`), blank
+/// lines and lines starting with `#` do nothing, and every other line runs through
+/// `Session.execute`, which prints exactly what the same words print on the command line.
+///
+/// ```swift
+/// let status = Shell(session: session, completions: source).run()
+/// ```
+final class Shell {
+  /// What a line asked for.
+  enum Outcome: Equatable {
+    /// A command ran (or the line was refused) with this exit status.
+    case ran(Int32)
+    /// `exit` or `quit`.
+    case exit
+  }
+
+  /// The prompt on a terminal.
+  static let prompt = "todo> "
+
+  private let session: Session
+  private let completions: any ShellCompletionSource
+
+  init(session: Session, completions: any ShellCompletionSource) {
+    self.session = session
+    self.completions = completions
+  }
+
+  /// Runs until `exit`, Ctrl-D or the end of input, and returns the exit status.
+  func run() -> Int32 {
+    Terminal.isTerminal(STDIN_FILENO) ? runInteractive() : runScript()
+  }
+
+  /// Runs one line: a comment, a blank line, `exit`/`quit`, or a command.
+  func perform(_ line: String) -> Outcome {
+    let text = line.drop { $0 == " " || $0 == "\t" }
+    if text.isEmpty || text.hasPrefix("#") { return .ran(0) }
+    let words: [String]
+    do {
+      words = try WordSplitter.split(line)
+    } catch {
+      return .ran(report(error.message))
+    }
+    switch words.first {
+    case "exit", "quit":
+      guard words.count == 1 else { return .ran(report("'\(words[0])' takes no arguments")) }
+      return .exit
+    case "shell":
+      return .ran(report("already in the shell"))
+    default:
+      return .ran(session.execute(arguments: words))
+    }
+  }
+
+  private func runInteractive() -> Int32 {
+    let completion = ShellCompletion(source: completions)
+    let historyFile = FileSystem.historyPath(environment: session.environment)
+    guard let editor = LineEditor(historyFile: historyFile, completer: { completion.candidates(forLineBeforeCursor: $0) })
+    else {
+      _ = report("cannot start line editing on this terminal")
+      return 1
+    }
+    let interrupts = InterruptHandler.install()
+    defer { interrupts.restore() }
+
+    while true {
+      for warning in editor.takeHistoryWarnings() {
+        session.standardError.write("todo: warning: \(warning)\n")
+      }
+      session.standardError.flush()
+      session.standardOutput.flush()
+      switch editor.readLine(prompt: Self.prompt) {
+      case .endOfInput:
+        // libedit leaves the cursor after the prompt (and its `^D`).
+        session.standardOutput.write("\n")
+        session.standardOutput.flush()
+        return 0
+      case .interrupted:
+        session.standardOutput.write("^C\n")
+      case .line(let line):
+        editor.remember(line)
+        if perform(line) == .exit { return 0 }
+      }
+    }
+  }
+
+  private func runScript() -> Int32 {
+    var lines = InputLines(fileDescriptor: STDIN_FILENO)
+    var failed = false
+    var number = 0
+    while let bytes = lines.next() {
+      number += 1
+      guard let line = String(validating: bytes, as: UTF8.self) else {
+        // Repairing the bytes would store a title that differs from the one given.
+        _ = report("line \(number) is not valid UTF-8")
+        failed = true
+        continue
+      }
+      switch perform(line) {
+      case .exit: return failed ? 1 : 0
+      case .ran(let status): failed = failed || status != 0
+      }
+    }
+    if let readError = lines.readError {
+      _ = report("cannot read standard input: \(String(cString: strerror(readError)))")
+      failed = true
+    }
+    return failed ? 1 : 0
+  }
+
+  /// Prints `todo: error: message` and returns the usage-error status.
+  private func report(_ message: String) -> Int32 {
+    session.standardError.write("todo: error: \(message)\n")
+    session.standardError.flush()
+    return 2
+  }
+}
+
+/// The lines of a file descriptor, read in large blocks, without their `\n` (or `\r\n`).
+/// A last line without a newline counts.
+private struct InputLines {
+  private let fileDescriptor: Int32
+  private var buffer: [UInt8] = []
+  private var start = 0
+  private var atEnd = false
+  /// The `errno` of a failed read, which ends the lines.
+  private(set) var readError: Int32?
+
+  init(fileDescriptor: Int32) {
+    self.fileDescriptor = fileDescriptor
+  }
+
+  mutating func next() -> ArraySlice<UInt8>? {
+    while true {
+      if let newline = buffer[start...].firstIndex(of: UInt8(ascii: "\n")) {
+        var end = newline
+        if end > start && buffer[end - 1] == UInt8(ascii: "\r") { end -= 1 }
+        defer { start = newline + 1 }
+        return buffer[start..<end]
+      }
+      if atEnd {
+        guard start < buffer.count else { return nil }
+        defer { start = buffer.count }
+        return buffer[start...]
+      }
+      fill()
+    }
+  }
+
+  /// Reads the next block, first dropping the lines already handed out.
+  private mutating func fill() {
+    buffer.removeSubrange(..<start)
+    start = 0
+    let blockSize = 64 * 1024
+    let oldCount = buffer.count
+    buffer.append(contentsOf: repeatElement(0, count: blockSize))
+    var count = 0
+    repeat {
+      count = buffer.withUnsafeMutableBytes { bytes in
+        read(fileDescriptor, bytes.baseAddress! + oldCount, blockSize)
+      }
+    } while count < 0 && errno == EINTR
+    if count < 0 { readError = errno }
+    buffer.removeSubrange((oldCount + max(count, 0))...)
+    if count <= 0 { atEnd = true }
+  }
+}

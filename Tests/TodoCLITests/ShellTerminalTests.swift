@@ -1,0 +1,479 @@
+import Foundation
+import Testing
+
+/// The built `todo` executable, and a private sandbox to run it in.
+///
+/// The binary is `$TODO_TEST_BINARY` when set (to try another build), else `todo` in the
+/// products folder the test bundle was built into (`swift test --scratch-path X` builds it there
+/// because the test target depends on the executable), else `.build/debug/todo` of this package.
+struct ShellSandbox {
+  let root: URL
+  let home: URL
+  let stateHome: URL
+  let dataHome: URL
+  let database: URL
+
+  static let binary: URL = {
+    if let override = ProcessInfo.processInfo.environment["TODO_TEST_BINARY"], !override.isEmpty {
+      return URL(fileURLWithPath: override)
+    }
+    let products = Bundle.main.bundleURL.appendingPathComponent("todo")
+    if FileManager.default.isExecutableFile(atPath: products.path) { return products }
+    var folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+    while folder.path != "/" {
+      let candidate = folder.appendingPathComponent(".build/debug/todo")
+      if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
+      folder.deleteLastPathComponent()
+    }
+    return products
+  }()
+
+  init() throws {
+    root = FileManager.default.temporaryDirectory
+      .appendingPathComponent("todo-shell-test-\(UUID().uuidString.prefix(8))")
+    home = root.appendingPathComponent("home")
+    stateHome = root.appendingPathComponent("state")
+    dataHome = root.appendingPathComponent("data")
+    database = root.appendingPathComponent("todo.db")
+    try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
+  }
+
+  /// Where the shell keeps its history in this sandbox.
+  var historyFile: URL { stateHome.appendingPathComponent("todo/history") }
+
+  /// A clean environment: nothing of the machine's HOME, locale or XDG folders leaks in.
+  var environment: [String: String] {
+    [
+      "PATH": "/usr/local/bin:/usr/bin:/bin",
+      "HOME": home.path,
+      "XDG_STATE_HOME": stateHome.path,
+      "XDG_DATA_HOME": dataHome.path,
+      "XDG_CONFIG_HOME": root.appendingPathComponent("config").path,
+      "TODO_DB": database.path,
+      "LANG": "C.UTF-8",
+      "TERM": "xterm",
+    ]
+  }
+
+  func remove() {
+    try? FileManager.default.removeItem(at: root)
+  }
+
+  /// Runs `todo arguments…` to completion with `input` on standard input.
+  func run(_ arguments: [String], input: String = "") throws -> (status: Int32, output: String, error: String) {
+    let process = Process()
+    process.executableURL = Self.binary
+    process.arguments = arguments
+    process.environment = environment
+    let stdin = Pipe(), stdout = Pipe(), stderr = Pipe()
+    process.standardInput = stdin
+    process.standardOutput = stdout
+    process.standardError = stderr
+    try process.run()
+    stdin.fileHandleForWriting.write(Data(input.utf8))
+    try stdin.fileHandleForWriting.close()
+    let output = stdout.fileHandleForReading.readDataToEndOfFile()
+    let error = stderr.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return (process.terminationStatus, String(decoding: output, as: UTF8.self), String(decoding: error, as: UTF8.self))
+  }
+
+  /// The titles `todo --db … list --json` reports.
+  func storedTitles() throws -> [String] {
+    let result = try run(["--db", database.path, "list", "--json"])
+    guard result.status == 0,
+      let objects = try JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [[String: Any]]
+    else { return [] }
+    return objects.compactMap { $0["title"] as? String }
+  }
+}
+
+/// One tmux server of its own, running `todo shell` in a 100×30 pane.
+///
+/// The server's socket is a file in the sandbox (`tmux -S`) rather than a name under
+/// `/tmp/tmux-UID` (`tmux -L`): tmux leaves its socket file behind after `kill-server`, and
+/// the sandbox's removal takes it away.
+///
+/// After the shell ends, the pane prints `status=N` and stays open so the test can read it.
+final class ShellTerminal {
+  let sandbox: ShellSandbox
+  /// One tmux server per `start()`, so a restart never races with the previous server's exit.
+  private var sockets: [String] = []
+  private var socket: String { sockets.last ?? "" }
+
+  init(sandbox: ShellSandbox) {
+    self.sandbox = sandbox
+  }
+
+  /// Starts the shell (again, after a previous one ended) and waits for its prompt.
+  func start() throws {
+    close()
+    sockets.append(sandbox.root.appendingPathComponent("tmux-\(sockets.count).socket").path)
+    let variables = sandbox.environment.sorted { $0.key < $1.key }.map { quoted("\($0.key)=\($0.value)") }
+    let script = "\(quoted(ShellSandbox.binary.path)) shell; echo status=$?; exec sleep 600"
+    let command = "env -i " + variables.joined(separator: " ") + " bash --norc --noprofile -c " + quoted(script)
+    try tmux(["-f", "/dev/null", "new-session", "-d", "-s", "main", "-x", "100", "-y", "30", command])
+    try #require(waitForLastLine(timeout: 10) { $0 == "todo>" }, "no prompt:\n\(screen())")
+  }
+
+  /// Types `text` literally (no key names are interpreted).
+  func type(_ text: String) throws {
+    try tmux(["send-keys", "-t", "main", "-l", text])
+  }
+
+  /// Presses keys by tmux name: `Enter`, `Tab`, `Up`, `C-c`, `C-d`…
+  func press(_ keys: String...) throws {
+    try tmux(["send-keys", "-t", "main"] + keys)
+  }
+
+  /// The visible text of the pane, without trailing blanks and empty trailing lines.
+  func screen() -> String {
+    let text = (try? tmux(["capture-pane", "-p", "-t", "main"])) ?? ""
+    return lines(of: text).joined(separator: "\n")
+  }
+
+  /// Polls the screen every 50 ms until `condition` holds or `timeout` seconds pass.
+  @discardableResult
+  func waitForScreen(timeout: Double = 5, _ condition: (String) -> Bool) -> Bool {
+    let deadline = Date().addingTimeInterval(timeout)
+    while Date() < deadline {
+      if condition(screen()) { return true }
+      Thread.sleep(forTimeInterval: 0.05)
+    }
+    return condition(screen())
+  }
+
+  /// Waits until the last non-empty line of the screen, trimmed, satisfies `condition`.
+  func waitForLastLine(timeout: Double = 5, _ condition: @escaping (String) -> Bool) -> Bool {
+    waitForScreen(timeout: timeout) { condition(self.lines(of: $0).last ?? "") }
+  }
+
+  /// Waits until a line after the last prompt line `todo> command` contains `text`.
+  func waitForOutput(of command: String, containing text: String) -> Bool {
+    waitForScreen { screen in
+      let lines = self.lines(of: screen)
+      guard let promptLine = lines.lastIndex(of: "todo> " + command) else { return false }
+      return lines[(promptLine + 1)...].contains { !$0.hasPrefix("todo>") && $0.contains(text) }
+    }
+  }
+
+  /// Types `command`, presses Enter, and waits for the next prompt.
+  func runLine(_ command: String) throws {
+    let prompts = countPrompts()
+    try type(command)
+    try press("Enter")
+    #expect(
+      waitForScreen { _ in self.countPrompts() > prompts } && waitForLastLine { $0 == "todo>" },
+      "no prompt after \(command):\n\(screen())")
+  }
+
+  /// Ends the tmux server and everything in it.
+  func close() {
+    for name in sockets {
+      _ = try? tmux(["kill-server"], socket: name)
+    }
+  }
+
+  private func countPrompts() -> Int {
+    lines(of: screen()).filter { $0.hasPrefix("todo>") }.count
+  }
+
+  private func lines(of text: String) -> [String] {
+    var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map {
+      String($0.reversed().drop { $0 == " " }.reversed())
+    }
+    while lines.last?.isEmpty == true { lines.removeLast() }
+    return lines
+  }
+
+  /// `text` in single quotes for a POSIX shell.
+  private func quoted(_ text: String) -> String {
+    "'" + text.replacingOccurrences(of: "'", with: #"'\''"#) + "'"
+  }
+
+  /// Runs one tmux command and returns its standard output.
+  ///
+  /// Not through Foundation's `Process`: it hands the child one end of a socket pair and waits
+  /// for it to close, but `new-session` forks the tmux server, which inherits that end and
+  /// keeps it open for its whole life. `posix_spawn` with every descriptor above 2 closed
+  /// leaves the server nothing of this process to hold (glibc has
+  /// `posix_spawn_file_actions_addclosefrom_np`, but Swift's Glibc module does not show it).
+  ///
+  /// The signal mask and dispositions are reset too: test-runner threads block most signals, a
+  /// mask that tmux and the pane's programs would inherit (SIGHUP blocked keeps `kill-server`
+  /// from ending the pane; SIGINT blocked makes Ctrl-C a no-op), unlike a user's terminal.
+  @discardableResult
+  private func tmux(_ arguments: [String], socket: String? = nil) throws -> String {
+    // Another test thread may close a descriptor between the /proc/self/fd listing and the
+    // spawn, and glibc then fails the spawn with EBADF: list again and retry.
+    var attempt = 0
+    while true {
+      do {
+        return try tmuxOnce(arguments, socket: socket)
+      } catch ShellTerminalError.tmuxFailed(_, let status) where status == -1 && attempt < 5 {
+        attempt += 1
+      }
+    }
+  }
+
+  private func tmuxOnce(_ arguments: [String], socket: String? = nil) throws -> String {
+    let command = ["tmux", "-S", socket ?? self.socket] + arguments
+    var output: [Int32] = [-1, -1]
+    guard pipe(&output) == 0 else { throw ShellTerminalError.tmuxFailed(arguments: arguments, status: -1) }
+    var actions = posix_spawn_file_actions_t()
+    posix_spawn_file_actions_init(&actions)
+    defer { posix_spawn_file_actions_destroy(&actions) }
+    posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+    posix_spawn_file_actions_adddup2(&actions, output[1], 1)
+    posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+    // glibc ignores closing a descriptor that is already closed, so a stale listing is harmless.
+    let open = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
+    for descriptor in open.compactMap({ Int32($0) }) where descriptor > 2 {
+      posix_spawn_file_actions_addclose(&actions, descriptor)
+    }
+
+    var attributes = posix_spawnattr_t()
+    posix_spawnattr_init(&attributes)
+    defer { posix_spawnattr_destroy(&attributes) }
+    var emptyMask = sigset_t()
+    sigemptyset(&emptyMask)
+    posix_spawnattr_setsigmask(&attributes, &emptyMask)
+    var defaults = sigset_t()
+    sigemptyset(&defaults)
+    for signal in [SIGHUP, SIGINT, SIGQUIT, SIGTERM, SIGPIPE, SIGCHLD, SIGTSTP, SIGTTIN, SIGTTOU, SIGWINCH, SIGCONT] {
+      sigaddset(&defaults, signal)
+    }
+    posix_spawnattr_setsigdefault(&attributes, &defaults)
+    posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+
+    var argv: [UnsafeMutablePointer<CChar>?] = command.map { strdup($0) } + [nil]
+    defer { argv.forEach { free($0) } }
+    var pid: pid_t = 0
+    let spawned = posix_spawnp(&pid, "tmux", &actions, &attributes, &argv, environ)
+    Glibc.close(output[1])
+    var data = Data()
+    if spawned == 0 {
+      var buffer = [UInt8](repeating: 0, count: 65536)
+      while true {
+        let count = buffer.withUnsafeMutableBytes { read(output[0], $0.baseAddress, $0.count) }
+        if count > 0 {
+          data.append(contentsOf: buffer[0..<count])
+        } else if count < 0 && errno == EINTR {
+          continue
+        } else {
+          break
+        }
+      }
+    }
+    Glibc.close(output[0])
+    guard spawned == 0 else { throw ShellTerminalError.tmuxFailed(arguments: arguments, status: -1) }
+    var status: Int32 = 0
+    while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+    let exitStatus = (status & 0x7F) == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
+    guard exitStatus == 0 else {
+      throw ShellTerminalError.tmuxFailed(arguments: arguments, status: exitStatus)
+    }
+    return String(decoding: data, as: UTF8.self)
+  }
+}
+
+/// A tmux command that could not be run or exited with a failure.
+enum ShellTerminalError: Error {
+  case tmuxFailed(arguments: [String], status: Int32)
+}
+
+/// Whether tmux can be run (`make test` installs it).
+private let tmuxIsInstalled: Bool = {
+  ["/usr/bin/tmux", "/usr/local/bin/tmux", "/bin/tmux"].contains { FileManager.default.isExecutableFile(atPath: $0) }
+}()
+
+/// `todo shell` in a real terminal (tmux): editing keys, completion, history, signals, UTF-8.
+@Suite(.serialized, .enabled(if: tmuxIsInstalled, "tmux is not installed"))
+struct ShellTerminalTests {
+  /// Runs `body` with a started shell in a fresh sandbox, then tears both down.
+  private func withShell(_ body: (ShellTerminal) throws -> Void) throws {
+    let sandbox = try ShellSandbox()
+    let terminal = ShellTerminal(sandbox: sandbox)
+    defer {
+      terminal.close()
+      sandbox.remove()
+    }
+    try terminal.start()
+    try body(terminal)
+  }
+
+  @Test func addedTaskIsListed() throws {
+    try withShell { terminal in
+      try terminal.runLine("add Buy milk +home")
+      try terminal.runLine("list")
+      #expect(terminal.waitForOutput(of: "list", containing: "Buy milk"), "\(terminal.screen())")
+    }
+  }
+
+  @Test func tabCompletesCommandNameAndTag() throws {
+    try withShell { terminal in
+      try terminal.type("li")
+      try terminal.press("Tab")
+      #expect(terminal.waitForLastLine { $0 == "todo> list" }, "\(terminal.screen())")
+      try terminal.press("C-u")
+      try terminal.runLine("add Buy milk +home")
+      try terminal.type("list +ho")
+      try terminal.press("Tab")
+      #expect(terminal.waitForLastLine { $0 == "todo> list +home" }, "\(terminal.screen())")
+      try terminal.press("Enter")
+      #expect(terminal.waitForOutput(of: "list +home", containing: "Buy milk"), "\(terminal.screen())")
+    }
+  }
+
+  @Test func upArrowRecallsThePreviousLine() throws {
+    try withShell { terminal in
+      try terminal.runLine("add First task")
+      try terminal.press("Up")
+      #expect(terminal.waitForLastLine { $0 == "todo> add First task" }, "\(terminal.screen())")
+    }
+  }
+
+  @Test func ctrlCDropsTheHalfTypedLineAndTheShellGoesOn() throws {
+    try withShell { terminal in
+      try terminal.type("add Half typed")
+      #expect(terminal.waitForLastLine { $0 == "todo> add Half typed" })
+      try terminal.press("C-c")
+      #expect(terminal.waitForLastLine { $0 == "todo>" }, "no new prompt:\n\(terminal.screen())")
+      try terminal.runLine("add Whole line")
+      try terminal.runLine("list")
+      #expect(terminal.waitForOutput(of: "list", containing: "Whole line"), "\(terminal.screen())")
+      #expect(try sandboxTitles(terminal) == ["Whole line"])
+    }
+  }
+
+  @Test func utf8TitleIsStoredExactly() throws {
+    try withShell { terminal in
+      try terminal.runLine("add Café 日本 🎉")
+      #expect(try sandboxTitles(terminal) == ["Café 日本 🎉"])
+    }
+  }
+
+  @Test func ctrlDLeavesWithStatusZero() throws {
+    try withShell { terminal in
+      try terminal.press("C-d")
+      #expect(terminal.waitForScreen { $0.contains("status=0") }, "\(terminal.screen())")
+    }
+  }
+
+  @Test func exitLeavesWithStatusZeroEvenAfterAnError() throws {
+    try withShell { terminal in
+      try terminal.runLine(#"add "unterminated"#)
+      #expect(terminal.screen().contains("todo: error: unterminated quote"))
+      try terminal.runLine("no-such-command")
+      try terminal.type("exit")
+      try terminal.press("Enter")
+      #expect(terminal.waitForScreen { $0.contains("status=0") }, "\(terminal.screen())")
+    }
+  }
+
+  @Test func historyIsSavedAndRecalledAfterARestart() throws {
+    try withShell { terminal in
+      try terminal.runLine("add Remembered")
+      try terminal.runLine("add Remembered")
+      try terminal.runLine("   ")
+      try terminal.press("C-d")
+      #expect(terminal.waitForScreen { $0.contains("status=0") })
+
+      let history = try String(contentsOf: terminal.sandbox.historyFile, encoding: .utf8)
+      let entries = history.split(separator: "\n").dropFirst()
+      #expect(history.hasPrefix("_HiStOrY_V2_"))
+      #expect(entries.count == 1, "a repeated line or a blank line was stored:\n\(history)")
+      let folder = terminal.sandbox.historyFile.deletingLastPathComponent().path
+      let permissions = try FileManager.default.attributesOfItem(atPath: folder)[.posixPermissions] as? Int
+      #expect(permissions == 0o700)
+
+      try terminal.start()
+      try terminal.press("Up")
+      #expect(terminal.waitForLastLine { $0 == "todo> add Remembered" }, "\(terminal.screen())")
+    }
+  }
+
+  private func sandboxTitles(_ terminal: ShellTerminal) throws -> [String] {
+    try terminal.sandbox.storedTitles()
+  }
+}
+
+/// `todo shell` with standard input not a terminal: a script, no prompt, no history.
+@Suite struct ShellPipedModeTests {
+  private func withSandbox(_ body: (ShellSandbox) throws -> Void) throws {
+    let sandbox = try ShellSandbox()
+    defer { sandbox.remove() }
+    try body(sandbox)
+  }
+
+  @Test func scriptRunsEveryLineWithoutPrompt() throws {
+    try withSandbox { sandbox in
+      let result = try sandbox.run(["shell"], input: "add a\nadd b\nlist --json\n")
+      #expect(result.status == 0)
+      #expect(result.error == "")
+      #expect(!result.output.contains("todo>"))
+      // One line per `add`, then the JSON array (compact or pretty).
+      let lines = result.output.split(separator: "\n")
+      #expect(lines.count >= 3, "\(result.output)")
+      let json = lines.dropFirst(2).joined(separator: "\n")
+      let objects = try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [[String: Any]]
+      #expect(objects?.compactMap { $0["title"] as? String } == ["a", "b"], "\(result.output)")
+    }
+  }
+
+  @Test func failingCommandMakesTheStatusOneAndTheScriptGoesOn() throws {
+    try withSandbox { sandbox in
+      let result = try sandbox.run(["shell"], input: "add kept\nshow 999999\nadd after\n")
+      #expect(result.status == 1)
+      #expect(result.error.hasPrefix("todo: error: "), "\(result.error)")
+      #expect(try sandbox.storedTitles() == ["kept", "after"])
+    }
+  }
+
+  @Test func unterminatedQuoteIsReportedAndFails() throws {
+    try withSandbox { sandbox in
+      let result = try sandbox.run(["shell"], input: "add \"oops\n")
+      #expect(result.status == 1)
+      #expect(result.error == "todo: error: unterminated quote\n")
+      #expect(result.output == "")
+    }
+  }
+
+  @Test func commentsBlankLinesAndExitEndTheScriptCleanly() throws {
+    try withSandbox { sandbox in
+      let result = try sandbox.run(["shell"], input: "# a \"comment\n\n   \n  # indented\nexit\nadd \"never\n")
+      #expect(result.status == 0)
+      #expect(result.error == "")
+      #expect(result.output == "")
+    }
+  }
+
+  @Test func invalidUTF8LineIsRefused() throws {
+    try withSandbox { sandbox in
+      let process = Process()
+      process.executableURL = ShellSandbox.binary
+      process.arguments = ["shell"]
+      process.environment = sandbox.environment
+      let stdin = Pipe(), stderr = Pipe()
+      process.standardInput = stdin
+      process.standardOutput = FileHandle.nullDevice
+      process.standardError = stderr
+      try process.run()
+      stdin.fileHandleForWriting.write(Data([0x61, 0x64, 0x64, 0x20, 0xFF, 0x0A]))
+      try stdin.fileHandleForWriting.close()
+      let error = String(decoding: stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+      process.waitUntilExit()
+      #expect(process.terminationStatus == 1)
+      #expect(error == "todo: error: line 1 is not valid UTF-8\n")
+    }
+  }
+
+  @Test func noHistoryIsWrittenInPipedMode() throws {
+    try withSandbox { sandbox in
+      let result = try sandbox.run(["shell"], input: "add a\nlist\n")
+      #expect(result.status == 0)
+      #expect(!FileManager.default.fileExists(atPath: sandbox.historyFile.path))
+      #expect(!FileManager.default.fileExists(atPath: sandbox.stateHome.path))
+    }
+  }
+}

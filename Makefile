@@ -8,7 +8,7 @@ RELEASE_FLAGS = -c release --static-swift-stdlib
 
 # System packages: the libraries to build with, and what the tests drive (tmux, mandoc).
 BUILD_PACKAGES = libsqlite3-dev libedit-dev pkg-config
-TEST_PACKAGES = tmux mandoc
+TEST_PACKAGES = tmux mandoc sqlite3
 
 .PHONY: all build deps test-deps run test test-tsan bench install clean
 

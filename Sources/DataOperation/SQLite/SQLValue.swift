@@ -4,10 +4,15 @@
 /// let arguments: [SQLValue] = [.text("home"), .integer(3), .null]
 /// ```
 public enum SQLValue: Equatable, Hashable, Sendable {
+  /// SQL NULL: no value.
   case null
+  /// A 64-bit signed integer.
   case integer(Int64)
+  /// An IEEE 754 double.
   case real(Double)
+  /// UTF-8 text (it may contain NUL characters).
   case text(String)
+  /// Raw bytes.
   case blob([UInt8])
 
   /// The storage class's name, as errors show it.

@@ -1,6 +1,8 @@
 /// A change to one optional field: set a value, or clear it.
 public enum FieldChange<Value: Sendable & Equatable>: Sendable, Equatable {
+  /// Store this value.
   case set(Value)
+  /// Remove the value (the field becomes null).
   case clear
 }
 
@@ -12,11 +14,17 @@ public enum FieldChange<Value: Sendable & Equatable>: Sendable, Equatable {
 /// changes.due = .set(deadline)
 /// ```
 public struct TodoChanges: Sendable, Equatable {
+  /// The new title.
   public var title: String?
+  /// Tags to add (names without `+`).
   public var addTags: [String] = []
+  /// Tags to remove.
   public var removeTags: [String] = []
+  /// Set or clear the project.
   public var project: FieldChange<String>?
+  /// Set or clear the priority.
   public var priority: FieldChange<Priority>?
+  /// Set or clear the due time (seconds since the epoch, UTC).
   public var due: FieldChange<Int64>?
   /// A note to append.
   public var note: String?

@@ -23,9 +23,10 @@ let package = Package(
     .target(name: "TodoCore", dependencies: ["DataOperation"]),
     .target(name: "TodoCLI", dependencies: ["TodoCore", "DataOperation", "CEditLine"]),
     .executableTarget(name: "todo", dependencies: ["TodoCLI"]),
-    .testTarget(name: "DataOperationTests", dependencies: ["DataOperation"]),
-    .testTarget(name: "TodoCoreTests", dependencies: ["TodoCore", "DataOperation"]),
-    .testTarget(name: "TodoCLITests", dependencies: ["TodoCLI", "TodoCore", "todo"]),
+    .target(name: "TestSupport", path: "Tests/TestSupport"),
+    .testTarget(name: "DataOperationTests", dependencies: ["DataOperation", "TestSupport"]),
+    .testTarget(name: "TodoCoreTests", dependencies: ["TodoCore", "DataOperation", "TestSupport"]),
+    .testTarget(name: "TodoCLITests", dependencies: ["TodoCLI", "TodoCore", "todo", "TestSupport"]),
   ],
   swiftLanguageModes: [.v6]
 )

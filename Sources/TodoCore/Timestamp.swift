@@ -65,8 +65,9 @@ public enum Timestamp {
   /// ```swift
   /// Timestamp.relative(1_000 + 7_200, now: 1_000)  // "in 2h"
   /// Timestamp.relative(1_000 - 3 * 86_400, now: 1_000)  // "overdue 3d"
+  /// Timestamp.relative(1_000 - 3 * 86_400, now: 1_000, past: .ago)  // "3d ago"
   /// ```
-  public static func relative(_ seconds: Int64, now: Int64) -> String {
+  public static func relative(_ seconds: Int64, now: Int64, past: PastStyle = .overdue) -> String {
     let (difference, overflow) = seconds.subtractingReportingOverflow(now)
     let future = overflow ? seconds > now : difference > 0
     let magnitude = overflow ? UInt64.max : difference.magnitude
@@ -88,7 +89,16 @@ public enum Timestamp {
     } else {
       amount = "\(days / 365)y"
     }
-    return (future ? "in " : "overdue ") + amount
+    if future { return "in " + amount }
+    switch past {
+    case .overdue: return "overdue " + amount
+    case .ago: return amount + " ago"
+    }
+  }
+
+  /// How `relative` words a time in the past: a due date is `overdue 3h`, any other time `3h ago`.
+  public enum PastStyle: Sendable {
+    case overdue, ago
   }
 
   /// The current time from the system clock, or the RFC 3339 time in the environment

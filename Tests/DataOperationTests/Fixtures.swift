@@ -1,4 +1,5 @@
 import DataOperation
+import TestSupport
 import Foundation
 
 /// A book: the first entity of the tests, with a table name derived from the type.
@@ -96,15 +97,3 @@ let logValues = DataOperation<[Int], DatabaseError> { connection throws(Database
   try connection.all("SELECT value FROM log ORDER BY id") { row throws(DatabaseError) in try row.decode("value", as: Int.self) }
 }
 
-/// A small deterministic generator (SplitMix64), so a failing property can be replayed by seed.
-struct SeededGenerator: RandomNumberGenerator {
-  var state: UInt64
-  init(seed: UInt64) { state = seed }
-  mutating func next() -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var z = state
-    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-    return z ^ (z >> 31)
-  }
-}

@@ -1,4 +1,5 @@
 import DataOperation
+import TestSupport
 import Testing
 
 /// Functor and monad laws, each checked over 100+ random inputs. Every operation in these

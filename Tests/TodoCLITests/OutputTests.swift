@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import Testing
+import TestSupport
 
 @testable import TodoCLI
 
@@ -155,7 +156,7 @@ import Testing
 
   @Test func truncationNeverExceedsTheWidthOnRandomStrings() {
     let pieces = ["a", "Z", " ", "\u{E9}", "e\u{301}", "日本", "🎉", "🇫🇷", "👨‍👩‍👧", "❤️", "\n", "한"]
-    var random = SplitMix64(seed: 0x70d0)
+    var random = SeededGenerator(seed: 0x70d0)
     for _ in 0..<200 {
       let text = (0..<Int.random(in: 0...12, using: &random))
         .map { _ in pieces.randomElement(using: &random)! }.joined()
@@ -349,17 +350,3 @@ import Testing
   }
 }
 
-/// A seeded generator, so the random truncation cases are the same on every run.
-private struct SplitMix64: RandomNumberGenerator {
-  var state: UInt64
-
-  init(seed: UInt64) { state = seed }
-
-  mutating func next() -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var mixed = state
-    mixed = (mixed ^ (mixed >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    mixed = (mixed ^ (mixed >> 27)) &* 0x94D0_49BB_1331_11EB
-    return mixed ^ (mixed >> 31)
-  }
-}

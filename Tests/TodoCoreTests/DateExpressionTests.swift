@@ -1,4 +1,5 @@
 import Testing
+import TestSupport
 import TodoCore
 
 #if canImport(Glibc)
@@ -204,7 +205,7 @@ private let outOfRange = "out of range: dates must be in the years 1970 to 9999"
   }
 
   @Test func randomTextNeverTraps() {
-    var random = DateTestRandom(seed: 42)
+    var random = SeededGenerator(seed: 42)
     let alphabet = Array("0123456789+-:. tTzZdwmyhinoaseu9")
     for _ in 0..<2000 {
       let length = random.next(below: 14)

@@ -1,4 +1,5 @@
 import Testing
+import TestSupport
 import TodoCore
 
 /// Timestamp functions that do not depend on `TZ` (the ones that do are in
@@ -54,7 +55,7 @@ import TodoCore
   }
 
   @Test func rfc3339RoundTripsRandomInstants() {
-    var random = DateTestRandom(seed: 2026)
+    var random = SeededGenerator(seed: 2026)
     let first: Int64 = -62_135_596_800 + 86_400
     let last: Int64 = 253_402_300_799 - 86_400
     for _ in 0..<500 {  // 0001-01-02 ... 9999-12-30, so a wall time ± 24 h keeps 4-digit years
@@ -98,19 +99,3 @@ import TodoCore
   private func two(_ value: UInt64) -> String { value < 10 ? "0\(value)" : "\(value)" }
 }
 
-/// A small seeded generator (SplitMix64) so that failures reproduce.
-struct DateTestRandom: RandomNumberGenerator {
-  private var state: UInt64
-
-  init(seed: UInt64) { state = seed }
-
-  mutating func next() -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var z = state
-    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-    return z ^ (z >> 31)
-  }
-
-  mutating func next(below bound: Int) -> Int { Int(next(upperBound: UInt64(bound))) }
-}

@@ -84,6 +84,15 @@ struct CommandRunner {
     writer.drain(into: output)
   }
 
+  /// Writes items as one JSON array (`--json`) or one object a line (`--jsonl`).
+  private func writeJSONList<Item>(_ items: [Item], _ body: (inout JSONWriter, Item) -> Void) {
+    if format == .json {
+      writeJSON { json in json.array { json in for item in items { body(&json, item) } } }
+    } else {
+      for item in items { writeJSON { body(&$0, item) } }
+    }
+  }
+
   private func renderChange(_ report: ChangeReport, verb: String) {
     switch format {
     case .human:
@@ -96,10 +105,8 @@ struct CommandRunner {
         output.write("Unchanged task \(todo.id): \(reason) (\(sanitizedForTerminal(todo.title)))\n")
       }
       if report.tasks.count > 1 { output.write("\(verb) \(report.tasks.count) tasks; 'todo undo' reverts them together.\n") }
-    case .json:
-      writeJSON { $0.tasks(report.tasks) }
-    case .jsonLines:
-      for todo in report.tasks { writeJSON { $0.task(todo) } }
+    case .json, .jsonLines:
+      writeJSONList(report.tasks) { $0.task($1) }
     }
   }
 
@@ -161,10 +168,8 @@ struct CommandRunner {
           ]
         })
       table.render(to: output, width: session.terminalWidth, colorEnabled: session.colorEnabled(invocation.options.color))
-    case .json:
-      writeJSON { json in json.array { json in for entry in entries { json.journalEntry(entry) } } }
-    case .jsonLines:
-      for entry in entries { writeJSON { $0.journalEntry(entry) } }
+    case .json, .jsonLines:
+      writeJSONList(entries) { $0.journalEntry($1) }
     }
   }
 
@@ -183,17 +188,12 @@ struct CommandRunner {
         rows: counts.map { [Table.Cell(prefix + $0.name), Table.Cell(String($0.pending)), Table.Cell(String($0.total))] })
       table.render(to: output, width: session.terminalWidth, colorEnabled: session.colorEnabled(invocation.options.color))
     case .json, .jsonLines:
-      let body: (inout JSONWriter, NameCount) -> Void = { json, count in
+      writeJSONList(counts) { json, count in
         json.object { json in
           json.field(key, count.name)
           json.field("pending", count.pending)
           json.field("total", count.total)
         }
-      }
-      if format == .json {
-        writeJSON { json in json.array { json in for count in counts { body(&json, count) } } }
-      } else {
-        for count in counts { writeJSON { body(&$0, count) } }
       }
     }
   }
@@ -229,8 +229,7 @@ struct CommandRunner {
       throw .usage(.badDate(expression: error.expression, reason: error.reason))
     }
     // A date on its own is not a task: "33h ago" rather than "overdue 33h".
-    var relative = Timestamp.relative(seconds, now: now)
-    if relative.hasPrefix("overdue ") { relative = relative.dropFirst("overdue ".count) + " ago" }
+    let relative = Timestamp.relative(seconds, now: now, past: .ago)
     if format == .human {
       output.write("\(Timestamp.localDescription(seconds))  (\(Timestamp.rfc3339(seconds)), \(relative))\n")
     } else {

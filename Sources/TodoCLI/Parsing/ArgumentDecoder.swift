@@ -10,8 +10,7 @@ struct ArgumentDecoder {
   func decode(_ tokens: [Token]) throws(UsageError) -> Command {
     switch command {
     case .add:
-      let (changes, references, _) = try changes(tokens, allowReferences: false)
-      _ = references
+      let (changes, _, _) = try changes(tokens, allowReferences: false)
       guard changes.title != nil else { throw .missingArgument(command: "add", what: "a title") }
       return .add(changes)
     case .update:

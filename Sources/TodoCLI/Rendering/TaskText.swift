@@ -57,9 +57,9 @@ struct TaskText {
 
   /// Every field of one task, then its notes.
   func details(_ todo: Todo) -> [String] {
-    func time(_ value: Int64?) -> String {
+    func time(_ value: Int64?, past: Timestamp.PastStyle = .ago) -> String {
       guard let value else { return "-" }
-      return "\(Timestamp.localDescription(value)) (\(Timestamp.relative(value, now: now)))"
+      return "\(Timestamp.localDescription(value)) (\(Timestamp.relative(value, now: now, past: past)))"
     }
     var lines = ["\(styled("Task \(todo.id)", .bold)): \(sanitizedForTerminal(todo.title))"]
     let fields: [(String, String)] = [
@@ -67,7 +67,7 @@ struct TaskText {
       ("Priority", todo.priority.map { "\($0.rawValue)" } ?? "-"),
       ("Project", todo.project ?? "-"),
       ("Tags", todo.tags.isEmpty ? "-" : todo.tags.map { "+" + $0 }.joined(separator: " ")),
-      ("Due", time(todo.due)),
+      ("Due", time(todo.due, past: todo.status == .pending ? .overdue : .ago)),
       ("Created", time(todo.created)),
       ("Modified", time(todo.modified)),
       ("Completed", time(todo.completed)),

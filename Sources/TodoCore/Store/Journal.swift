@@ -59,16 +59,14 @@ enum Journal {
 
   /// Records a task's state before the command changes it (or `nil`: the command creates it).
   /// Only the first record of a task in an entry counts: that is its state before the command.
-  static func record(entry: JournalEntry, todoID: Int64, existing: Bool, on connection: Connection)
+  /// `sequence` orders the records of one entry (undo reverts them in reverse).
+  static func record(entry: JournalEntry, sequence: Int, todoID: Int64, existing: Bool, on connection: Connection)
     throws(DatabaseError)
   {
     let before: SQLValue = existing ? try connection.scalar(snapshotSQL, [.integer(todoID)]) : .null
     try connection.execute(
-      """
-      INSERT OR IGNORE INTO journal_change (journal_id, todo_id, sequence, before)
-      VALUES (?, ?, (SELECT count(*) FROM journal_change WHERE journal_id = ?), ?)
-      """,
-      [.integer(entry.id), .integer(todoID), .integer(entry.id), before])
+      "INSERT OR IGNORE INTO journal_change (journal_id, todo_id, sequence, before) VALUES (?, ?, ?, ?)",
+      [.integer(entry.id), .integer(todoID), .integer(Int64(sequence)), before])
   }
 
   /// What `undo` did.

@@ -34,7 +34,7 @@ extension TodoStore {
         .mapError(TodoError.init)
         .flatMap { todo in
           DataOperation { connection throws(DatabaseError) in
-            try Journal.record(entry: entry, todoID: todo.id, existing: false, on: connection)
+            try Journal.record(entry: entry, sequence: 0, todoID: todo.id, existing: false, on: connection)
             try writeTags(todo.tags, of: todo.id, on: connection)
             if let note = changes.note {
               _ = try notes.add { $0.todoID = todo.id; $0.created = now; $0.text = note }.operate(on: connection)
@@ -149,7 +149,7 @@ extension TodoStore {
             unchanged.append(todo)
             continue
           }
-          try Journal.record(entry: entry, todoID: id, existing: true, on: connection)
+          try Journal.record(entry: entry, sequence: changed.count, todoID: id, existing: true, on: connection)
           todo.modified = now
           _ = try todos.update(todo).operate(on: connection)
           try writeTags(todo.tags, of: id, on: connection)

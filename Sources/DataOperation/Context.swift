@@ -5,7 +5,9 @@ import Dispatch
 ///
 /// The role `NSManagedObjectContext.performAndWait` plays in Core Data: every operation runs on the
 /// context's serial queue. An operation that runs another one on the same context from inside
-/// (a nested `operate(in:)`) runs inline instead of deadlocking.
+/// (a nested `operate(in:)`) runs inline instead of deadlocking. Only the same context is
+/// detected: an operation on A that waits for one on B that waits for one on A deadlocks, so do
+/// not nest across contexts in a cycle.
 ///
 /// ```swift
 /// let context = try Context(path: "/tmp/todo.db")
@@ -27,6 +29,9 @@ public final class Context: @unchecked Sendable {
     public var create = true
     /// Open read-only (no journal-mode change either).
     public var readOnly = false
+    /// Switch a file database to WAL journaling on open. Turn it off to inspect a file before
+    /// deciding to change it, then call `Context.enableWAL()`.
+    public var wal = true
     /// With `readOnly`: treat the file as unchangeable (SQLite's `immutable=1`): no locks and no
     /// `-wal`/`-shm` files are created next to it. Only for files nobody can be writing.
     public var immutable = false
@@ -68,17 +73,37 @@ public final class Context: @unchecked Sendable {
     let connection = Connection(handle: handle)
     // Reading the schema first turns "not a database" and "corrupt" into an error at open time.
     _ = try connection.scalar("SELECT count(*) FROM sqlite_schema")
-    if !options.readOnly && path != ":memory:" {
-      let mode = try connection.scalar("PRAGMA journal_mode=WAL")
-      if mode != .text("wal") {
-        throw .sqlite(SQLiteError(extendedCode: SQLITE_ERROR, message: "could not switch to WAL mode", sql: "PRAGMA journal_mode=WAL"))
-      }
+    if options.wal && !options.readOnly && path != ":memory:" {
+      try Self.switchToWAL(connection)
     }
     try connection.execute("PRAGMA foreign_keys=ON")
     self.connection = connection
     self.path = path
     self.queue = DispatchQueue(label: "DataOperation.Context")
     queue.setSpecific(key: queueKey, value: ObjectIdentifier(self))
+  }
+
+  private static func switchToWAL(_ connection: Connection) throws(DatabaseError) {
+    let mode = try connection.scalar("PRAGMA journal_mode=WAL")
+    if mode != .text("wal") {
+      throw .sqlite(
+        SQLiteError(extendedCode: SQLITE_ERROR, message: "could not switch to WAL mode", sql: "PRAGMA journal_mode=WAL"))
+    }
+  }
+
+  /// Switches a file database to WAL journaling (a no-op when it already is one, or in memory).
+  ///
+  /// ```swift
+  /// var options = Context.Options(); options.wal = false
+  /// let context = try Context(path: path, options: options)
+  /// // … check the file is ours …
+  /// try Context.enableWAL().operate(in: context)
+  /// ```
+  public static func enableWAL() -> DataOperation<Void, DatabaseError> {
+    DataOperation { connection throws(DatabaseError) in
+      guard try connection.scalar("PRAGMA journal_mode") != .text("memory") else { return }
+      try switchToWAL(connection)
+    }
   }
 
   /// Escapes the characters a `file:` URI gives meaning to.

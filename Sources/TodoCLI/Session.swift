@@ -56,7 +56,12 @@ final class Session {
         return runShell(options: invocation.options)
       }
       try CommandRunner(session: self, invocation: invocation, now: now).run()
-      return standardOutput.failed && standardOutput.errorNumber != EPIPE ? 1 : 0
+      // The last (often only) write happens in this flush: check it before reporting success.
+      standardOutput.flush()
+      if standardOutput.failed && standardOutput.errorNumber != EPIPE {
+        throw .environment("cannot write the output: \(String(cString: strerror(standardOutput.errorNumber)))")
+      }
+      return 0
     } catch {
       error.report(to: standardError, json: wantsJSON)
       return error.exitStatus
@@ -90,7 +95,7 @@ final class Session {
     }
     if let open = openContexts[path] { return open }
     if readOnly && !FileSystem.exists(path) {
-      return try open(":memory:", shownAs: path, readOnly: false)
+      return try open(":memory:", shownAs: path, readOnly: false, immutable: false)
     }
     if isDefault, let problem = FileSystem.createParentFolders(of: path) {
       throw .environment(problem)
@@ -100,24 +105,28 @@ final class Session {
       throw .databaseFile(path: path, reason: "the folder \(folder) does not exist")
     }
     var readOnlyFile = false
+    var immutable = false
     if FileSystem.exists(path) && !FileSystem.isWritable(path) {
       // Opening it read-write would leave journal files behind that outlive a later chmod.
       guard readOnly else {
         throw .databaseFile(path: path, reason: "the file is read-only, so it cannot be changed (chmod u+w makes it writable)")
       }
       readOnlyFile = true
+      // Without a write-ahead log in use, read it as immutable: no -wal/-shm files are created
+      // to outlive a later chmod. With one (its owner is writing), read it the normal way.
+      immutable = !FileSystem.exists(path + "-wal")
     } else {
       // A new database is private to its owner (SQLite would create it 0644).
       FileSystem.createPrivateFile(path)
     }
-    let context = try open(path, shownAs: path, readOnly: readOnlyFile)
+    let context = try open(path, shownAs: path, readOnly: readOnlyFile, immutable: immutable)
     openContexts[path] = context
     return context
   }
 
-  private func open(_ path: String, shownAs shown: String, readOnly: Bool) throws(Failure) -> Context {
+  private func open(_ path: String, shownAs shown: String, readOnly: Bool, immutable: Bool) throws(Failure) -> Context {
     do throws(TodoError) {
-      return try TodoDatabase.open(path: path, readOnly: readOnly)
+      return try TodoDatabase.open(path: path, readOnly: readOnly, immutable: immutable)
     } catch .database(let error) {
       throw .database(path: shown, error)
     } catch {

@@ -149,4 +149,38 @@ import TodoCore
     #expect(error.hint == "did you mean 'list'?")
     #expect(UsageError.badDate(expression: "someday", reason: "not a date").message == "cannot read the date 'someday': not a date")
   }
+
+  @Test func wordsThatWouldSelectEverythingOrLookLikeBrokenIdsAreRefused() {
+    #expect(parseError("rm", "") == .invalid("an empty word in a filter would match every task; remove it or quote a real word"))
+    #expect(parseError("list", " ") == .invalid("an empty word in a filter would match every task; remove it or quote a real word"))
+    for word in ["0", "-1", "3,", "1-", "1,,2"] {
+      if case .badValue(let option, let value, _) = parseError("done", word) {
+        #expect(option == "task id" && value == word)
+      } else {
+        Issue.record("'done \(word)' should be refused")
+      }
+    }
+    var query = ListQuery()
+    query.filter.words = ["0"]
+    #expect((try? parse("list", "--", "0"))?.command == .list(query))  // after --, digits are text
+  }
+
+  @Test func anEmptyOrSpecialDatabasePathIsAUsageError() {
+    for path in ["", ":memory:", "file:x.db"] {
+      #expect(parseError("--db", path, "add", "x") == .badValue(option: "--db", value: path, reason: "give the path of a database file"))
+    }
+  }
+
+  @Test func aLeadingMinusTagLists() throws {
+    var query = ListQuery()
+    query.filter.excludeTags = ["home"]
+    #expect(try parse("-home").command == .list(query))
+  }
+
+  @Test func onlyDocumentedKeysAreAttributes() throws {
+    var changes = TodoChanges(title: "Weigh pro:con of the offer")
+    changes.priority = .set(.high)
+    #expect(try parse("add", "Weigh", "pro:con", "of", "the", "offer", "priority:H").command == .add(changes))
+    #expect(parseError("add", "x", "--due", "") == .badValue(option: "--due", value: "", reason: "needs a value"))
+  }
 }

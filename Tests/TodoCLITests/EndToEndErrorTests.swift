@@ -356,3 +356,23 @@ import Glibc
     #expect(journal.map { $0["command"] as? String } == ["note 1 'a note'", "add Pay rent pri:H due:eom", "add Buy milk +home"])
   }
 }
+
+/// Output that cannot be written is a failure, not a silent success.
+@Suite struct EndToEndOutputFailureTests {
+  @Test func writingToAFullDeviceFailsWithAMessage() throws {
+    let todo = try TodoSandbox()
+    #expect(todo("add", "x").status == 0)
+    let run = todo.shell("\"$TODO\" list > /dev/full")
+    #expect(run.status == 1, "\(run)")
+    #expect(run.stderr.hasPrefix("todo: error: cannot write the output: No space left on device"), "\(run)")
+  }
+
+  @Test func aClosedPipeIsNotAnError() throws {
+    let todo = try TodoSandbox()
+    for index in 1...50 { _ = todo("add", "task \(index)") }
+    // The reader stops after one line; todo sees EPIPE on its next write and still succeeds.
+    let run = todo.shell("{ \"$TODO\" list --jsonl; echo \"status=$?\" >&2; } | head -n 1 > /dev/null")
+    #expect(run.stderr.contains("status=0"), "\(run)")
+    #expect(!run.stderr.contains("error"), "\(run)")
+  }
+}

@@ -126,6 +126,12 @@ import Testing
     #expect(TaskReference(parsing: "1c9e44a0") == .uuidPrefix("1c9e44a0"))
     #expect(TaskReference(parsing: "1C9E44A0-5B") == .uuidPrefix("1c9e44a0-5b"))
     #expect(TaskReference(parsing: "0") == nil)
+    #expect(TaskReference(parsing: "1234567") == .id(1_234_567))
+    #expect(TaskReference(parsing: "12345678") == .uuidPrefix("12345678"))  // 8 digits: a UUID's start
+    #expect(TaskReference(parsing: "00000003") == .uuidPrefix("00000003"))  // never task 3
+    #expect(TaskReference(parsing: "00000001-0004") == .uuidPrefix("00000001-0004"))  // not the range 1-4
+    #expect(TaskReference(parsing: "9223372036854775807") == nil)  // not UUID-shaped
+    #expect(TaskReference(parsing: "03") == nil)
     #expect(TaskReference(parsing: "milk") == nil)
     #expect(TaskReference(parsing: "abc") == nil)
     #expect(TaskReference(parsing: "-3") == nil)

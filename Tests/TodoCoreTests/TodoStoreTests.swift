@@ -1,4 +1,5 @@
 import DataOperation
+import Glibc
 import Testing
 
 @testable import TodoCore
@@ -76,7 +77,7 @@ import Testing
     let done = try TodoStore.complete(ids(.id(1)), now: storeNow + 5, command: "done 1").operate(in: context)
     #expect(done.tasks[0].status == .done && done.tasks[0].completed == storeNow + 5)
     let again = try TodoStore.complete(ids(.id(1)), now: storeNow + 6, command: "done 1").operate(in: context)
-    #expect(again.tasks.isEmpty && again.unchanged.map(\.id) == [1])
+    #expect(again.tasks.isEmpty && again.unchanged == [UnchangedTask(task: done.tasks[0], reason: .alreadyInStatus(.done))])
     let reopened = try TodoStore.reopen(ids(.id(1)), now: storeNow + 7, command: "reopen 1").operate(in: context)
     #expect(reopened.tasks[0].status == .pending && reopened.tasks[0].completed == nil)
     let deleted = try TodoStore.delete(ids(.id(1)), now: storeNow + 8, command: "delete 1").operate(in: context)
@@ -138,5 +139,60 @@ import Testing
       try connection.executeScript("PRAGMA user_version = 99")
     }.operate(in: context)
     #expect(throws: DatabaseError.schemaTooNew(found: 99, supported: 1)) { try Schema.migrator.migrate().operate(in: context) }
+  }
+
+  @Test func aChangeNeedsASelectionThatNarrowsSomethingAndChangesNothingOtherwise() throws {
+    let context = try makeTodoContext()
+    try addTask("a", in: context)
+    try addTask("b", in: context)
+    let reason = "a change needs task ids or a filter that selects tasks (+tag, project:x, words…), not only a status"
+    #expect(throws: TodoError.invalid(reason)) { try TodoStore.delete(TodoFilter(), now: storeNow, command: "rm").operate(in: context) }
+    #expect(throws: TodoError.invalid(reason)) {
+      try TodoStore.complete(select { $0.status = .all }, now: storeNow, command: "done status:all").operate(in: context)
+    }
+    var changes = TodoChanges()
+    changes.priority = .set(.low)
+    #expect(throws: TodoError.invalid(reason)) { try TodoStore.update(TodoFilter(), changes, now: storeNow, command: "update").operate(in: context) }
+    // A blank word narrows nothing either: it never becomes LIKE '%%'.
+    #expect(throws: TodoError.invalid(reason)) {
+      try TodoStore.delete(select { $0.words = ["  "] }, now: storeNow, command: "rm ' '").operate(in: context)
+    }
+    #expect(try TodoStore.list(TodoFilter(), now: storeNow).operate(in: context).count == 2)
+  }
+
+  @Test func deletingADoneTaskKeepsItsCompletionTime() throws {
+    let context = try makeTodoContext()
+    try addTask("a", in: context)
+    _ = try TodoStore.complete(ids(.id(1)), now: storeNow + 5, command: "done 1").operate(in: context)
+    let deleted = try TodoStore.delete(ids(.id(1)), now: storeNow + 9, command: "rm 1").operate(in: context)
+    #expect(deleted.tasks[0].status == .deleted && deleted.tasks[0].completed == storeNow + 5)
+    let reopened = try TodoStore.reopen(ids(.id(1)), now: storeNow + 10, command: "reopen 1").operate(in: context)
+    #expect(reopened.tasks[0].completed == nil)
+  }
+
+  @Test func aListOperationCanRunTwice() throws {
+    let context = try makeTodoContext()
+    try addTask("one", in: context)
+    try addTask("two", in: context)
+    let list = TodoStore.list(TodoFilter(), now: storeNow)
+    #expect(try list.operate(in: context).map(\.title) == ["one", "two"])
+    #expect(try list.operate(in: context).map(\.title) == ["one", "two"])
+  }
+
+  @Test func anotherProgramsDatabaseIsRefusedAndLeftUnchanged() throws {
+    let path = "/tmp/todo-foreign-\(UInt64.random(in: 0...UInt64.max)).db"
+    defer { _ = unlink(path) }
+    do {
+      let foreign = try Context(path: path, options: { var o = Context.Options(); o.wal = false; return o }())
+      try DataOperation<Void, DatabaseError> { connection throws(DatabaseError) in
+        try connection.executeScript("CREATE TABLE foo (x); INSERT INTO foo VALUES (1);")
+      }.operate(in: foreign)
+    }
+    #expect(throws: TodoError.database(.foreignDatabase(tables: 1))) { try TodoDatabase.open(path: path) }
+    let check = try Context(path: path, options: { var o = Context.Options(); o.wal = false; o.readOnly = true; return o }())
+    let state = try DataOperation<[SQLValue], DatabaseError> { connection throws(DatabaseError) in
+      [try connection.scalar("PRAGMA journal_mode"), try connection.scalar("SELECT count(*) FROM sqlite_schema")]
+    }.operate(in: check)
+    #expect(state == [.text("delete"), .integer(1)])  // not switched to WAL, no todo tables
   }
 }

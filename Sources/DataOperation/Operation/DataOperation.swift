@@ -12,6 +12,10 @@
 /// }
 /// let count = try titles.map(\.count).operate(in: context)
 /// ```
+///
+/// The `Connection` lent to the closure must not be returned or stored: it belongs to the
+/// context's queue. (Swift cannot yet express that; an operation returning its connection
+/// compiles, and using it later is a data race.)
 public struct DataOperation<Element, Failure: Error>: Sendable {
   private let body: @Sendable (Connection) throws(Failure) -> Element
 
@@ -26,22 +30,10 @@ public struct DataOperation<Element, Failure: Error>: Sendable {
     self.body = body
   }
 
-  /// Runs the work on a connection that is already lent (inside another operation).
-  func run(_ connection: Connection) throws(Failure) -> Element {
-    try body(connection)
-  }
-
-  /// Runs this operation inside another one, on the connection that one was lent. A `Connection`
-  /// only exists inside a running operation, so this is still serialized by the context.
-  ///
-  /// ```swift
-  /// DataOperation<Book, DatabaseError> { connection throws(DatabaseError) in
-  ///   let book = try Repository<Book>().add { $0.title = "Dune" }.operate(on: connection)
-  ///   return book
-  /// }
-  /// ```
-  /// - Throws: `Failure`.
-  public func operate(on connection: Connection) throws(Failure) -> Element {
+  /// Runs the work on a connection that is already lent, inside another operation of this
+  /// package (TodoCore composes its steps this way). Package-only so that code outside can run
+  /// an operation only through `operate(in:)` or `operateAsync(in:)`, as the seeds intend.
+  package func run(_ connection: Connection) throws(Failure) -> Element {
     try body(connection)
   }
 

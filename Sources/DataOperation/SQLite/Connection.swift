@@ -13,6 +13,8 @@ import CSQLite
 public final class Connection {
   let handle: OpaquePointer
   private var statements: [String: Statement] = [:]
+  /// How many prepared statements the cache keeps before it starts again.
+  static let statementCacheLimit = 64
   /// How many transactions (outermost plus savepoints) are open on this connection.
   public internal(set) var transactionDepth = 0
 
@@ -47,6 +49,10 @@ public final class Connection {
       throw failure(code, sql)
     }
     let statement = Statement(handle: pointer, sql: sql)
+    if statements.count >= Self.statementCacheLimit {
+      // Filters make many shapes of SQL; a long session must not keep every one of them.
+      statements = statements.filter { $0.value.isBusy }
+    }
     if statements[sql] == nil { statements[sql] = statement }
     return statement
   }
@@ -167,11 +173,18 @@ public final class Connection {
   public func first<Value>(
     _ sql: String, _ arguments: [SQLValue] = [], _ decode: (Row) throws(DatabaseError) -> Value
   ) throws(DatabaseError) -> Value? {
-    var value: Value?
-    try query(sql, arguments) { row throws(DatabaseError) in
-      if value == nil { value = try decode(row) }
+    let statement = try statement(for: sql)
+    try statement.bind(arguments, connection: handle)
+    statement.isBusy = true
+    defer {
+      sqlite3_reset(statement.handle)
+      statement.isBusy = false
     }
-    return value
+    // Only the first row is wanted: step once, not through the whole result.
+    let code = sqlite3_step(statement.handle)
+    if code == SQLITE_ROW { return try decode(Row(statement: statement)) }
+    if code == SQLITE_DONE { return nil }
+    throw failure(code, sql)
   }
 
   /// The first column of the first row, or `.null` when there is no row.

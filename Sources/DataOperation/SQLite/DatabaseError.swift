@@ -13,6 +13,8 @@ public enum DatabaseError: Error, Equatable, Sendable, CustomStringConvertible {
   case decoding(column: String, expected: String, found: String, sql: String)
   /// The database was written by a newer program: its schema version is above what this one knows.
   case schemaTooNew(found: Int, supported: Int)
+  /// The file is an SQLite database of another program: it has tables but no schema version.
+  case foreignDatabase(tables: Int)
 
   /// The text for a person.
   public var description: String {
@@ -26,6 +28,8 @@ public enum DatabaseError: Error, Equatable, Sendable, CustomStringConvertible {
     case .schemaTooNew(let found, let supported):
       return "the database has schema version \(found), newer than the \(supported) this program knows;"
         + " use a newer version of the program"
+    case .foreignDatabase(let tables):
+      return "the file is an SQLite database of another program (\(tables) table\(tables == 1 ? "" : "s"), no schema version); it was left unchanged"
     }
   }
 }

@@ -25,7 +25,8 @@ struct CommandRunner {
     case .date(let expression):
       try showDate(expression)
     case .shell:
-      throw .environment("the shell is already running")  // the session intercepts `shell` before this
+      // Session.execute starts the shell before a runner is made; nothing to do here.
+      break
     case .add(let changes):
       let report = try perform(TodoStore.add(changes, now: now, command: invocation.commandLine))
       if format == .human {
@@ -97,11 +98,14 @@ struct CommandRunner {
     switch format {
     case .human:
       for todo in report.tasks { output.write("\(verb) task \(todo.id): \(text.summary(todo))\n") }
-      for todo in report.unchanged {
+      for unchanged in report.unchanged {
+        let todo = unchanged.task
         let reason =
-          verb == "Updated" ? "it already has those values"
-          : todo.status == .deleted && verb == "Completed" ? "it is deleted; 'todo reopen \(todo.id)' brings it back"
-          : "it is already \(todo.status.rawValue)"
+          switch unchanged.reason {
+          case .sameValues: "it already has those values"
+          case .alreadyInStatus(let status): "it is already \(status.rawValue)"
+          case .deleted: "it is deleted; 'todo reopen \(todo.id)' brings it back"
+          }
         output.write("Unchanged task \(todo.id): \(reason) (\(sanitizedForTerminal(todo.title)))\n")
       }
       if report.tasks.count > 1 { output.write("\(verb) \(report.tasks.count) tasks; 'todo undo' reverts them together.\n") }

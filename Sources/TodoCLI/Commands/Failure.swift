@@ -37,9 +37,13 @@ enum Failure: Error {
     case .domain(.noMatch): "'todo list status:all' shows every task"
     case .domain(.notFound): "'todo list status:all' shows every task with its id"
     case .domain(.database(.schemaTooNew)), .database(_, .schemaTooNew): "this database was written by a newer version of todo"
-    case .database(_, .sqlite(let error)) where error.primaryCode == 26:
+    case .database(_, .foreignDatabase):
+      "give the path of a todo database (or a new file) with --db or TODO_DB"
+    case .database(_, .sqlite(let error)) where error.primaryCode == SQLiteError.notADatabase:
       "the file is not a todo database; give another path with --db or TODO_DB"
-    case .domain(.database(.sqlite(let error))) where error.primaryCode == 5:
+    case .domain(.database(.sqlite(let error))) where error.primaryCode == SQLiteError.busy:
+      "another todo is writing to the database; try again"
+    case .database(_, .sqlite(let error)) where error.primaryCode == SQLiteError.busy:
       "another todo is writing to the database; try again"
     default: nil
     }

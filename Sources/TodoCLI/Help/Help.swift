@@ -229,7 +229,8 @@ enum Help {
       """,
     "filters": """
       Filters select tasks for list, done, reopen, delete and update --where:
-        ID, 3-7, 1,4, UUID-PREFIX   those tasks (any status unless status: is given)
+        ID, 3-7, 1,4, UUID-PREFIX   those tasks (any status unless status: is given); an id has
+                                    1 to 7 digits, 8 or more hex digits start a UUID
         +TAG / -TAG                 with / without a tag
         project:NAME                the project and its sub-projects; project: alone = none
         pri:H, pri:H,M, pri:        priority; pri: alone = none
@@ -237,12 +238,14 @@ enum Help {
         due.before:DATE, due.after:DATE, overdue (due before now)
         WORDS                       case-insensitive match in title and notes
         --                          every word after it is a plain word to match
+      A change (done, reopen, delete, update --where) needs ids or a term that selects tasks:
+      a status alone, or an empty word, is refused rather than applied to every task.
       """,
     "attributes": """
       Attributes set fields in add and update (compact and GNU forms are the same):
         +TAG            --tag TAG            add a tag; -TAG removes it (update)
         project:NAME    --project NAME       project: clears it (update)
-        pri:H|M|L       --priority H|M|L     pri: clears it (update)
+        pri:H|M|L       --priority H|M|L     pri: clears it (update); priority: is the same
         due:DATE        --due DATE           due: clears it (update)
                         --note TEXT          append a note
       Words that are not attributes are title text, kept verbatim; '--' makes every

@@ -90,6 +90,9 @@ struct ArgumentDecoder {
       switch token {
       case .option(let name, let value):
         readingReferences = false
+        if value.isEmpty && command == .add {
+          throw .badValue(option: name, value: value, reason: "needs a value")
+        }
         switch name {
         case "--tag":
           try Self.checked { () throws(TodoError) in try Validation.tag(value) }
@@ -149,7 +152,7 @@ struct ArgumentDecoder {
     // Clearing means nothing for a new task: there `due:` alone is title text, never dropped.
     if value.isEmpty && command == .add { return false }
     switch key {
-    case .project, .proj, .pro: changes.project = try project(value)
+    case .project: changes.project = try project(value)
     case .priority, .pri: changes.priority = try priority(value, option: "pri")
     case .due: changes.due = try due(value)
     case .status, .dueBefore, .dueAfter: return false
@@ -219,17 +222,20 @@ struct ArgumentDecoder {
       case .word(let word, let afterDoubleDash): words.append((word, afterDoubleDash))
       }
     }
-    let filter = try filter(words)
-    guard !filter.isEmpty, filter != TodoFilter.statusOnly(filter.status) else {
+    guard !words.isEmpty else {
       throw .missingArgument(command: command.rawValue, what: "task ids (3, 3-7, 1,4) or a filter (+tag, project:x …)")
     }
-    return filter
+    // A filter that selects nothing in particular (status:all, --where '') is refused by TodoStore.
+    return try filter(words)
   }
 
   /// Builds a filter from words (each with whether it came after `--`, which makes it a plain word).
   func filter(_ words: [(String, Bool)]) throws(UsageError) -> TodoFilter {
     var filter = TodoFilter()
     for (word, plain) in words {
+      guard word.contains(where: { !$0.isWhitespace }) else {
+        throw .invalid("an empty word in a filter would match every task; remove it or quote a real word")
+      }
       if plain {
         filter.words.append(word)
         continue
@@ -245,7 +251,7 @@ struct ArgumentDecoder {
       } else if let colon = word.firstIndex(of: ":"), let key = FilterKey(rawValue: String(word[..<colon]).lowercased()) {
         let value = String(word[word.index(after: colon)...])
         switch key {
-        case .project, .proj, .pro:
+        case .project:
           if value.isEmpty { filter.withoutProject = true } else { filter.projects.append(value) }
         case .priority, .pri:
           if value.isEmpty {
@@ -268,6 +274,11 @@ struct ArgumentDecoder {
         case .due:
           throw .badValue(option: "due", value: value, reason: "in a filter use due.before:DATE or due.after:DATE")
         }
+      } else if word.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == "-" || $0 == ",") }) {
+        // Digits that are not ids (0, -1, 3,, 1-) are a mistyped id, not text to search for.
+        throw .badValue(
+          option: "task id", value: word,
+          reason: "ids are 1 to 7 digits; ranges look like 3-7, lists like 1,4 (put '--' before it to search for the text)")
       } else {
         filter.words.append(word)
       }
@@ -309,15 +320,6 @@ struct ArgumentDecoder {
     } catch {
       throw .invalid(error.description)
     }
-  }
-}
-
-extension TodoFilter {
-  /// A filter that only names a status (not enough to select tasks for a bulk change).
-  static func statusOnly(_ status: StatusFilter?) -> TodoFilter {
-    var filter = TodoFilter()
-    filter.status = status
-    return filter
   }
 }
 

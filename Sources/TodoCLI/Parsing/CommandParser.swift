@@ -26,7 +26,12 @@ struct CommandParser {
       let (name, inlineValue) = Self.splitOption(token.text)
       switch name {
       case "--db":
-        options.databasePath = try Self.value(for: name, inline: inlineValue, from: &tokens)
+        let path = try Self.value(for: name, inline: inlineValue, from: &tokens)
+        // An empty path (an unset variable in a script) must not fall back to the default database.
+        guard !path.isEmpty, path != ":memory:", !path.hasPrefix("file:") else {
+          throw .badValue(option: "--db", value: path, reason: "give the path of a database file")
+        }
+        options.databasePath = path
       case "--json":
         try Self.noValue(name, inlineValue)
         options.format = .json
@@ -97,7 +102,7 @@ struct CommandParser {
   /// A first word that is a filter term rather than a command.
   static func looksLikeFilter(_ word: String) -> Bool {
     if TaskReference.list(word) != nil { return true }
-    if word.count > 1 && word.hasPrefix("+") { return true }
+    if word.count > 1 && (word.hasPrefix("+") || (word.hasPrefix("-") && !word.hasPrefix("--"))) { return true }
     if word == "overdue" { return true }
     if let colon = word.firstIndex(of: ":") {
       return FilterKey(rawValue: String(word[..<colon]).lowercased()) != nil
@@ -116,5 +121,5 @@ struct CommandParser {
 
 /// The `key:` words of the filter grammar.
 enum FilterKey: String {
-  case project, proj, pro, priority, pri, status, due, dueBefore = "due.before", dueAfter = "due.after"
+  case project, priority, pri, status, due, dueBefore = "due.before", dueAfter = "due.after"
 }

@@ -74,6 +74,10 @@ public struct Note: Entity, Equatable {
 /// A task: the domain's main entity, stored in the `todo` table (its tags in `tag`, its notes in
 /// `note`). Times are seconds since the epoch, UTC.
 ///
+/// As an `Entity` it covers the `todo` row only: `Repository<Todo>` reads tasks with empty `tags`
+/// and `notes` and writes neither. Read and change whole tasks through `TodoStore`, which loads
+/// and stores tags and notes with the row.
+///
 /// ```swift
 /// let task = try TodoStore.add(TodoChanges(title: "Buy milk"), now: now).operate(in: context)
 /// ```

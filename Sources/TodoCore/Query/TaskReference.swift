@@ -10,22 +10,41 @@ public enum TaskReference: Sendable, Equatable, Hashable {
   case uuidPrefix(String)
 
   /// Reads one reference; nil when the word is not one.
+  ///
+  /// Ids have at most 7 digits and no leading zero; a longer run of digits, or one with a
+  /// leading zero, is the start of a UUID (`00000003` is a UUID prefix, not task 3).
   public init?(parsing word: String) {
-    if let id = Self.positiveInteger(word) {
+    if let id = Self.id(word) {
       self = .id(id)
     } else if let dash = word.firstIndex(of: "-"), dash != word.startIndex,
-      let low = Self.positiveInteger(String(word[..<dash])),
-      let high = Self.positiveInteger(String(word[word.index(after: dash)...]))
+      let low = Self.id(String(word[..<dash])), let high = Self.id(String(word[word.index(after: dash)...]))
     {
       self = .range(min(low, high), max(low, high))
-    } else if word.count >= 8, word.count <= 36,
-      word.allSatisfy({ $0.isHexDigit || $0 == "-" }), word.first?.isHexDigit == true,
-      word.contains(where: \.isLetter) || word.count >= 9
-    {
+    } else if Self.isUUIDPrefix(word) {
       self = .uuidPrefix(word.lowercased())
     } else {
       return nil
     }
+  }
+
+  /// The longest id the grammar reads: 7 digits (ten million tasks).
+  static let maximumIDDigits = 7
+
+  private static func id(_ text: String) -> Int64? {
+    guard !text.isEmpty, text.count <= maximumIDDigits, text.first != "0",
+      text.allSatisfy({ $0.isASCII && $0.isNumber }), let value = Int64(text)
+    else { return nil }
+    return value
+  }
+
+  /// 8 to 36 characters in the shape of a UUID (`xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx`).
+  private static func isUUIDPrefix(_ word: String) -> Bool {
+    guard word.count >= 8, word.count <= 36 else { return false }
+    for (offset, character) in word.enumerated() {
+      let isDash = offset == 8 || offset == 13 || offset == 18 || offset == 23
+      guard isDash ? character == "-" : (character.isASCII && character.isHexDigit) else { return false }
+    }
+    return true
   }
 
   /// Reads a comma-separated list (`1,4,7-9`); nil when any part is not a reference.
@@ -42,12 +61,5 @@ public enum TaskReference: Sendable, Equatable, Hashable {
       references.append(reference)
     }
     return references
-  }
-
-  private static func positiveInteger(_ text: String) -> Int64? {
-    guard !text.isEmpty, text.count <= 18, text.allSatisfy(\.isASCII), text.allSatisfy(\.isNumber),
-      let value = Int64(text), value > 0
-    else { return nil }
-    return value
   }
 }

@@ -38,6 +38,14 @@ public struct TodoFilter: Sendable, Equatable {
   /// True when the filter names nothing at all.
   public var isEmpty: Bool { self == TodoFilter() }
 
+  /// True when some term other than the status narrows the selection.
+  public var narrowsSelection: Bool {
+    var withoutStatus = self
+    withoutStatus.status = nil
+    withoutStatus.words = words.filter { $0.contains(where: { !$0.isWhitespace }) }
+    return !withoutStatus.isEmpty
+  }
+
   /// The status actually applied.
   public var effectiveStatus: StatusFilter {
     status ?? (references.isEmpty ? .pending : .all)
@@ -81,7 +89,7 @@ public struct TodoFilter: Sendable, Equatable {
     if let dueBefore { terms.append(Predicate(sql: "todo.due < ?", arguments: [.integer(dueBefore)])) }
     if let dueAfter { terms.append(Predicate(sql: "todo.due > ?", arguments: [.integer(dueAfter)])) }
     if overdue { terms.append(Predicate(sql: "todo.due < ?", arguments: [.integer(now)])) }
-    for word in words {
+    for word in words where word.contains(where: { !$0.isWhitespace }) {
       let pattern = "%" + Self.escapeLike(word) + "%"
       terms.append(
         Predicate(

@@ -52,25 +52,47 @@ public enum Schema {
 
 /// Opening the todo database.
 public enum TodoDatabase {
-  /// Opens (creating if needed) and migrates the database at `path`; `readOnly` opens an existing
-  /// file without writing anything (it must already be at the current schema version).
+  /// Opens (creating if needed) and migrates the database at `path`. Nothing is written to a file
+  /// that is not a todo database (another program's SQLite file, or one from a newer todo): those
+  /// are refused before the journal mode is switched to WAL.
+  ///
+  /// `readOnly` opens an existing file without writing anything (it must already be at the current
+  /// schema version); `immutable` additionally takes no locks and creates no `-wal`/`-shm` files,
+  /// for a file this user may not write and that has no write-ahead log in use.
   ///
   /// ```swift
   /// let context = try TodoDatabase.open(path: "/home/me/.local/share/todo/todo.db")
   /// ```
-  /// - Throws: `TodoError.database` when the file cannot be opened, is not a database, or was
+  /// - Throws: `TodoError.database` when the file cannot be opened, is not a todo database, or was
   ///   written by a newer version of todo.
-  public static func open(path: String, readOnly: Bool = false) throws(TodoError) -> Context {
+  public static func open(path: String, readOnly: Bool = false, immutable: Bool = false) throws(TodoError) -> Context {
     do throws(DatabaseError) {
       var options = Context.Options()
       options.readOnly = readOnly
-      // A file we may not write is one we must not leave -wal/-shm files beside.
-      options.immutable = readOnly
+      options.immutable = immutable
+      options.wal = false
       let context = try Context(path: path, options: options)
+      try checkOwnership.operate(in: context)
+      if !readOnly { try Context.enableWAL().operate(in: context) }
       _ = try Schema.migrator.migrate().operate(in: context)
       return context
     } catch {
       throw .database(error)
     }
+  }
+
+  /// Fails, reading only, when the file is another program's database or a newer todo's.
+  static let checkOwnership = zip(Migrator.currentVersion(), tableCount).flatMap { version, tables in
+    if version > Schema.migrator.latestVersion {
+      return DataOperation<Void, DatabaseError>.fail(.schemaTooNew(found: version, supported: Schema.migrator.latestVersion))
+    }
+    if version == 0 && tables > 0 {
+      return .fail(.foreignDatabase(tables: tables))
+    }
+    return .pure(())
+  }
+
+  private static let tableCount = DataOperation<Int, DatabaseError> { connection throws(DatabaseError) in
+    Int(sqlValue: try connection.scalar("SELECT count(*) FROM sqlite_schema WHERE type = 'table'")) ?? 0
   }
 }

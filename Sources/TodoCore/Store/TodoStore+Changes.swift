@@ -4,10 +4,32 @@ import DataOperation
 public struct ChangeReport: Sendable, Equatable {
   /// The changed tasks, as stored after the change, in id order.
   public var tasks: [Todo]
-  /// Tasks the command named that were already as asked (e.g. `done` on a done task).
-  public var unchanged: [Todo]
+  /// Tasks the command named but left as they were, and why.
+  public var unchanged: [UnchangedTask]
   /// What the journal shows for the command (`completed 3 tasks`).
   public var summary: String
+}
+
+/// A task a command named but did not change.
+public struct UnchangedTask: Sendable, Equatable {
+  /// Why the task was left as it was.
+  public enum Reason: Sendable, Equatable {
+    /// The change asked for values it already has.
+    case sameValues
+    /// It already has the status asked for.
+    case alreadyInStatus(Status)
+    /// `done` does not complete a deleted task: reopen it first.
+    case deleted
+  }
+
+  public var task: Todo
+  public var reason: Reason
+}
+
+/// What an edit did to one task.
+enum EditOutcome {
+  case changed
+  case unchanged(UnchangedTask.Reason)
 }
 
 extension TodoStore {
@@ -37,7 +59,7 @@ extension TodoStore {
             try Journal.record(entry: entry, sequence: 0, todoID: todo.id, existing: false, on: connection)
             try writeTags(todo.tags, of: todo.id, on: connection)
             if let note = changes.note {
-              _ = try notes.add { $0.todoID = todo.id; $0.created = now; $0.text = note }.operate(on: connection)
+              _ = try notes.add { $0.todoID = todo.id; $0.created = now; $0.text = note }.run(connection)
             }
             return try load(todo.id, on: connection)
           }.mapError(TodoError.init)
@@ -70,15 +92,15 @@ extension TodoStore {
       guard !changes.isEmpty else { throw .invalid("nothing to change: give new title words or attributes") }
       try Validation.changes(changes)
     }
-    return validated.flatMap { resolve(filter, now: now) }
+    return validated.flatMap { resolveForChange(filter, now: now) }
       .flatMap { ids in
         change(ids, now: now, command: command, verb: verb) { todo in
           let before = todo
           changes.apply(to: &todo)
-          return todo != before || changes.note != nil
+          return todo != before || changes.note != nil ? .changed : .unchanged(.sameValues)
         } afterEach: { todo, connection throws(DatabaseError) in
           if let note = changes.note {
-            _ = try notes.add { $0.todoID = todo.id; $0.created = now; $0.text = note }.operate(on: connection)
+            _ = try notes.add { $0.todoID = todo.id; $0.created = now; $0.text = note }.run(connection)
           }
         }
       }
@@ -118,17 +140,33 @@ extension TodoStore {
   private static func setStatus(_ status: Status, _ filter: TodoFilter, now: Int64, command: String, verb: String)
     -> DataOperation<ChangeReport, TodoError>
   {
-    resolve(filter, now: now)
+    resolveForChange(filter, now: now)
       .flatMap { ids in
         change(ids, now: now, command: command, verb: verb) { todo in
+          guard todo.status != status else { return .unchanged(.alreadyInStatus(status)) }
           // A deleted task is not completed by a range or filter that happens to include it.
-          guard todo.status != status, !(status == .done && todo.status == .deleted) else { return false }
+          if status == .done && todo.status == .deleted { return .unchanged(.deleted) }
           todo.status = status
-          todo.completed = status == .done ? now : nil
-          return true
+          // Done sets the completion time and reopening clears it; deleting keeps it.
+          switch status {
+          case .done: todo.completed = now
+          case .pending: todo.completed = nil
+          case .deleted: break
+          }
+          return .changed
         } afterEach: { _, _ in }
       }
       .transaction()
+  }
+
+  /// The ids a change applies to. A change needs a selection that narrows something: ids, tags,
+  /// projects, words… never the status alone or nothing at all (`delete ''` must not delete
+  /// every task).
+  private static func resolveForChange(_ filter: TodoFilter, now: Int64) -> DataOperation<[Int64], TodoError> {
+    guard filter.narrowsSelection else {
+      return .fail(.invalid("a change needs task ids or a filter that selects tasks (+tag, project:x, words…), not only a status"))
+    }
+    return resolve(filter, now: now)
   }
 
   /// Loads each task, lets `edit` change it (returning false when nothing changed), journals and
@@ -136,22 +174,22 @@ extension TodoStore {
   /// no journal entry is written.
   private static func change(
     _ ids: [Int64], now: Int64, command: String, verb: String,
-    edit: @escaping @Sendable (inout Todo) -> Bool,
+    edit: @escaping @Sendable (inout Todo) -> EditOutcome,
     afterEach: @escaping @Sendable (Todo, Connection) throws(DatabaseError) -> Void
   ) -> DataOperation<ChangeReport, TodoError> {
     Journal.begin(command: command, now: now).flatMap { entry in
       DataOperation { connection throws(DatabaseError) -> ChangeReport in
         var changed: [Todo] = []
-        var unchanged: [Todo] = []
+        var unchanged: [UnchangedTask] = []
         for id in ids {
           var todo = try load(id, on: connection)
-          guard edit(&todo) else {
-            unchanged.append(todo)
+          if case .unchanged(let reason) = edit(&todo) {
+            unchanged.append(UnchangedTask(task: todo, reason: reason))
             continue
           }
           try Journal.record(entry: entry, sequence: changed.count, todoID: id, existing: true, on: connection)
           todo.modified = now
-          _ = try todos.update(todo).operate(on: connection)
+          _ = try todos.update(todo).run(connection)
           try writeTags(todo.tags, of: id, on: connection)
           try afterEach(todo, connection)
           changed.append(try load(id, on: connection))

@@ -51,7 +51,7 @@ public enum TodoStore {
   ///   .operate(in: context)
   /// ```
   public static func forEach(
-    _ filter: TodoFilter, sort: [SortKey], limit: Int?, now: Int64, withNotes: Bool = true,
+    _ filter: TodoFilter, sort: [SortKey], limit: Int?, now: Int64,
     _ body: @escaping @Sendable (Todo) -> Void
   ) -> DataOperation<Int, TodoError> {
     let predicate = filter.predicate(now: now)
@@ -67,7 +67,7 @@ public enum TodoStore {
       var count = 0
       try connection.query(sql, arguments) { row throws(DatabaseError) in
         var todo = try Todo(row: row)
-        if withNotes, try row.decode("has_notes", as: Bool.self) {
+        if try row.decode("has_notes", as: Bool.self) {
           todo.notes = try loadNotes(of: todo.id, on: connection)
         }
         count += 1
@@ -85,9 +85,12 @@ public enum TodoStore {
   public static func list(_ filter: TodoFilter, sort: [SortKey] = [], limit: Int? = nil, now: Int64)
     -> DataOperation<[Todo], TodoError>
   {
-    let collector = Collector()
-    return forEach(filter, sort: sort, limit: limit, now: now) { collector.todos.append($0) }
-      .map { _ in collector.todos }
+    DataOperation { connection throws(TodoError) in
+      // A collector per run: the operation value can be run again, or on two contexts at once.
+      let collector = Collector()
+      _ = try forEach(filter, sort: sort, limit: limit, now: now) { collector.todos.append($0) }.run(connection)
+      return collector.todos
+    }
   }
 
   /// Gathers streamed tasks; only touched on the context's queue, inside one run.

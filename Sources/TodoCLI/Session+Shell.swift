@@ -48,7 +48,7 @@ struct SessionCompletions: ShellCompletionSource {
     return pending?.map { (id: $0.id, title: $0.title) } ?? []
   }
 
-  var helpTopics: [String] { CommandName.allSpellings + ["dates", "filters", "attributes", "output"] }
+  var helpTopics: [String] { CommandName.allSpellings + Help.topicNames.filter { CommandName(rawValue: $0) == nil } }
 
   private func run<Value>(_ operation: DataOperation<Value, TodoError>) throws -> Value {
     let context = try session.context(path: options.databasePath, readOnly: true)

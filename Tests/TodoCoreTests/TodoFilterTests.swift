@@ -88,7 +88,8 @@ import Testing
     #expect(try titles(select { $0.dueAfter = storeNow }) == ["home soon", "home late"])
   }
 
-  @Test func theTagAndProjectFilterUsesIndexes() throws {
+  /// The tag term is looked up through its index, and no term makes SQLite scan the whole table.
+  @Test func theTagAndProjectFilterUsesTheTagIndexAndNoFullScan() throws {
     let context = try makeTodoContext()
     let predicate = select { $0.includeTags = ["home"]; $0.projects = ["work"] }.predicate(now: storeNow)
     let plan = try DataOperation<[String], DatabaseError> { connection throws(DatabaseError) in

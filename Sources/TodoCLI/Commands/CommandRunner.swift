@@ -10,7 +10,8 @@ struct CommandRunner {
 
   private var output: OutputStream { session.standardOutput }
   private var format: OutputFormat { invocation.options.format }
-  private var text: TaskText { TaskText(now: now, color: session.colorEnabled(invocation.options.color)) }
+  private var color: Bool { session.colorEnabled(invocation.options.color) }
+  private var text: TaskText { TaskText(now: now, color: color) }
 
   func run() throws(Failure) {
     switch invocation.command {
@@ -71,6 +72,8 @@ struct CommandRunner {
   private func perform<Value>(_ operation: DataOperation<Value, TodoError>, readOnly: Bool = false) throws(Failure) -> Value {
     let context = try session.context(path: invocation.options.databasePath, readOnly: readOnly)
     do throws(TodoError) {
+      // This is the command's one transaction. TodoStore's mutations are atomic on their own as
+      // well (for other callers); inside this one they become a savepoint, a negligible cost.
       // Writes take the write lock up front; reads get a snapshot that blocks no writer.
       return try operation.transaction(readOnly ? .deferred : .immediate).operate(in: context)
     } catch {
@@ -83,6 +86,11 @@ struct CommandRunner {
     body(&writer)
     writer.endLine()
     writer.drain(into: output)
+  }
+
+  /// Draws a table fitted to the terminal, in colour when the output wants it.
+  private func render(_ table: Table) {
+    table.render(to: output, width: session.terminalWidth, colorEnabled: color)
   }
 
   /// Writes items as one JSON array (`--json`) or one object a line (`--jsonl`).
@@ -127,8 +135,7 @@ struct CommandRunner {
       output.write(query.filter.isEmpty ? "No pending tasks. Add one with: todo add TITLE\n" : "No matching tasks.\n")
       return
     }
-    let color = session.colorEnabled(invocation.options.color)
-    text.table(todos).render(to: output, width: session.terminalWidth, colorEnabled: color)
+    render(text.table(todos))
   }
 
   private func undo() throws(Failure) {
@@ -160,7 +167,7 @@ struct CommandRunner {
         output.write("The journal is empty.\n")
         return
       }
-      let table = Table(
+      render(Table(
         columns: [
           Table.Column(header: "#", alignment: .right), Table.Column(header: "When"),
           Table.Column(header: "Summary"), Table.Column(header: "Command", flexible: true),
@@ -170,8 +177,7 @@ struct CommandRunner {
             Table.Cell(String(entry.id)), Table.Cell(Timestamp.localDescription(entry.created), style: .dim),
             Table.Cell(entry.summary), Table.Cell(entry.command),
           ]
-        })
-      table.render(to: output, width: session.terminalWidth, colorEnabled: session.colorEnabled(invocation.options.color))
+        }))
     case .json, .jsonLines:
       writeJSONList(entries) { $0.journalEntry($1) }
     }
@@ -184,13 +190,12 @@ struct CommandRunner {
         output.write("No \(heading.lowercased())s yet.\n")
         return
       }
-      let table = Table(
+      render(Table(
         columns: [
           Table.Column(header: heading), Table.Column(header: "Pending", alignment: .right),
           Table.Column(header: "All", alignment: .right),
         ],
-        rows: counts.map { [Table.Cell(prefix + $0.name), Table.Cell(String($0.pending)), Table.Cell(String($0.total))] })
-      table.render(to: output, width: session.terminalWidth, colorEnabled: session.colorEnabled(invocation.options.color))
+        rows: counts.map { [Table.Cell(prefix + $0.name), Table.Cell(String($0.pending)), Table.Cell(String($0.total))] }))
     case .json, .jsonLines:
       writeJSONList(counts) { json, count in
         json.object { json in

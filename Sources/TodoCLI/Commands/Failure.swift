@@ -36,14 +36,19 @@ enum Failure: Error {
     case .domain(.nothingToUndo): "the journal is empty; 'todo history' lists what can be undone"
     case .domain(.noMatch): "'todo list status:all' shows every task"
     case .domain(.notFound): "'todo list status:all' shows every task with its id"
-    case .domain(.database(.schemaTooNew)), .database(_, .schemaTooNew): "this database was written by a newer version of todo"
-    case .database(_, .foreignDatabase):
-      "give the path of a todo database (or a new file) with --db or TODO_DB"
-    case .database(_, .sqlite(let error)) where error.primaryCode == SQLiteError.notADatabase:
+    case .domain(.database(let error)), .database(_, let error): Self.hint(for: error)
+    default: nil
+    }
+  }
+
+  /// The hint for a database failure, whether it came while opening or while running.
+  private static func hint(for error: DatabaseError) -> String? {
+    switch error {
+    case .schemaTooNew: "this database was written by a newer version of todo"
+    case .foreignDatabase: "give the path of a todo database (or a new file) with --db or TODO_DB"
+    case .sqlite(let error) where error.primaryCode == SQLiteError.notADatabase:
       "the file is not a todo database; give another path with --db or TODO_DB"
-    case .domain(.database(.sqlite(let error))) where error.primaryCode == SQLiteError.busy:
-      "another todo is writing to the database; try again"
-    case .database(_, .sqlite(let error)) where error.primaryCode == SQLiteError.busy:
+    case .sqlite(let error) where error.primaryCode == SQLiteError.busy:
       "another todo is writing to the database; try again"
     default: nil
     }

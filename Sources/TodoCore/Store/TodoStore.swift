@@ -106,6 +106,7 @@ public enum TodoStore {
   public static func task(_ reference: TaskReference) -> DataOperation<Todo, TodoError> {
     var filter = TodoFilter()
     filter.references = [reference]
+    // A filter of references only never looks at the time.
     return resolve(filter, now: 0).flatMap { ids in
       guard ids.count == 1 else { return .fail(.invalid("'\(reference)' names \(ids.count) tasks; give one id")) }
       return DataOperation { connection throws(DatabaseError) in try load(ids[0], on: connection) }

@@ -14,6 +14,11 @@ final class Session {
   let standardError: OutputStream
   /// Whether standard output is a terminal (for colour and table width).
   let outputIsTerminal: Bool
+  /// Whether standard input is a terminal, so that a large change may ask before it writes.
+  let inputIsTerminal: Bool
+  /// Reads the answer to a question (a line, without its newline; nil at the end of input).
+  /// Tests replace it; by default it reads standard input.
+  var readAnswer: () -> String? = Session.readLineFromStandardInput
   /// True while the interactive shell runs (so `shell` inside it is refused).
   var inShell = false
   /// Global options given before `shell`, applied to every command typed in it.
@@ -22,12 +27,13 @@ final class Session {
 
   init(
     environment: [String: String], standardOutput: OutputStream, standardError: OutputStream,
-    outputIsTerminal: Bool = false
+    outputIsTerminal: Bool = false, inputIsTerminal: Bool = false
   ) {
     self.environment = environment
     self.standardOutput = standardOutput
     self.standardError = standardError
     self.outputIsTerminal = outputIsTerminal
+    self.inputIsTerminal = inputIsTerminal
   }
 
   /// Runs one command line (the words after `todo`, or one line typed in the shell) and returns
@@ -55,6 +61,7 @@ final class Session {
         guard !inShell else { throw .environment("the shell is already running") }
         return runShell(options: invocation.options)
       }
+      for warning in invocation.warnings { warn(warning, json: wantsJSON) }
       try CommandRunner(session: self, invocation: invocation, now: now).run()
       // The last (often only) write happens in this flush: check it before reporting success.
       standardOutput.flush()
@@ -65,6 +72,47 @@ final class Session {
     } catch {
       error.report(to: standardError, json: wantsJSON)
       return error.exitStatus
+    }
+  }
+
+  /// Writes `todo: warning: …` (with JSON output, a `{"warning": …}` line) to standard error.
+  func warn(_ message: String, json: Bool) {
+    if json {
+      var writer = JSONWriter(format: .compact)
+      writer.object { $0.field("warning", message) }
+      writer.endLine()
+      writer.drain(into: standardError)
+    } else {
+      standardError.write("todo: warning: \(sanitizedForTerminal(message))\n")
+    }
+  }
+
+  /// A command to suggest in a message, quoted: `'todo undo'`, or `'undo'` inside the shell,
+  /// where commands are typed without the `todo` word.
+  func commandHint(_ command: String) -> String {
+    inShell ? "'\(command)'" : "'todo \(command)'"
+  }
+
+  /// Asks a yes/no question on standard error and reads the answer; only yes is yes.
+  func ask(_ question: String) -> Bool {
+    standardOutput.flush()
+    standardError.write(question)
+    standardError.flush()
+    let answer = readAnswer()
+    if answer == nil { standardError.write("\n") }
+    return Confirmation.isYes(answer)
+  }
+
+  /// One line of standard input, read a byte at a time so that nothing after it is consumed.
+  static func readLineFromStandardInput() -> String? {
+    var bytes: [UInt8] = []
+    var byte: UInt8 = 0
+    while true {
+      let count = read(STDIN_FILENO, &byte, 1)
+      if count < 0 && errno == EINTR { return nil }  // Ctrl-C in the shell: no
+      if count <= 0 { return bytes.isEmpty ? nil : String(decoding: bytes, as: UTF8.self) }
+      if byte == UInt8(ascii: "\n") { return String(decoding: bytes, as: UTF8.self) }
+      bytes.append(byte)
     }
   }
 
@@ -85,6 +133,12 @@ final class Session {
   /// The width to fit tables to: `COLUMNS`, else the terminal's, else 80.
   var terminalWidth: Int {
     Terminal.width(of: STDOUT_FILENO, environment: environment)
+  }
+
+  /// Whether the database file the options name exists (false when no path can be worked out).
+  func databaseExists(path option: String?) -> Bool {
+    guard let (path, _) = FileSystem.databasePath(option: option, environment: environment) else { return false }
+    return openContexts[path] != nil || FileSystem.exists(path)
   }
 
   /// The database for a command, opened (and migrated) once per session. A read-only command

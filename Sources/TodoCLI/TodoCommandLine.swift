@@ -9,7 +9,8 @@ public enum TodoCommandLine {
     OutputStream.ignoreBrokenPipe()
     let session = Session(
       environment: Terminal.processEnvironment(), standardOutput: .standardOutput(),
-      standardError: .standardError(), outputIsTerminal: Terminal.isTerminal(STDOUT_FILENO))
+      standardError: .standardError(), outputIsTerminal: Terminal.isTerminal(STDOUT_FILENO),
+      inputIsTerminal: Terminal.isTerminal(STDIN_FILENO))
     guard let arguments = validatedArguments() else {
       let lossy = CommandLine.arguments.dropFirst().map { $0 }
       Failure.usage(.invalid("an argument is not valid UTF-8; todo stores text only as UTF-8"))

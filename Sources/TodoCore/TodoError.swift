@@ -18,6 +18,9 @@ public enum TodoError: Error, Equatable, Sendable, DatabaseErrorConvertible, Cus
   case nothingToUndo
   /// A value the user gave is not acceptable (a usage error).
   case invalid(String)
+  /// The tasks a change was confirmed for are no longer the ones it would change (another
+  /// process changed them while the question waited); nothing was written.
+  case selectionChanged
 
   public init(_ databaseError: DatabaseError) {
     if case .notFound(let table, let key) = databaseError, table == Todo.tableName {
@@ -41,6 +44,7 @@ public enum TodoError: Error, Equatable, Sendable, DatabaseErrorConvertible, Cus
     case .noMatch: "no task matches"
     case .nothingToUndo: "nothing to undo"
     case .invalid(let reason): reason
+    case .selectionChanged: "the tasks changed while the question waited, so nothing was changed"
     }
   }
 }

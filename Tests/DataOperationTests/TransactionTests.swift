@@ -54,6 +54,21 @@ import Testing
     #expect(try logValues.operate(in: context) == [1, 3])
   }
 
+  @Test func aRolledBackOperationReturnsItsValueAndLeavesTheDatabaseUnchanged() throws {
+    let context = try makeContext()
+    _ = try Repository<Book>().add { $0.title = "Kept" }.transaction().operate(in: context)
+    let wouldAdd = try Repository<Book>().add { $0.title = "Dry" }.rolledBack().operate(in: context)
+    #expect(wouldAdd.title == "Dry")
+    #expect(wouldAdd.id == 2)
+    #expect(try Repository<Book>().fetch(orderBy: [.ascending("id")]).operate(in: context).map(\.title) == ["Kept"])
+    // Nested in a transaction that commits, it is a savepoint rolled back on its own.
+    let outer = Repository<Book>().add { $0.title = "Outer" }
+      .flatMap { _ in Repository<Book>().add { $0.title = "Inner" }.rolledBack() }
+      .transaction()
+    _ = try outer.operate(in: context)
+    #expect(try Repository<Book>().fetch(orderBy: [.ascending("id")]).operate(in: context).map(\.title) == ["Kept", "Outer"])
+  }
+
   @Test func anInfallibleOperationCanRunAsATransaction() throws {
     let context = try makeContext()
     let depth = DataOperation<Int, Never> { $0.transactionDepth }

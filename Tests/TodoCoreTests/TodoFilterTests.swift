@@ -64,7 +64,7 @@ import Testing
   @Test func wordsMatchTitlesAndNotesCaseInsensitivelyAndLiterally() throws {
     let context = try makeTodoContext()
     try addTask("Buy MILK", in: context)
-    try addTask("call bank", in: context) { $0.note = "ask about the milk money" }
+    try addTask("call bank", in: context) { $0.notes = ["ask about the milk money"] }
     try addTask("50% off sale", in: context)
     try addTask("500 offers", in: context)
     let milk = try TodoStore.list(select { $0.words = ["milk"] }, now: storeNow).operate(in: context)

@@ -12,7 +12,7 @@ import Testing
       $0.project = .set("home.flat")
       $0.priority = .set(.high)
       $0.due = .set(storeNow + 3600)
-      $0.note = "IBAN in the drawer"
+      $0.notes = ["IBAN in the drawer"]
     }
     #expect(task.id == 1)
     #expect(task.title == "Pay rent")

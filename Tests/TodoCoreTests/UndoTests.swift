@@ -13,7 +13,7 @@ import Testing
         $0.project = .set("p\(index % 3)")
         $0.priority = index.isMultiple(of: 2) ? .set(.high) : nil
         $0.due = .set(storeNow + Int64(index) * 3600)
-        $0.note = index == 3 ? "first note" : nil
+        $0.notes = index == 3 ? ["first note"] : []
       }
     }
     return context
@@ -44,7 +44,7 @@ import Testing
     changes.project = .clear
     changes.priority = .set(.low)
     changes.due = .clear
-    changes.note = "second note"
+    changes.notes = ["second note"]
     try expectUndone(TodoStore.update(ids(.id(3)), changes, now: storeNow + 99, command: "update 3"), in: context)
     #expect(try TodoStore.task(.id(3)).operate(in: context).notes.map(\.text) == ["first note"])
   }

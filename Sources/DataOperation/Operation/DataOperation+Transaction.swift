@@ -9,9 +9,10 @@ public enum TransactionKind: String, Sendable {
 
 extension Connection {
   /// Runs `body` in a transaction: `BEGIN … COMMIT` at the outermost level, a savepoint
-  /// when one is already open. Rolls back (to the savepoint) when `body` throws.
+  /// when one is already open. Rolls back (to the savepoint) when `body` throws, and also when
+  /// it succeeds if `commit` is false (a dry run: the value, none of the writes).
   func inTransaction<Value, Failure: DatabaseErrorConvertible>(
-    kind: TransactionKind, _ body: () throws(Failure) -> Value
+    kind: TransactionKind, commit: Bool = true, _ body: () throws(Failure) -> Value
   ) throws(Failure) -> Value {
     let depth = transactionDepth
     let savepoint = "dataoperation_\(depth)"
@@ -30,6 +31,10 @@ extension Connection {
       throw error
     }
     transactionDepth -= 1
+    guard commit else {
+      rollBack(depth: depth, savepoint: savepoint)
+      return value
+    }
     do {
       try executeScript(depth == 0 ? "COMMIT" : "RELEASE \(savepoint)")
     } catch {
@@ -63,6 +68,22 @@ extension DataOperation where Failure: DatabaseErrorConvertible {
   public func transaction(_ kind: TransactionKind = .immediate) -> DataOperation<Element, Failure> {
     DataOperation { connection throws(Failure) in
       try connection.inTransaction(kind: kind) { () throws(Failure) -> Element in try self.run(connection) }
+    }
+  }
+}
+
+extension DataOperation where Failure: DatabaseErrorConvertible {
+  /// Runs this operation in a transaction that is always rolled back: it returns what the
+  /// operation would return, and the database is left exactly as it was (`--dry-run`). Nested
+  /// inside another transaction it becomes a savepoint that is rolled back.
+  ///
+  /// ```swift
+  /// let wouldAdd = try Repository<Book>().add { $0.title = "Dune" }.rolledBack().operate(in: context)
+  /// // wouldAdd.id is the id the book would get; the table is unchanged
+  /// ```
+  public func rolledBack(_ kind: TransactionKind = .immediate) -> DataOperation<Element, Failure> {
+    DataOperation { connection throws(Failure) in
+      try connection.inTransaction(kind: kind, commit: false) { () throws(Failure) -> Element in try self.run(connection) }
     }
   }
 }

@@ -29,56 +29,106 @@ struct CommandRunner {
       // Session.execute starts the shell before a runner is made; nothing to do here.
       break
     case .add(let changes):
-      let report = try perform(TodoStore.add(changes, now: now, command: invocation.commandLine))
-      if format == .human {
-        output.write("Added task \(report.tasks[0].id): \(text.summary(report.tasks[0]))\n")
-      } else {
-        writeJSON { $0.task(report.tasks[0]) }
-      }
+      try change(TodoStore.add(changes, now: now, command: invocation.commandLine), verb: .add, selection: nil, oneObject: true)
     case .update(let filter, let changes):
-      try renderChange(perform(TodoStore.update(filter, changes, now: now, command: invocation.commandLine)), verb: "Updated")
+      try change(TodoStore.update(filter, changes, now: now, command: invocation.commandLine), verb: .update, selection: filter)
     case .done(let filter):
-      try renderChange(perform(TodoStore.complete(filter, now: now, command: invocation.commandLine)), verb: "Completed")
+      try change(TodoStore.complete(filter, now: now, command: invocation.commandLine), verb: .complete, selection: filter)
     case .reopen(let filter):
-      try renderChange(perform(TodoStore.reopen(filter, now: now, command: invocation.commandLine)), verb: "Reopened")
+      try change(TodoStore.reopen(filter, now: now, command: invocation.commandLine), verb: .reopen, selection: filter)
     case .delete(let filter):
-      try renderChange(perform(TodoStore.delete(filter, now: now, command: invocation.commandLine)), verb: "Deleted")
+      try change(TodoStore.delete(filter, now: now, command: invocation.commandLine), verb: .delete, selection: filter)
     case .note(let reference, let note):
-      try renderChange(
-        perform(TodoStore.addNote(to: reference, text: note, now: now, command: invocation.commandLine)), verb: "Noted")
+      try change(
+        TodoStore.addNote(to: reference, text: note, now: now, command: invocation.commandLine), verb: .note, selection: nil)
     case .list(let query):
       try list(query)
-    case .show(let reference):
-      let todo = try perform(TodoStore.task(reference), readOnly: true)
+    case .show(let references, let single):
+      let todos = try perform(TodoStore.tasks(references), access: .read)
       if format == .human {
-        for line in text.details(todo) { output.write(line + "\n") }
+        for (index, todo) in todos.enumerated() {
+          if index > 0 { output.write("\n") }
+          for line in text.details(todo) { output.write(line + "\n") }
+        }
+      } else if single {
+        writeJSON { $0.task(todos[0]) }
       } else {
-        writeJSON { $0.task(todo) }
+        writeJSONList(todos) { $0.task($1) }
       }
     case .undo:
       try undo()
     case .history(let limit):
       try history(limit: limit)
     case .tags:
-      try names(perform(TodoStore.tags(), readOnly: true), heading: "Tag", prefix: "+", key: "tag")
+      try names(perform(TodoStore.tags(), access: .read), heading: "Tag", prefix: "+", key: "tag")
     case .projects:
-      try names(perform(TodoStore.projects(), readOnly: true), heading: "Project", prefix: "", key: "project")
+      try names(perform(TodoStore.projects(), access: .read), heading: "Project", prefix: "", key: "project")
     case .stats:
       try stats()
     }
   }
 
+  /// How a command's operation touches the database.
+  private enum Access {
+    /// A snapshot that blocks no writer; a database that does not exist reads as empty.
+    case read
+    /// One transaction that commits.
+    case write
+    /// One transaction that is rolled back: what would happen, with nothing written (and no
+    /// file created when the database does not exist yet).
+    case dryRun
+  }
+
   /// Runs the command's one operation, as one transaction, on the session's database.
-  private func perform<Value>(_ operation: DataOperation<Value, TodoError>, readOnly: Bool = false) throws(Failure) -> Value {
-    let context = try session.context(path: invocation.options.databasePath, readOnly: readOnly)
+  ///
+  /// A write to a database that does not exist yet is first tried on an empty one in memory, so
+  /// that a command that fails (`undo` with nothing to undo) creates no file and no folder.
+  private func perform<Value>(_ operation: DataOperation<Value, TodoError>, access: Access) throws(Failure) -> Value {
+    let path = invocation.options.databasePath
+    let exists = session.databaseExists(path: path)
+    if access == .write && !exists {
+      _ = try perform(operation, access: .dryRun)
+    }
+    // A dry run on a database that does not exist runs on an empty one in memory.
+    let context = try session.context(path: path, readOnly: access == .read || (access == .dryRun && !exists))
     do throws(TodoError) {
       // This is the command's one transaction. TodoStore's mutations are atomic on their own as
       // well (for other callers); inside this one they become a savepoint, a negligible cost.
       // Writes take the write lock up front; reads get a snapshot that blocks no writer.
-      return try operation.transaction(readOnly ? .deferred : .immediate).operate(in: context)
+      switch access {
+      case .read: return try operation.transaction(.deferred).operate(in: context)
+      case .write: return try operation.transaction(.immediate).operate(in: context)
+      case .dryRun: return try operation.rolledBack(.immediate).operate(in: context)
+      }
     } catch {
       throw .domain(error)
     }
+  }
+
+  /// Runs a change: with `--dry-run` only shows it; a large one asks first on a terminal (see
+  /// `Confirmation`) and then changes exactly the tasks it showed, or nothing.
+  private func change(
+    _ operation: DataOperation<ChangeReport, TodoError>, verb: ChangeVerb, selection: TodoFilter?, oneObject: Bool = false
+  ) throws(Failure) {
+    if invocation.options.dryRun {
+      renderChange(try perform(operation, access: .dryRun), verb: verb, dryRun: true, oneObject: oneObject)
+      return
+    }
+    var confirmed = operation
+    if let selection, !invocation.options.assumeYes, session.inputIsTerminal {
+      let preview = try perform(operation, access: .dryRun)
+      if Confirmation.isNeeded(for: selection, changing: preview.tasks.count) {
+        guard session.ask(Confirmation.question(verb: verb, tasks: preview.tasks)) else {
+          throw .cancelled("nothing was changed")
+        }
+        // Another process may have changed the selection while the question waited.
+        let shown = preview.tasks.map(\.id)
+        confirmed = operation.flatMap { report in
+          report.tasks.map(\.id) == shown ? .pure(report) : .fail(.selectionChanged)
+        }
+      }
+    }
+    renderChange(try perform(confirmed, access: .write), verb: verb, dryRun: false, oneObject: oneObject)
   }
 
   private func writeJSON(_ body: (inout JSONWriter) -> Void) {
@@ -102,23 +152,32 @@ struct CommandRunner {
     }
   }
 
-  private func renderChange(_ report: ChangeReport, verb: String) {
+  private func renderChange(_ report: ChangeReport, verb: ChangeVerb, dryRun: Bool, oneObject: Bool) {
     switch format {
     case .human:
-      for todo in report.tasks { output.write("\(verb) task \(todo.id): \(text.summary(todo))\n") }
+      let said = dryRun ? verb.conditional : verb.past
+      for todo in report.tasks { output.write("\(said) task \(todo.id): \(text.summary(todo))\n") }
       for unchanged in report.unchanged {
         let todo = unchanged.task
         let reason =
           switch unchanged.reason {
           case .sameValues: "it already has those values"
           case .alreadyInStatus(let status): "it is already \(status.rawValue)"
-          case .deleted: "it is deleted; 'todo reopen \(todo.id)' brings it back"
+          case .deleted: "it is deleted; \(session.commandHint("reopen \(todo.id)")) brings it back"
           }
         output.write("Unchanged task \(todo.id): \(reason) (\(sanitizedForTerminal(todo.title)))\n")
       }
-      if report.tasks.count > 1 { output.write("\(verb) \(report.tasks.count) tasks; 'todo undo' reverts them together.\n") }
+      if dryRun {
+        output.write("Dry run: nothing was changed.\n")
+      } else if report.tasks.count > 1 {
+        output.write("\(said) \(report.tasks.count) tasks; \(session.commandHint("undo")) reverts them together.\n")
+      }
     case .json, .jsonLines:
-      writeJSONList(report.tasks) { $0.task($1) }
+      if oneObject, let todo = report.tasks.first {
+        writeJSON { $0.task(todo, dryRun: dryRun) }
+      } else {
+        writeJSONList(report.tasks) { $0.task($1, dryRun: dryRun) }
+      }
     }
   }
 
@@ -126,11 +185,11 @@ struct CommandRunner {
     if format != .human {
       let writer = StreamingTaskWriter(stream: output, lines: format == .jsonLines)
       _ = try perform(
-        TodoStore.forEach(query.filter, sort: query.sort, limit: query.limit, now: now) { writer.write($0) }, readOnly: true)
+        TodoStore.forEach(query.filter, sort: query.sort, limit: query.limit, now: now) { writer.write($0) }, access: .read)
       writer.finish()
       return
     }
-    let todos = try perform(TodoStore.list(query.filter, sort: query.sort, limit: query.limit, now: now), readOnly: true)
+    let todos = try perform(TodoStore.list(query.filter, sort: query.sort, limit: query.limit, now: now), access: .read)
     if todos.isEmpty {
       output.write(query.filter.isEmpty ? "No pending tasks. Add one with: todo add TITLE\n" : "No matching tasks.\n")
       return
@@ -139,12 +198,15 @@ struct CommandRunner {
   }
 
   private func undo() throws(Failure) {
-    let report = try perform(TodoStore.undo())
+    let dryRun = invocation.options.dryRun
+    let report = try perform(TodoStore.undo(), access: dryRun ? .dryRun : .write)
     switch format {
     case .human:
-      output.write("Undid: \(sanitizedForTerminal(report.entry.command))  (\(report.entry.summary))\n")
-      for todo in report.restored { output.write("Restored task \(todo.id): \(text.summary(todo))\n") }
-      for id in report.removedIDs { output.write("Removed task \(id)\n") }
+      let (undid, restored, removed) = dryRun ? ("Would undo", "Would restore", "Would remove") : ("Undid", "Restored", "Removed")
+      output.write("\(undid): \(sanitizedForTerminal(report.entry.command))  (\(report.entry.summary))\n")
+      for todo in report.restored { output.write("\(restored) task \(todo.id): \(text.summary(todo))\n") }
+      for id in report.removedIDs { output.write("\(removed) task \(id)\n") }
+      if dryRun { output.write("Dry run: nothing was changed.\n") }
     case .json, .jsonLines:
       writeJSON { json in
         json.object { json in
@@ -154,13 +216,14 @@ struct CommandRunner {
           json.tasks(report.restored)
           json.key("removed_ids")
           json.array { json in for id in report.removedIDs { json.value(Int(id)) } }
+          if dryRun { json.field("dry_run", true) }
         }
       }
     }
   }
 
   private func history(limit: Int?) throws(Failure) {
-    let entries = try perform(TodoStore.history(limit: limit), readOnly: true)
+    let entries = try perform(TodoStore.history(limit: limit), access: .read)
     switch format {
     case .human:
       guard !entries.isEmpty else {
@@ -208,7 +271,7 @@ struct CommandRunner {
   }
 
   private func stats() throws(Failure) {
-    let stats = try perform(TodoStore.statistics(now: now), readOnly: true)
+    let stats = try perform(TodoStore.statistics(now: now), access: .read)
     let fields: [(String, String, Int?)] = [
       ("pending", "Pending", stats.pending), ("done", "Done", stats.done), ("deleted", "Deleted", stats.deleted),
       ("overdue", "Overdue", stats.overdue), ("due_this_week", "Due in 7 days", stats.dueThisWeek),

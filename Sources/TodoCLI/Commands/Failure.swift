@@ -10,13 +10,15 @@ enum Failure: Error {
   /// The database file cannot be used for a reason found before SQLite opened it.
   case databaseFile(path: String, reason: String)
   case environment(String)
+  /// The user answered no to a question; nothing was written.
+  case cancelled(String)
 
   /// 2 for mistakes in what was typed, 1 for failures at run time.
   var exitStatus: Int32 {
     switch self {
     case .usage: 2
     case .domain(let error): error.isUsageError ? 2 : 1
-    case .database, .databaseFile, .environment: 1
+    case .database, .databaseFile, .environment, .cancelled: 1
     }
   }
 
@@ -26,7 +28,7 @@ enum Failure: Error {
     case .domain(let error): error.description
     case .database(let path, let error): "cannot use the database \(path): \(error)"
     case .databaseFile(let path, let reason): "cannot use the database \(path): \(reason)"
-    case .environment(let message): message
+    case .environment(let message), .cancelled(let message): message
     }
   }
 
@@ -35,6 +37,7 @@ enum Failure: Error {
     case .usage(let error): error.hint
     case .domain(.nothingToUndo): "the journal is empty; 'todo history' lists what can be undone"
     case .domain(.noMatch): "'todo list status:all' shows every task"
+    case .domain(.selectionChanged): "run the command again to see the tasks it would change now"
     case .domain(.notFound): "'todo list status:all' shows every task with its id"
     case .domain(.database(let error)), .database(_, let error): Self.hint(for: error)
     default: nil
@@ -63,6 +66,8 @@ enum Failure: Error {
     case .domain(.noMatch): "no_match"
     case .domain(.nothingToUndo): "nothing_to_undo"
     case .domain(.invalid): "invalid"
+    case .domain(.selectionChanged): "selection_changed"
+    case .cancelled: "cancelled"
     case .domain(.database), .database, .databaseFile: "database"
     case .environment: "environment"
     }

@@ -6,24 +6,32 @@ import TodoCore
 struct ArgumentDecoder {
   let command: CommandName
   let now: Int64
+  /// Words that were kept as text although they look like a mistyped attribute or filter term.
+  private(set) var warnings: [String] = []
 
-  func decode(_ tokens: [Token]) throws(UsageError) -> Command {
+  init(command: CommandName, now: Int64) {
+    self.command = command
+    self.now = now
+  }
+
+  mutating func decode(_ tokens: [Token]) throws(UsageError) -> Command {
     switch command {
     case .add:
-      let (changes, _, _) = try changes(tokens, allowReferences: false)
-      guard changes.title != nil else { throw .missingArgument(command: "add", what: "a title") }
-      return .add(changes)
+      let parsed = try changes(tokens, allowReferences: false)
+      guard parsed.changes.title != nil else { throw .missingArgument(command: "add", what: "a title") }
+      return .add(parsed.changes)
     case .update:
-      let (changes, references, filter) = try changes(tokens, allowReferences: true)
-      var selection = filter ?? TodoFilter()
-      selection.references = references
-      guard !references.isEmpty || filter != nil else {
+      let parsed = try changes(tokens, allowReferences: true)
+      var selection = parsed.filter ?? TodoFilter()
+      selection.references = parsed.references
+      guard !parsed.references.isEmpty || parsed.filter != nil else {
         throw .missingArgument(command: "update", what: "the ids of the tasks to change (or --where FILTER)")
       }
-      guard !changes.isEmpty else {
+      guard !parsed.changes.isEmpty else {
         throw .missingArgument(command: "update", what: "new title words or attributes such as +tag, pri:H, due:friday")
       }
-      return .update(selection, changes)
+      try Self.checkTitleWords(parsed)
+      return .update(selection, parsed.changes)
     case .list:
       return .list(try listQuery(tokens))
     case .done, .reopen, .delete:
@@ -34,11 +42,21 @@ struct ArgumentDecoder {
       default: return .delete(filter)
       }
     case .show:
-      return .show(try singleReference(tokens, what: "the id of one task"))
+      guard !tokens.isEmpty else { throw .missingArgument(command: "show", what: "the ids of the tasks to show") }
+      var references: [TaskReference] = []
+      for token in tokens {
+        guard let parsed = TaskReference.list(token.text) else {
+          throw .badValue(option: "show", value: token.text, reason: Self.referenceReason(token.text))
+        }
+        references += parsed
+      }
+      let single: Bool
+      if references.count == 1, case .range = references[0] { single = false } else { single = references.count == 1 }
+      return .show(references, single: single)
     case .note:
       guard let first = tokens.first else { throw .missingArgument(command: "note", what: "an id and the note's text") }
       guard let references = TaskReference.list(first.text), references.count == 1 else {
-        throw .badValue(option: "note", value: first.text, reason: "expected one task id or UUID prefix")
+        throw .badValue(option: "note", value: first.text, reason: Self.referenceReason(first.text))
       }
       var words = tokens.dropFirst().map(\.text)
       if words.first == "--" { words.removeFirst() }
@@ -58,7 +76,7 @@ struct ArgumentDecoder {
       var reader = OptionReader(tokens: tokens[...], command: command)
       while let token = try reader.next() {
         switch token {
-        case .option("--limit", let value): limit = try Self.count(value, option: "--limit")
+        case .option("--limit", let value): limit = try Self.positiveCount(value, option: "--limit")
         case .option(let name, _): throw .unknownOption(name, suggestion: nil)
         case .word(let word, _): throw .unexpectedArgument(command: "history", word: word)
         }
@@ -76,14 +94,29 @@ struct ArgumentDecoder {
 
   // MARK: - add / update
 
-  /// Attributes and title words; for `update`, the leading task references too.
-  private func changes(_ tokens: [Token], allowReferences: Bool) throws(UsageError)
-    -> (TodoChanges, [TaskReference], TodoFilter?)
-  {
+  /// What the words of `add`/`update` asked for.
+  struct ParsedChanges {
     var changes = TodoChanges()
+    /// The leading task references (`update` only).
     var references: [TaskReference] = []
-    var whereFilter: TodoFilter?
+    /// `--where FILTER`.
+    var filter: TodoFilter?
+    /// The title words (not `--title`), which must not rename many tasks at once.
     var titleWords: [String] = []
+  }
+
+  /// Attributes and title words; for `update`, the leading task references too. A field set twice
+  /// (`pri:H pri:L`, two `--title`s) or a tag both added and removed is a usage error: which one
+  /// was meant cannot be guessed, and "the last one wins" silently drops the other.
+  private mutating func changes(_ tokens: [Token], allowReferences: Bool) throws(UsageError) -> ParsedChanges {
+    var parsed = ParsedChanges()
+    var given: [String: String] = [:]
+    func once(_ field: String, _ word: String) throws(UsageError) {
+      if let earlier = given[field] {
+        throw .invalid("the \(field) is given twice ('\(earlier)' and '\(word)'); give it once")
+      }
+      given[field] = word
+    }
     var reader = OptionReader(tokens: tokens[...], command: command)
     var readingReferences = allowReferences
     while let token = try reader.next() {
@@ -93,49 +126,100 @@ struct ArgumentDecoder {
         if value.isEmpty && command == .add {
           throw .badValue(option: name, value: value, reason: "needs a value")
         }
+        let word = "\(name) \(value)"
         switch name {
         case "--tag":
           try Self.checked { () throws(TodoError) in try Validation.tag(value) }
-          changes.addTags.append(value)
-        case "--project": changes.project = try project(value)
-        case "--priority": changes.priority = try priority(value, option: "--priority")
-        case "--due": changes.due = try due(value)
-        case "--note": changes.note = value
-        case "--title": changes.title = value
-        case "--where": whereFilter = try filter(Self.splitWords(value))
+          parsed.changes.addTags.append(value)
+        case "--project":
+          try once("project", word)
+          parsed.changes.project = try project(value)
+        case "--priority":
+          try once("priority", word)
+          parsed.changes.priority = try priority(value, option: "--priority")
+        case "--due":
+          try once("due date", word)
+          parsed.changes.due = try due(value)
+        case "--note":
+          guard value.contains(where: { !$0.isWhitespace }) else {
+            throw .badValue(option: "--note", value: value, reason: "a note cannot be empty")
+          }
+          parsed.changes.notes.append(value)
+        case "--title":
+          try once("title", word)
+          parsed.changes.title = value
+        case "--where":
+          guard parsed.filter == nil else { throw .invalid("--where is given twice; put every term in one --where") }
+          parsed.filter = try filter(Self.splitWords(value))
         default: throw .unknownOption(name, suggestion: nil)
         }
       case .word(let word, let afterDoubleDash):
-        if readingReferences, !afterDoubleDash, let parsed = TaskReference.list(word) {
-          references.append(contentsOf: parsed)
+        if readingReferences, !afterDoubleDash, let references = TaskReference.list(word) {
+          parsed.references.append(contentsOf: references)
           continue
         }
         readingReferences = false
         if afterDoubleDash {
-          titleWords.append(word)
-        } else if try !applyAttribute(word, to: &changes) {
-          titleWords.append(word)
+          parsed.titleWords.append(word)
+        } else {
+          switch try applyAttribute(word, to: &parsed.changes) {
+          case .tag: break
+          case .field(let name): try once(name, word)
+          case .titleWord:
+            parsed.titleWords.append(word)
+            if let warning = Self.nearMissWarning(word, keptAs: "title text") { warnings.append(warning) }
+          }
         }
       }
     }
-    if !titleWords.isEmpty {
-      let title = titleWords.joined(separator: " ")
+    let conflicting = Set(parsed.changes.addTags).intersection(parsed.changes.removeTags)
+    if let tag = conflicting.sorted().first {
+      throw .invalid("tag '\(tag)' is both added (+\(tag)) and removed (-\(tag)); give one of them")
+    }
+    if !parsed.titleWords.isEmpty {
+      if given["title"] != nil {
+        throw .invalid("the title is given twice (--title and the words '\(parsed.titleWords.joined(separator: " "))'); give it once")
+      }
+      let title = parsed.titleWords.joined(separator: " ")
       try Self.checked { () throws(TodoError) in try Validation.title(title) }
-      changes.title = title
+      parsed.changes.title = title
     }
-    if let note = changes.note {
-      guard note.contains(where: { !$0.isWhitespace }) else { throw .badValue(option: "--note", value: note, reason: "a note cannot be empty") }
-    }
-    return (changes, references, whereFilter)
+    return parsed
   }
 
-  /// Applies `+tag`, `-tag` (update only), `project:`, `pri:`, `due:`; false for a title word.
-  private func applyAttribute(_ word: String, to changes: inout TodoChanges) throws(UsageError) -> Bool {
+  /// Title words rename every selected task, so they are taken only when exactly one task is
+  /// named; otherwise `--title` says that renaming them all is really meant.
+  private static func checkTitleWords(_ parsed: ParsedChanges) throws(UsageError) {
+    guard !parsed.titleWords.isEmpty else { return }
+    let words = parsed.titleWords.joined(separator: " ")
+    if parsed.filter != nil {
+      throw .invalid(
+        "the words '\(words)' after --where would become the title of every selected task; "
+          + "put ids before --where, quote the whole filter (--where '+chore 2'), or give a new title with --title")
+    }
+    let single: Bool
+    if parsed.references.count == 1, case .range = parsed.references[0] { single = false } else { single = parsed.references.count == 1 }
+    if !single {
+      throw .invalid(
+        "the words '\(words)' would become the title of every task named; to give them all one title, use --title")
+    }
+  }
+
+  /// What one word of `add`/`update` turned out to be.
+  private enum AttributeOutcome {
+    case titleWord
+    case tag
+    /// An attribute that sets a single-valued field, by the field's name.
+    case field(String)
+  }
+
+  /// Applies `+tag`, `-tag` (update only), `project:`, `pri:`, `due:`.
+  private func applyAttribute(_ word: String, to changes: inout TodoChanges) throws(UsageError) -> AttributeOutcome {
     if word.count > 1, word.hasPrefix("+") {
       let tag = String(word.dropFirst())
       try Self.checked { () throws(TodoError) in try Validation.tag(tag) }
       changes.addTags.append(tag)
-      return true
+      return .tag
     }
     if word.count > 1, word.hasPrefix("-"), !Self.isNumber(word) {
       guard command == .update else {
@@ -144,20 +228,32 @@ struct ArgumentDecoder {
       let tag = String(word.dropFirst())
       try Self.checked { () throws(TodoError) in try Validation.tag(tag) }
       changes.removeTags.append(tag)
-      return true
+      return .tag
     }
     guard let colon = word.firstIndex(of: ":"), let key = FilterKey(rawValue: String(word[..<colon]).lowercased())
-    else { return false }
+    else { return .titleWord }
     let value = String(word[word.index(after: colon)...])
     // Clearing means nothing for a new task: there `due:` alone is title text, never dropped.
-    if value.isEmpty && command == .add { return false }
+    if value.isEmpty && command == .add { return .titleWord }
     switch key {
-    case .project: changes.project = try project(value)
-    case .priority, .pri: changes.priority = try priority(value, option: "pri")
-    case .due: changes.due = try due(value)
-    case .status, .dueBefore, .dueAfter: return false
+    case .project:
+      changes.project = try project(value)
+      return .field("project")
+    case .priority, .pri:
+      changes.priority = try priority(value, option: "pri")
+      return .field("priority")
+    case .due:
+      changes.due = try due(value)
+      return .field("due date")
+    case .status, .dueBefore, .dueAfter: return .titleWord
     }
-    return true
+  }
+
+  /// A warning for a word that was kept as text (or a search word) although it looks like a
+  /// mistyped attribute or filter term: `proj:x`, `p:H`, `due.befor:fri`, `overdu`.
+  static func nearMissWarning(_ word: String, keptAs role: String, filterWords: Bool = false) -> String? {
+    guard let suggestion = KeySuggestion.forWord(word, includeBareWords: filterWords) else { return nil }
+    return "'\(word)' is not \(filterWords ? "a filter term" : "an attribute"), so it was read as \(role); did you mean '\(suggestion)'?"
   }
 
   private func project(_ value: String) throws(UsageError) -> FieldChange<String> {
@@ -189,7 +285,7 @@ struct ArgumentDecoder {
 
   // MARK: - filters
 
-  private func listQuery(_ tokens: [Token]) throws(UsageError) -> ListQuery {
+  private mutating func listQuery(_ tokens: [Token]) throws(UsageError) -> ListQuery {
     var query = ListQuery()
     var filterWords: [(String, Bool)] = []
     var reader = OptionReader(tokens: tokens[...], command: command)
@@ -198,7 +294,7 @@ struct ArgumentDecoder {
       case .option("--sort", let value):
         query.sort = try Self.checked { () throws(TodoError) in try SortKey.parseList(value) }
       case .option("--limit", let value):
-        query.limit = try Self.count(value, option: "--limit")
+        query.limit = try Self.positiveCount(value, option: "--limit")
       case .option("--tag", let value): filterWords.append(("+" + value, false))
       case .option("--project", let value): filterWords.append(("project:" + value, false))
       case .option("--priority", let value): filterWords.append(("pri:" + value, false))
@@ -212,7 +308,7 @@ struct ArgumentDecoder {
   }
 
   /// The selection of `done`/`reopen`/`delete`: ids or filter terms (or `--where`); never empty.
-  private func bulkFilter(_ tokens: [Token]) throws(UsageError) -> TodoFilter {
+  private mutating func bulkFilter(_ tokens: [Token]) throws(UsageError) -> TodoFilter {
     var words: [(String, Bool)] = []
     var reader = OptionReader(tokens: tokens[...], command: command)
     while let token = try reader.next() {
@@ -230,7 +326,7 @@ struct ArgumentDecoder {
   }
 
   /// Builds a filter from words (each with whether it came after `--`, which makes it a plain word).
-  func filter(_ words: [(String, Bool)]) throws(UsageError) -> TodoFilter {
+  mutating func filter(_ words: [(String, Bool)]) throws(UsageError) -> TodoFilter {
     var filter = TodoFilter()
     for (word, plain) in words {
       guard word.contains(where: { !$0.isWhitespace }) else {
@@ -281,6 +377,7 @@ struct ArgumentDecoder {
           reason: "ids are 1 to 7 digits; ranges look like 3-7, lists like 1,4 (put '--' before it to search for the text)")
       } else {
         filter.words.append(word)
+        if let warning = Self.nearMissWarning(word, keptAs: "a search word", filterWords: true) { warnings.append(warning) }
       }
     }
     return filter
@@ -288,18 +385,18 @@ struct ArgumentDecoder {
 
   // MARK: - helpers
 
-  private func singleReference(_ tokens: [Token], what: String) throws(UsageError) -> TaskReference {
-    guard let first = tokens.first else { throw .missingArgument(command: command.rawValue, what: what) }
-    if tokens.count > 1 { throw .unexpectedArgument(command: command.rawValue, word: tokens[1].text) }
-    guard let references = TaskReference.list(first.text), references.count == 1, case let reference = references[0],
-      !{ if case .range = reference { return true } else { return false } }()
-    else { throw .badValue(option: command.rawValue, value: first.text, reason: "expected one task id or UUID prefix") }
-    return reference
+  /// Why a word is not a task reference: a short hex word is most likely a cut UUID prefix.
+  static func referenceReason(_ word: String) -> String {
+    if TaskReference.isShortUUIDPrefix(word) {
+      return "UUID prefixes need at least 8 hex digits (ids are 1 to 7 digits without a leading zero)"
+    }
+    return "expected a task id or UUID prefix"
   }
 
-  static func count(_ value: String, option: String) throws(UsageError) -> Int {
-    guard let number = Int(value), number >= 0 else {
-      throw .badValue(option: option, value: value, reason: "expected a whole number ≥ 0")
+  /// A limit: 1 or more (`--limit 0` would show nothing and look like an empty list).
+  static func positiveCount(_ value: String, option: String) throws(UsageError) -> Int {
+    guard let number = Int(value), number >= 1 else {
+      throw .badValue(option: option, value: value, reason: "expected a whole number ≥ 1")
     }
     return number
   }

@@ -18,10 +18,18 @@ enum CommandName: String, CaseIterable, Sendable {
     "tags", "projects", "stats", "date", "help", "shell",
   ]
 
+  /// Whether the command acts on tasks named by id, so that `todo 3 done` can mean `done 3`.
+  var takesTaskIDs: Bool {
+    switch self {
+    case .list, .show, .update, .done, .reopen, .delete, .note: true
+    default: false
+    }
+  }
+
   /// Options that take a value, for this command (global ones excluded).
   var valueOptions: [String] {
     switch self {
-    case .add: ["--tag", "--project", "--priority", "--due", "--note"]
+    case .add: ["--tag", "--project", "--priority", "--due", "--note", "--title"]
     case .update: ["--tag", "--project", "--priority", "--due", "--note", "--title", "--where"]
     case .list: ["--tag", "--project", "--priority", "--status", "--sort", "--limit"]
     case .done, .reopen, .delete: ["--where"]
@@ -39,6 +47,17 @@ enum CommandName: String, CaseIterable, Sendable {
 /// The options every command accepts.
 enum GlobalOptionNames {
   static let valueTaking = ["--db", "--color"]
-  static let flags = ["--json", "--jsonl", "--help", "--version"]
+  static let flags = ["--json", "--jsonl", "--dry-run", "--yes", "--help", "--version"]
   static let all = valueTaking + flags + ["--no-color"]
+}
+
+/// Words Taskwarrior users type, and the command (or option) of ours that does the same; an
+/// empty value means there is no such command yet.
+enum TaskwarriorWords {
+  static let equivalents: [String: String] = [
+    "modify": "update", "mod": "update", "info": "show", "annotate": "note", "complete": "done",
+    "finish": "done", "remove": "delete", "del": "delete", "next": "list", "version": "--version",
+    "summary": "projects", "count": "stats", "start": "", "stop": "", "log": "", "append": "", "prepend": "",
+    "duplicate": "", "export": "", "import": "", "calendar": "", "purge": "", "denotate": "",
+  ]
 }

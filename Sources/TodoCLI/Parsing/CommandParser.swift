@@ -45,7 +45,14 @@ struct CommandParser {
         }
         options.color = mode
       case "--no-color":
+        try Self.noValue(name, inlineValue)
         options.color = .never
+      case "--dry-run":
+        try Self.noValue(name, inlineValue)
+        options.dryRun = true
+      case "--yes", "-y":
+        try Self.noValue(name, inlineValue)
+        options.assumeYes = true
       case "-h", "--help":
         wantsHelp = true
       case "--version":
@@ -56,7 +63,8 @@ struct CommandParser {
     }
     let commandLine = Self.quotedCommandLine(rest.map(\.text))
     if wantsVersion { return Invocation(options: options, command: .version, commandLine: commandLine) }
-    // Stage 2: the command word.
+    // Stage 2: the command word (after leading ids, Taskwarrior's order: `todo 1,3 done`).
+    rest = try Self.commandWordFirst(rest)
     guard let first = rest.first else {
       let command: Command = wantsHelp ? .help(topic: nil) : .list(ListQuery())
       return Invocation(options: options, command: command, commandLine: commandLine)
@@ -72,15 +80,38 @@ struct CommandParser {
     } else if first.text.hasPrefix("-") && first.text != "-" {
       throw .unknownOption(first.text, suggestion: closestMatch(to: first.text, in: GlobalOptionNames.all))
     } else {
-      throw .unknownCommand(first.text, suggestion: closestMatch(to: first.text, in: CommandName.allSpellings))
+      throw Self.unknownCommand(first.text)
     }
     if wantsHelp {
       return Invocation(options: options, command: .help(topic: commandName.rawValue), commandLine: commandLine)
     }
     // Stage 3: the command's arguments, decoded into values.
-    let decoder = ArgumentDecoder(command: commandName, now: now)
+    var decoder = ArgumentDecoder(command: commandName, now: now)
     let command = try decoder.decode(arguments)
-    return Invocation(options: options, command: command, commandLine: commandLine)
+    return Invocation(options: options, command: command, commandLine: commandLine, warnings: decoder.warnings)
+  }
+
+  /// Moves a command word that follows task ids to the front: `1,3 done` → `done 1,3`, as
+  /// Taskwarrior users type. Words other than a command after the ids stay a list filter
+  /// (`todo 3 milk`), except Taskwarrior's own command words, which are refused with ours.
+  static func commandWordFirst(_ words: [Token]) throws(UsageError) -> [Token] {
+    let references = words.prefix { $0.text != "--" && TaskReference.list($0.text) != nil }
+    guard !references.isEmpty, references.count < words.count else { return words }
+    let word = words[references.count]
+    guard let command = CommandName.spellings[word.text] else {
+      if TaskwarriorWords.equivalents[word.text] != nil { throw unknownCommand(word.text) }
+      return words
+    }
+    guard command.takesTaskIDs else { throw .unexpectedArgument(command: command.rawValue, word: references[0].text) }
+    return [word] + references + words[(references.count + 1)...]
+  }
+
+  /// The error for a word that is not a command, with the command it most likely meant.
+  static func unknownCommand(_ word: String) -> UsageError {
+    if let equivalent = TaskwarriorWords.equivalents[word] {
+      return .unknownCommand(word, suggestion: equivalent)
+    }
+    return .unknownCommand(word, suggestion: closestMatch(to: word, in: CommandName.allSpellings))
   }
 
   /// `--name=value` → (`--name`, `value`); anything else → (word, nil).

@@ -10,6 +10,10 @@ struct GlobalOptions: Equatable, Sendable {
   var databasePath: String?
   var format = OutputFormat.human
   var color = ColorMode.auto
+  /// `--dry-run`: show what would change, write nothing.
+  var dryRun = false
+  /// `--yes`/`-y`: answer yes to the question a large change asks.
+  var assumeYes = false
 }
 
 /// Which tasks to list, and how.
@@ -23,7 +27,8 @@ struct ListQuery: Equatable, Sendable {
 enum Command: Equatable, Sendable {
   case add(TodoChanges)
   case list(ListQuery)
-  case show(TaskReference)
+  /// One or more tasks; `single` when exactly one task was named (JSON: an object, not an array).
+  case show([TaskReference], single: Bool)
   case update(TodoFilter, TodoChanges)
   case done(TodoFilter)
   case reopen(TodoFilter)
@@ -46,4 +51,6 @@ struct Invocation: Equatable, Sendable {
   var command: Command
   /// The command's words as typed, for the undo journal (`done 3-7`).
   var commandLine: String
+  /// Things worth saying about what was typed that did not stop it (`proj:x` kept as text).
+  var warnings: [String] = []
 }

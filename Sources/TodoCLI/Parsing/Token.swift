@@ -44,7 +44,10 @@ enum UsageError: Error, Equatable, Sendable {
   var hint: String? {
     switch self {
     case .unknownCommand(let word, let suggestion):
-      if let suggestion { return "did you mean '\(suggestion)'?" }
+      if let suggestion, !suggestion.isEmpty { return "did you mean '\(suggestion)'?" }
+      if suggestion == "" {
+        return "todo has no '\(word)' command yet; 'todo help' lists the commands"
+      }
       return "to add a task, run: todo add \(word) …; see 'todo help' for the commands"
     case .unknownOption(_, let suggestion):
       if let suggestion { return "did you mean '\(suggestion)'?" }

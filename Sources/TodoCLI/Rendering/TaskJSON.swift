@@ -4,7 +4,7 @@ import TodoCore
 /// absent values. The task object's keys are fixed (see man/todo.1, JSON OUTPUT).
 extension JSONWriter {
   /// Writes one task object.
-  mutating func task(_ todo: Todo) {
+  mutating func task(_ todo: Todo, dryRun: Bool = false) {
     object { json in
       json.field("id", Int(todo.id))
       json.field("uuid", todo.uuid)
@@ -26,6 +26,7 @@ extension JSONWriter {
           }
         }
       }
+      if dryRun { json.field("dry_run", true) }
     }
   }
 
@@ -43,7 +44,7 @@ extension JSONWriter {
       json.field("created", Timestamp.rfc3339(entry.created))
       json.field("command", entry.command)
       json.field("summary", entry.summary)
-      json.field("tasks", entry.changeCount)
+      json.field("task_count", entry.changeCount)
     }
   }
 }

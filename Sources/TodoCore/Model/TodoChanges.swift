@@ -26,8 +26,8 @@ public struct TodoChanges: Sendable, Equatable {
   public var priority: FieldChange<Priority>?
   /// Set or clear the due time (seconds since the epoch, UTC).
   public var due: FieldChange<Int64>?
-  /// A note to append.
-  public var note: String?
+  /// Notes to append, in order (`--note` may be given several times).
+  public var notes: [String] = []
 
   public init(title: String? = nil) {
     self.title = title
@@ -36,7 +36,7 @@ public struct TodoChanges: Sendable, Equatable {
   /// True when nothing would change.
   public var isEmpty: Bool {
     title == nil && addTags.isEmpty && removeTags.isEmpty && project == nil && priority == nil && due == nil
-      && note == nil
+      && notes.isEmpty
   }
 
   /// Applies the field changes to a task (tags and notes are stored separately by the store).
@@ -111,7 +111,7 @@ public enum Validation {
     if let title = changes.title { try Validation.title(title) }
     for tag in changes.addTags + changes.removeTags { try Validation.tag(tag) }
     if case .set(let project) = changes.project { try Validation.project(project) }
-    if let note = changes.note {
+    for note in changes.notes {
       guard note.contains(where: { !$0.isWhitespace }) else { throw .invalid("a note cannot be empty") }
       guard note.utf8.count <= 100_000 else { throw .invalid("the note is longer than 100,000 bytes") }
     }

@@ -47,6 +47,12 @@ public enum TaskReference: Sendable, Equatable, Hashable {
     return true
   }
 
+  /// True for a word of 1 to 7 hex digits that is not an id (`abc1234`, `0042`): most likely a
+  /// UUID prefix cut too short.
+  public static func isShortUUIDPrefix(_ word: String) -> Bool {
+    !word.isEmpty && word.count < 8 && word.allSatisfy { $0.isASCII && $0.isHexDigit } && id(word) == nil
+  }
+
   /// Reads a comma-separated list (`1,4,7-9`); nil when any part is not a reference.
   ///
   /// ```swift

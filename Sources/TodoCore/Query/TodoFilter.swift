@@ -2,7 +2,10 @@ import DataOperation
 
 /// Which statuses a filter selects.
 public enum StatusFilter: String, Sendable, Equatable, CaseIterable {
-  case pending, done, deleted, all
+  case pending, done, deleted
+  /// Done or deleted: what `reopen` can bring back.
+  case closed
+  case all
 }
 
 /// A selection of tasks: the filter grammar of `list`, `export` and the bulk commands, as a value.
@@ -24,11 +27,14 @@ public struct TodoFilter: Sendable, Equatable {
   public var priorities: [Priority] = []
   /// `pri:` with no value: tasks without a priority.
   public var withoutPriority = false
-  /// nil = the default: pending, or every status when tasks are named by id.
+  /// nil = the default: `defaultStatus`, or every status when tasks are named by id.
   public var status: StatusFilter?
+  /// The status selected when none is given and no task is named by id (`reopen` looks at
+  /// closed tasks, everything else at pending ones).
+  public var defaultStatus = StatusFilter.pending
   public var dueBefore: Int64?
   public var dueAfter: Int64?
-  /// Due before `now` (and pending, unless a status is given).
+  /// Due before `now`, and pending: a done or deleted task is never overdue.
   public var overdue = false
   /// Case-insensitive (ASCII) substrings of the title or a note.
   public var words: [String] = []
@@ -36,7 +42,11 @@ public struct TodoFilter: Sendable, Equatable {
   public init() {}
 
   /// True when the filter names nothing at all.
-  public var isEmpty: Bool { self == TodoFilter() }
+  public var isEmpty: Bool {
+    var withoutDefault = self
+    withoutDefault.defaultStatus = .pending
+    return withoutDefault == TodoFilter()
+  }
 
   /// True when some term other than the status narrows the selection.
   public var narrowsSelection: Bool {
@@ -48,7 +58,7 @@ public struct TodoFilter: Sendable, Equatable {
 
   /// The status actually applied.
   public var effectiveStatus: StatusFilter {
-    status ?? (references.isEmpty ? .pending : .all)
+    status ?? (references.isEmpty ? defaultStatus : .all)
   }
 
   /// The filter as a parameterised condition on the `todo` table; values are always bound.
@@ -60,6 +70,7 @@ public struct TodoFilter: Sendable, Equatable {
     var terms: [Predicate] = []
     switch effectiveStatus {
     case .all: break
+    case .closed: terms.append(Predicate(sql: "todo.status <> ?", arguments: [.text(Status.pending.rawValue)]))
     case let status: terms.append(Predicate(sql: "todo.status = ?", arguments: [.text(status.rawValue)]))
     }
     if !references.isEmpty {
@@ -88,7 +99,9 @@ public struct TodoFilter: Sendable, Equatable {
     if !priorityTerms.isEmpty { terms.append(priorityTerms.dropFirst().reduce(priorityTerms[0], ||)) }
     if let dueBefore { terms.append(Predicate(sql: "todo.due < ?", arguments: [.integer(dueBefore)])) }
     if let dueAfter { terms.append(Predicate(sql: "todo.due > ?", arguments: [.integer(dueAfter)])) }
-    if overdue { terms.append(Predicate(sql: "todo.due < ?", arguments: [.integer(now)])) }
+    if overdue {
+      terms.append(Predicate(sql: "todo.status = ? AND todo.due < ?", arguments: [.text(Status.pending.rawValue), .integer(now)]))
+    }
     for word in words where word.contains(where: { !$0.isWhitespace }) {
       let pattern = "%" + Self.escapeLike(word) + "%"
       terms.append(
@@ -141,6 +154,21 @@ public struct SortKey: Sendable, Equatable {
 
   /// The default order of a list: soonest due first (undated last), then most urgent, then id.
   public static let defaultOrder = [SortKey(.due), SortKey(.priority, descending: true), SortKey(.id)]
+
+  /// The order a list really uses: the keys asked for (or `defaultOrder`), then the due date
+  /// (so undated tasks come last under every sort), then the id, so that ties always break the
+  /// same way.
+  ///
+  /// ```swift
+  /// SortKey.withTieBreaks([SortKey(.project)])  // project, due, id
+  /// ```
+  public static func withTieBreaks(_ keys: [SortKey]) -> [SortKey] {
+    var order = keys.isEmpty ? defaultOrder : keys
+    for field in [Field.due, .id] where !order.contains(where: { $0.field == field }) {
+      order.append(SortKey(field))
+    }
+    return order
+  }
 
   /// Reads `due,-priority,id` (a leading `-` sorts descending, `+` ascending).
   /// - Throws: `TodoError.invalid` naming an unknown field.

@@ -58,9 +58,7 @@ extension TodoStore {
           DataOperation { connection throws(DatabaseError) in
             try Journal.record(entry: entry, sequence: 0, todoID: todo.id, existing: false, on: connection)
             try writeTags(todo.tags, of: todo.id, on: connection)
-            if let note = changes.note {
-              _ = try notes.add { $0.todoID = todo.id; $0.created = now; $0.text = note }.run(connection)
-            }
+            try addNotes(changes.notes, to: todo.id, now: now, on: connection)
             return try load(todo.id, on: connection)
           }.mapError(TodoError.init)
         }
@@ -97,14 +95,19 @@ extension TodoStore {
         change(ids, now: now, command: command, verb: verb) { todo in
           let before = todo
           changes.apply(to: &todo)
-          return todo != before || changes.note != nil ? .changed : .unchanged(.sameValues)
+          return todo != before || !changes.notes.isEmpty ? .changed : .unchanged(.sameValues)
         } afterEach: { todo, connection throws(DatabaseError) in
-          if let note = changes.note {
-            _ = try notes.add { $0.todoID = todo.id; $0.created = now; $0.text = note }.run(connection)
-          }
+          try addNotes(changes.notes, to: todo.id, now: now, on: connection)
         }
       }
       .transaction()
+  }
+
+  /// Appends notes to a task, in order.
+  private static func addNotes(_ texts: [String], to id: Int64, now: Int64, on connection: Connection) throws(DatabaseError) {
+    for text in texts {
+      _ = try notes.add { $0.todoID = id; $0.created = now; $0.text = text }.run(connection)
+    }
   }
 
   /// Marks tasks done (`completed` = now).
@@ -114,7 +117,9 @@ extension TodoStore {
 
   /// Marks tasks pending again (clears `completed`); also brings back deleted tasks.
   public static func reopen(_ filter: TodoFilter, now: Int64, command: String) -> DataOperation<ChangeReport, TodoError> {
-    setStatus(.pending, filter, now: now, command: command, verb: "reopened")
+    var selection = filter
+    selection.defaultStatus = .closed
+    return setStatus(.pending, selection, now: now, command: command, verb: "reopened")
   }
 
   /// Marks tasks deleted. They stay in the database (and the journal), so `undo` or `reopen` brings them back.
@@ -131,7 +136,7 @@ extension TodoStore {
     -> DataOperation<ChangeReport, TodoError>
   {
     var changes = TodoChanges()
-    changes.note = text
+    changes.notes = [text]
     var filter = TodoFilter()
     filter.references = [reference]
     return update(filter, changes, now: now, command: command, verb: "noted")

@@ -56,7 +56,7 @@ public enum TodoStore {
   ) -> DataOperation<Int, TodoError> {
     let predicate = filter.predicate(now: now)
     var sql = "\(selectTodo) WHERE \(predicate.sql)"
-    let order = (sort.isEmpty ? SortKey.defaultOrder : sort).map(\.ordering.clause)
+    let order = SortKey.withTieBreaks(sort).map(\.ordering.clause)
     sql += " ORDER BY " + order.joined(separator: ", ")
     var arguments = predicate.arguments
     if let limit {
@@ -111,6 +111,22 @@ public enum TodoStore {
       guard ids.count == 1 else { return .fail(.invalid("'\(reference)' names \(ids.count) tasks; give one id")) }
       return DataOperation { connection throws(DatabaseError) in try load(ids[0], on: connection) }
         .mapError(TodoError.init)
+    }
+  }
+
+  /// The tasks references name (ids, ranges, UUID prefixes), each with its tags and notes, in
+  /// id order; every id and prefix must exist.
+  ///
+  /// ```swift
+  /// let tasks = try TodoStore.tasks([.id(1), .id(2)]).operate(in: context)
+  /// ```
+  public static func tasks(_ references: [TaskReference]) -> DataOperation<[Todo], TodoError> {
+    var filter = TodoFilter()
+    filter.references = references
+    return resolve(filter, now: 0).flatMap { ids in
+      DataOperation { connection throws(DatabaseError) in
+        try ids.map { id throws(DatabaseError) in try load(id, on: connection) }
+      }.mapError(TodoError.init)
     }
   }
 

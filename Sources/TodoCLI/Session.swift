@@ -130,8 +130,8 @@ final class Session {
     TodoCLI.colorEnabled(mode: mode, isTTY: outputIsTerminal, environment: environment)
   }
 
-  /// The width to fit tables to: `COLUMNS`, else the terminal's, else 80.
-  var terminalWidth: Int {
+  /// The width to fit tables to: `COLUMNS`, else the terminal's, else none (nil).
+  var terminalWidth: Int? {
     Terminal.width(of: STDOUT_FILENO, environment: environment)
   }
 

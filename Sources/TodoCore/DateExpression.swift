@@ -41,7 +41,8 @@ public struct DateExpressionError: Error, Equatable, Sendable {
 /// - `2026-12-01` (00:00 local), `2026-12-01T17:00[:00]` or with a space (local wall time),
 ///   with `Z` or `±HH:MM` (that exact instant; a fraction of a second is dropped);
 /// - `monday`…`sunday`, `mon`…`sun`: the next such day strictly after today, 00:00 local;
-/// - `+3d`, `3d`, `-2d`, `2w`, `1m` (months), `1y`, `12h`, `30min`, and `in 3 days`,
+/// - `+3d`, `3d`, `-2d`, `2w`, `1mo` (months), `1y`, `12h`, `30min` (a bare `m` is refused as
+///   ambiguous), and `in 3 days`,
 ///   `in 1 week`, `in 2 months`, `in 1 year`, `in 5 hours`, `in 10 minutes`. Days, weeks,
 ///   months and years move the local calendar date and keep the wall-clock time (so `+1d`
 ///   across a DST change is 23 or 25 hours); a day past the end of the month is clamped
@@ -107,6 +108,8 @@ public struct DateExpressionParser: Sendable {
       guard let local else { throw failure(Self.outOfRange) }
       let ahead = (weekday - local.weekday + 7) % 7
       result = startOfDay(plus: ahead == 0 ? 7 : Int64(ahead))
+    } else if Self.isBareM(input) {
+      throw failure("'m' could be minutes or months: use min (30min) or mo (2mo)")
     } else if let (amount, unit) = Self.duration(input) {
       guard let amount else { throw failure(Self.outOfRange) }
       result = shifted(by: amount, unit)
@@ -132,12 +135,20 @@ public struct DateExpressionParser: Sendable {
 
   private enum Unit { case minute, hour, day, week, month, year }
 
-  /// `[+|-]N(d|w|m|y|h|min)` or `in N unit(s)`: nil if the shape differs; a nil amount if the
+  /// `[+|-]Nm`: refused, since `30m` is as likely half an hour as two and a half years.
+  private static func isBareM(_ input: String) -> Bool {
+    var rest = Substring(input)
+    if rest.first == "+" || rest.first == "-" { rest.removeFirst() }
+    let digits = rest.prefix(while: \.isASCIIDigit)
+    return !digits.isEmpty && rest.dropFirst(digits.count) == "m"
+  }
+
+  /// `[+|-]N(d|w|mo|y|h|min)` or `in N unit(s)`: nil if the shape differs; a nil amount if the
   /// number does not fit an Int64.
   private static func duration(_ input: String) -> (Int64?, Unit)? {
-    let compact = ["d": Unit.day, "w": .week, "m": .month, "y": .year, "h": .hour, "min": .minute]
+    let compact = ["d": Unit.day, "w": .week, "mo": .month, "y": .year, "h": .hour, "min": .minute]
     let spelled: [Substring: Unit] = [
-      "minute": .minute, "minutes": .minute, "hour": .hour, "hours": .hour, "day": .day,
+      "min": .minute, "mins": .minute, "minute": .minute, "minutes": .minute, "hour": .hour, "hours": .hour, "day": .day,
       "days": .day, "week": .week, "weeks": .week, "month": .month, "months": .month,
       "year": .year, "years": .year,
     ]

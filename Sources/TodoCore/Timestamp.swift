@@ -77,7 +77,7 @@ public enum Timestamp {
     let days = magnitude / 86_400
     let amount: String
     if minutes < 60 {
-      amount = "\(minutes)m"
+      amount = "\(minutes)min"
     } else if hours < 48 {
       amount = "\(hours)h"
     } else if days < 14 {

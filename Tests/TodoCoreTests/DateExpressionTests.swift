@@ -17,6 +17,7 @@ private let expected = "expected a date like 2026-12-01, today, friday, +3d, eow
 private let notADate = "not a date: " + expected
 private let empty = "empty date: " + expected
 private let outOfRange = "out of range: dates must be in the years 1970 to 9999"
+private let bareM = "'m' could be minutes or months: use min (30min) or mo (2mo)"
 
 /// Every test that depends on `TZ` or other process environment lives in this one suite.
 /// `.serialized` keeps its tests from running at the same time as each other; each test
@@ -46,8 +47,8 @@ private let outOfRange = "out of range: dates must be in the years 1970 to 9999"
       ("sunday", "2026-11-21T23:00:00Z"), ("sun", "2026-11-21T23:00:00Z"),
       ("+3d", "2026-11-21T09:30:00Z"), ("3d", "2026-11-21T09:30:00Z"),
       ("-2d", "2026-11-16T09:30:00Z"), ("2w", "2026-12-02T09:30:00Z"),
-      ("1m", "2026-12-18T09:30:00Z"), ("-1m", "2026-10-18T08:30:00Z"),
-      ("+5m", "2027-04-18T08:30:00Z"), ("1y", "2027-11-18T09:30:00Z"),
+      ("1mo", "2026-12-18T09:30:00Z"), ("-1mo", "2026-10-18T08:30:00Z"),
+      ("+5mo", "2027-04-18T08:30:00Z"), ("1y", "2027-11-18T09:30:00Z"),
       ("12h", "2026-11-18T21:30:00Z"), ("-12h", "2026-11-17T21:30:00Z"),
       ("30min", "2026-11-18T10:00:00Z"), ("+0d", "2026-11-18T09:30:00Z"),
       ("in 3 days", "2026-11-21T09:30:00Z"), ("in 1 day", "2026-11-19T09:30:00Z"),
@@ -119,12 +120,12 @@ private let outOfRange = "out of range: dates must be in the years 1970 to 9999"
 
   @Test(
     arguments: [
-      ("1m", "2026-01-31T09:00:00Z", "2026-02-28T09:00:00Z"),
-      ("1m", "2028-01-31T09:00:00Z", "2028-02-29T09:00:00Z"),
-      ("-1m", "2026-03-31T08:00:00Z", "2026-02-28T09:00:00Z"),  // 10:00 CEST → 10:00 CET
-      ("2m", "2026-12-31T09:00:00Z", "2027-02-28T09:00:00Z"),
+      ("1mo", "2026-01-31T09:00:00Z", "2026-02-28T09:00:00Z"),
+      ("1mo", "2028-01-31T09:00:00Z", "2028-02-29T09:00:00Z"),
+      ("-1mo", "2026-03-31T08:00:00Z", "2026-02-28T09:00:00Z"),  // 10:00 CEST → 10:00 CET
+      ("2mo", "2026-12-31T09:00:00Z", "2027-02-28T09:00:00Z"),
       ("in 1 month", "2026-10-31T09:00:00Z", "2026-11-30T09:00:00Z"),
-      ("13m", "2026-01-31T09:00:00Z", "2027-02-28T09:00:00Z"),
+      ("13mo", "2026-01-31T09:00:00Z", "2027-02-28T09:00:00Z"),
       ("1y", "2028-02-29T09:00:00Z", "2029-02-28T09:00:00Z"),
       ("4y", "2028-02-29T09:00:00Z", "2032-02-29T09:00:00Z"),
       ("-1y", "2028-02-29T09:00:00Z", "2027-02-28T09:00:00Z"),
@@ -181,10 +182,11 @@ private let outOfRange = "out of range: dates must be in the years 1970 to 9999"
       ("tomorrow night", notADate), ("+-3d", notADate),
       ("2026-12-01T17:00:00.Z", notADate), ("٣d", notADate),
       ("99999999999d", outOfRange), ("99999999999999999999d", outOfRange),
-      ("-99999999999w", outOfRange), ("99999999999m", outOfRange), ("9999y", outOfRange),
+      ("-99999999999w", outOfRange), ("99999999999mo", outOfRange), ("9999y", outOfRange),
       ("in 99999999999 years", outOfRange), ("9223372036854775807h", outOfRange),
       ("-9223372036854775808min", outOfRange), ("-9223372036854775808d", outOfRange),
       ("9223372036854775807min", outOfRange), ("-57y", outOfRange),
+      ("30m", bareM), ("+2m", bareM), ("-1M", bareM),
     ] as [(String, String)])
   func errors(expression: String, reason: String) {
     let error = #expect(throws: DateExpressionError.self) {

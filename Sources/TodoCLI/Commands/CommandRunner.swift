@@ -194,7 +194,7 @@ struct CommandRunner {
       output.write(query.filter.isEmpty ? "No pending tasks. Add one with: todo add TITLE\n" : "No matching tasks.\n")
       return
     }
-    render(text.table(todos))
+    render(text.table(todos, sort: query.sort))
   }
 
   private func undo() throws(Failure) {

@@ -1,13 +1,20 @@
 /// A table of the human output (`todo list`, `tags`, `history`…), fitted to the terminal width.
 ///
-/// Columns are separated by two spaces. Fixed columns get their natural width (the widest of
-/// header and cells); the flexible column (the title) gets what is left, down to
-/// `minimumFlexibleWidth`, and its cells are cut with `…`. When even that minimum does not fit,
-/// the lines overflow: a task without its id or title is worse than a wrapped line. Columns whose
-/// cells are all empty are left out with their header, and no line ends with spaces.
+/// Columns are separated by two spaces and get their natural width (the widest of header and
+/// cells) when everything fits. When it does not, in this order:
+/// 1. the flexible column (the title) keeps what is left, and columns marked
+///    `.truncateThenDrop` (project, tags) are cut with `…`, widest first, down to 8 columns (or
+///    their header's width), until the title has a fair share of the line (half of it);
+/// 2. if the title would still be narrower than `minimumFlexibleWidth`, those columns are left
+///    out, widest first (narrow ones, which cost little, go last), then the `.drop` columns (due,
+///    priority) the same way;
+/// 3. the title takes what is left, however little, and any line still too long is cut.
+/// So no line is ever wider than `width`. With no width (output into a pipe or a file, and no
+/// `COLUMNS`), nothing is cut: `todo list | grep` finds whole titles.
 ///
-/// Every cell is passed through `sanitizedForTerminal` first, so a title holding a newline or an
-/// escape sequence cannot break the layout or drive the terminal.
+/// Columns whose cells are all empty are left out with their header, and no line ends with
+/// spaces. Every cell is passed through `sanitizedForTerminal` first, so a title holding a
+/// newline or an escape sequence cannot break the layout or drive the terminal.
 ///
 /// ```swift
 /// let table = Table(
@@ -25,17 +32,29 @@ struct Table: Sendable {
     case right
   }
 
-  /// A column: its header, alignment, and whether it absorbs the width that is left.
+  /// What a column gives up when the table is too wide.
+  enum Shrink: Sendable {
+    /// Nothing: it keeps its natural width (ids).
+    case never
+    /// It may be left out, after every `.truncateThenDrop` column (due, priority).
+    case drop
+    /// It may be cut with `…` down to 8 columns (or its header's width), then left out (project, tags).
+    case truncateThenDrop
+  }
+
+  /// A column: its header, alignment, and how it gives way to a narrow terminal.
   struct Column: Sendable {
     var header: String
     var alignment: Alignment
-    /// Whether this column shrinks (truncating its cells) or grows to fit the width.
+    /// Whether this column takes the width that is left (the title), cutting its cells.
     var isFlexible: Bool
+    var shrink: Shrink
 
-    init(header: String, alignment: Alignment = .left, flexible: Bool = false) {
+    init(header: String, alignment: Alignment = .left, flexible: Bool = false, shrink: Shrink = .never) {
       self.header = header
       self.alignment = alignment
       self.isFlexible = flexible
+      self.shrink = shrink
     }
   }
 
@@ -58,8 +77,8 @@ struct Table: Sendable {
     }
   }
 
-  /// The narrowest a flexible column is made before lines are allowed to overflow.
-  static let minimumFlexibleWidth = 10
+  /// The narrowest a flexible column is made before other columns are left out for it.
+  static let minimumFlexibleWidth = 15
   /// The gap between two columns.
   static let separator = "  "
 
@@ -72,83 +91,132 @@ struct Table: Sendable {
     self.rows = rows
   }
 
-  /// Writes the table, one line per row after the header, to `stream`.
+  /// Writes the table, one line per row after the header, to `stream`; `width` nil means no limit.
   ///
   /// A table without rows writes nothing: the caller says "no tasks" its own way.
-  func render(to stream: OutputStream, width: Int, colorEnabled: Bool) {
+  func render(to stream: OutputStream, width: Int?, colorEnabled: Bool) {
     for line in renderedLines(width: width, colorEnabled: colorEnabled) {
       stream.write(line)
       stream.write("\n")
     }
   }
 
-  /// The lines of the table (header first, no line feeds) fitted to `width` columns.
-  func renderedLines(width: Int, colorEnabled: Bool) -> [String] {
-    let visible = columns.indices.filter { column in
+  /// The lines of the table (header first, no line feeds) fitted to `width` columns (nil: no limit).
+  func renderedLines(width: Int?, colorEnabled: Bool) -> [String] {
+    let nonEmpty = columns.indices.filter { column in
       rows.contains { row in column < row.count && !row[column].text.isEmpty }
     }
-    guard !visible.isEmpty else { return [] }
-
-    let header = visible.map { Cell(sanitizedForTerminal(columns[$0].header), style: .heading) }
-    let body = rows.map { row in
-      visible.map { column -> Cell in
+    guard !nonEmpty.isEmpty else { return [] }
+    let cells = rows.map { row in
+      nonEmpty.map { column -> Cell in
         guard column < row.count else { return Cell("") }
         return Cell(sanitizedForTerminal(row[column].text), style: row[column].style)
       }
     }
-    let widths = columnWidths(
-      visible: visible, cells: [header] + body, width: width)
+    var natural = nonEmpty.map { displayWidth(of: sanitizedForTerminal(columns[$0].header)) }
+    for row in cells {
+      for position in row.indices { natural[position] = max(natural[position], displayWidth(of: row[position].text)) }
+    }
+    let layout = Layout(columns: nonEmpty.map { columns[$0] }, natural: natural, width: width)
 
+    let header = layout.kept.map { Cell(sanitizedForTerminal(columns[nonEmpty[$0]].header), style: .heading) }
     var lines: [String] = []
-    lines.reserveCapacity(body.count + 1)
-    for cells in [header] + body {
-      lines.append(line(cells, visible: visible, widths: widths, colorEnabled: colorEnabled))
+    lines.reserveCapacity(cells.count + 1)
+    lines.append(line(header, layout: layout, colorEnabled: colorEnabled))
+    for row in cells {
+      lines.append(line(layout.kept.map { row[$0] }, layout: layout, colorEnabled: colorEnabled))
     }
     return lines
   }
 
-  /// The width of each visible column: natural for fixed ones, the remainder for flexible ones.
-  private func columnWidths(visible: [Int], cells: [[Cell]], width: Int) -> [Int] {
-    var natural = Array(repeating: 0, count: visible.count)
-    for row in cells {
-      for position in row.indices {
-        natural[position] = max(natural[position], displayWidth(of: row[position].text))
-      }
-    }
-    let flexible = visible.indices.filter { columns[visible[$0]].isFlexible }
-    let fixedWidth = visible.indices.reduce(0) { flexible.contains($1) ? $0 : $0 + natural[$1] }
-    var remaining = width - fixedWidth - Self.separator.count * (visible.count - 1)
+  /// Which columns a table keeps and how wide each is, for a width.
+  struct Layout {
+    /// Positions (among the non-empty columns) of the columns shown, in order.
+    private(set) var kept: [Int]
+    /// The width of each shown column, in the order of `kept`.
+    private(set) var widths: [Int]
+    /// Their alignments, in the order of `kept`.
+    let alignments: [Alignment]
+    /// The most a line may take, or nil for no limit.
+    let width: Int?
 
-    // Share what is left among flexible columns, narrowest first, so a short one that fits
-    // entirely hands its unused share to the wider ones.
-    var widths = natural
-    let byNaturalWidth = flexible.sorted { natural[$0] < natural[$1] }
-    for (order, position) in byNaturalWidth.enumerated() {
-      let share = remaining / (byNaturalWidth.count - order)
-      let minimum = min(natural[position], Self.minimumFlexibleWidth)
-      widths[position] = min(natural[position], max(share, minimum))
-      remaining -= widths[position]
+    init(columns: [Column], natural: [Int], width: Int?) {
+      self.width = width
+      var kept = Array(columns.indices)
+      var widths = natural
+      if let width {
+        let separator = Table.separator.count
+        let flexible = columns.indices.filter { columns[$0].isFlexible }
+        // The width the flexible columns get with the others at `widths`.
+        func left(_ kept: [Int]) -> Int {
+          width - separator * (kept.count - 1) - kept.filter { !columns[$0].isFlexible }.reduce(0) { $0 + widths[$1] }
+        }
+        func need(_ target: (Int) -> Int) -> Int { flexible.filter(kept.contains).reduce(0) { $0 + target($1) } }
+        let comfortable = { (position: Int) in min(natural[position], max(Table.minimumFlexibleWidth, width / 2)) }
+        let minimum = { (position: Int) in min(natural[position], Table.minimumFlexibleWidth) }
+        // Cuts project and tags, widest first, towards 8 columns until the title is comfortable.
+        func truncate() {
+          for position in kept.filter({ columns[$0].shrink == .truncateThenDrop }).sorted(by: { natural[$0] > natural[$1] }) {
+            widths[position] = natural[position]
+          }
+          for position in kept.filter({ columns[$0].shrink == .truncateThenDrop }).sorted(by: { natural[$0] > natural[$1] }) {
+            let deficit = need(comfortable) - left(kept)
+            guard deficit > 0 else { break }
+            let floor = min(natural[position], max(displayWidth(of: columns[position].header), 8))
+            widths[position] = max(floor, widths[position] - deficit)
+          }
+        }
+        truncate()
+        for kind in [Shrink.truncateThenDrop, .drop] {
+          let droppable = kept.filter { columns[$0].shrink == kind }.sorted { natural[$0] > natural[$1] }
+          for position in droppable where left(kept) < need(minimum) {
+            kept.removeAll { $0 == position }
+            truncate()
+          }
+        }
+        // The flexible columns share what is left, narrowest first, so a short one that fits
+        // entirely hands its unused share to the wider ones.
+        var remaining = left(kept)
+        let byNaturalWidth = flexible.filter(kept.contains).sorted { natural[$0] < natural[$1] }
+        for (order, position) in byNaturalWidth.enumerated() {
+          let share = remaining / (byNaturalWidth.count - order)
+          widths[position] = max(1, min(natural[position], share))
+          remaining -= widths[position]
+        }
+      }
+      self.kept = kept
+      self.widths = kept.map { widths[$0] }
+      self.alignments = kept.map { columns[$0].alignment }
     }
-    return widths
   }
 
-  /// One line: cells padded to their column width, styled, and cut after the last non-empty one.
-  private func line(_ cells: [Cell], visible: [Int], widths: [Int], colorEnabled: Bool) -> String {
+  /// One line: cells padded to their column width, styled, and cut after the last non-empty one;
+  /// never wider than the layout's width.
+  private func line(_ cells: [Cell], layout: Layout, colorEnabled: Bool) -> String {
     guard let last = cells.lastIndex(where: { !$0.text.isEmpty }) else { return "" }
     var line = ""
+    var used = 0
     for position in 0...last {
-      if position > 0 { line += Self.separator }
-      var text = truncated(cells[position].text, toWidth: widths[position])
+      var width = layout.widths[position]
+      if position > 0 {
+        if let limit = layout.width, used + Self.separator.count >= limit { break }
+        line += Self.separator
+        used += Self.separator.count
+      }
+      if let limit = layout.width { width = min(width, limit - used) }
+      var text = truncated(cells[position].text, toWidth: width)
       if position == last {
         while text.last == " " { text.removeLast() }
       }
-      let padding = String(repeating: " ", count: max(0, widths[position] - displayWidth(of: text)))
+      let padding = String(repeating: " ", count: max(0, width - displayWidth(of: text)))
       let styled = cells[position].style?.apply(to: text, colorEnabled: colorEnabled) ?? text
-      switch columns[visible[position]].alignment {
+      switch layout.alignments[position] {
       case .right: line += padding + styled
       case .left: line += position == last ? styled : styled + padding
       }
+      used += width
     }
+    while line.last == " " { line.removeLast() }
     return line
   }
 }

@@ -12,16 +12,18 @@ enum ColorMode: String, CaseIterable, Sendable {
   case never
 }
 
-/// Decides whether to colour output, following <https://no-color.org>.
+/// Decides whether to colour output, following <https://no-color.org>; a terminal that says it
+/// is dumb (`TERM=dumb`, as Emacs shells do) gets none either.
 ///
 /// ```swift
 /// colorEnabled(mode: .auto, isTTY: true, environment: ["NO_COLOR": "1"])  // false
+/// colorEnabled(mode: .auto, isTTY: true, environment: ["TERM": "dumb"])   // false
 /// ```
 func colorEnabled(mode: ColorMode, isTTY: Bool, environment: [String: String]) -> Bool {
   switch mode {
   case .always: true
   case .never: false
-  case .auto: isTTY && (environment["NO_COLOR"] ?? "").isEmpty
+  case .auto: isTTY && (environment["NO_COLOR"] ?? "").isEmpty && environment["TERM"] != "dumb"
   }
 }
 
@@ -35,15 +37,16 @@ enum Terminal {
     isatty(fileDescriptor) == 1
   }
 
-  /// The number of columns to fit output into.
+  /// The number of columns to fit output into, or nil for no limit.
   ///
   /// `COLUMNS` wins when it is a positive integer (so scripts and tests can pin the width);
-  /// else the window size of `fileDescriptor` when it is a terminal; else `defaultWidth`.
-  static func width(of fileDescriptor: Int32 = STDOUT_FILENO, environment: [String: String]) -> Int {
+  /// else the window size of `fileDescriptor` when it is a terminal (`defaultWidth` when it
+  /// cannot be read); else nil: into a pipe or a file nothing is cut, like `ls` and `git`.
+  static func width(of fileDescriptor: Int32 = STDOUT_FILENO, environment: [String: String]) -> Int? {
     if let columns = environment["COLUMNS"].flatMap({ Int($0) }), columns > 0 {
       return columns
     }
-    guard isTerminal(fileDescriptor) else { return defaultWidth }
+    guard isTerminal(fileDescriptor) else { return nil }
     var size = winsize()
     guard ioctl(fileDescriptor, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else {
       return defaultWidth
@@ -76,6 +79,8 @@ enum TextStyle: Sendable, CaseIterable {
   /// Bold and underlined: table headers.
   case heading
   case red
+  /// Bold red: overdue.
+  case alarm
   case green
   case yellow
   case blue
@@ -91,6 +96,7 @@ enum TextStyle: Sendable, CaseIterable {
     case .underline: "4"
     case .heading: "1;4"
     case .red: "31"
+    case .alarm: "1;31"
     case .green: "32"
     case .yellow: "33"
     case .blue: "34"

@@ -36,6 +36,12 @@ enum FileSystem {
     access(path, W_OK) == 0
   }
 
+  /// True when `path` is a directory (following symbolic links).
+  static func isDirectory(_ path: String) -> Bool {
+    var status = stat()
+    return stat(path, &status) == 0 && (status.st_mode & S_IFMT) == S_IFDIR
+  }
+
   /// True when a file (or anything) exists at `path`.
   static func exists(_ path: String) -> Bool {
     access(path, F_OK) == 0

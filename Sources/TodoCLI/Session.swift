@@ -148,6 +148,9 @@ final class Session {
       throw .environment("cannot find the database: HOME is not set; give --db PATH or set TODO_DB")
     }
     if let open = openContexts[path] { return open }
+    if FileSystem.isDirectory(path) {
+      throw .databaseFile(path: path, reason: "it is a directory; give a file path")
+    }
     if readOnly && !FileSystem.exists(path) {
       return try open(":memory:", shownAs: path, readOnly: false, immutable: false)
     }

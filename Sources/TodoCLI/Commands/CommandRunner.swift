@@ -110,6 +110,7 @@ struct CommandRunner {
   private func change(
     _ operation: DataOperation<ChangeReport, TodoError>, verb: ChangeVerb, selection: TodoFilter?, oneObject: Bool = false
   ) throws(Failure) {
+    if let selection { try warnAboutCase(in: selection) }
     if invocation.options.dryRun {
       renderChange(try perform(operation, access: .dryRun), verb: verb, dryRun: true, oneObject: oneObject)
       return
@@ -181,7 +182,18 @@ struct CommandRunner {
     }
   }
 
+  /// Warns about tags and projects the filter names that exist only in another case.
+  private func warnAboutCase(in filter: TodoFilter) throws(Failure) {
+    guard !filter.includeTags.isEmpty || !filter.excludeTags.isEmpty || !filter.projects.isEmpty,
+      session.databaseExists(path: invocation.options.databasePath)
+    else { return }
+    for warning in try perform(TodoStore.caseMismatches(filter), access: .read) {
+      session.warn(warning, json: format != .human)
+    }
+  }
+
   private func list(_ query: ListQuery) throws(Failure) {
+    try warnAboutCase(in: query.filter)
     if format != .human {
       let writer = StreamingTaskWriter(stream: output, lines: format == .jsonLines)
       _ = try perform(

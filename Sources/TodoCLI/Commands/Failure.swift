@@ -40,6 +40,8 @@ enum Failure: Error {
     case .domain(.selectionChanged): "run the command again to see the tasks it would change now"
     case .domain(.notFound): "'todo list status:all' shows every task with its id"
     case .domain(.database(let error)), .database(_, let error): Self.hint(for: error)
+    case .databaseFile(let path, let reason) where reason.hasPrefix("it is a directory"):
+      "for example --db \(path == "/" ? "" : path)/todo.db, or set TODO_DB to a file's path"
     default: nil
     }
   }

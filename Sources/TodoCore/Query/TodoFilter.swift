@@ -36,7 +36,7 @@ public struct TodoFilter: Sendable, Equatable {
   public var dueAfter: Int64?
   /// Due before `now`, and pending: a done or deleted task is never overdue.
   public var overdue = false
-  /// Case-insensitive (ASCII) substrings of the title or a note.
+  /// Substrings of the title or a note, in any case and Unicode form (see `TextSearch`).
   public var words: [String] = []
 
   public init() {}
@@ -74,7 +74,9 @@ public struct TodoFilter: Sendable, Equatable {
     case let status: terms.append(Predicate(sql: "todo.status = ?", arguments: [.text(status.rawValue)]))
     }
     if !references.isEmpty {
-      terms.append(references.map(Self.predicate(for:)).reduce(Predicate(sql: "0"), ||))
+      // Starting from the first reference (not from a constant) lets SQLite use the primary key.
+      let each = references.map(Self.predicate(for:))
+      terms.append(each.dropFirst().reduce(each[0], ||))
     }
     for tag in includeTags {
       terms.append(Predicate(sql: "todo.id IN (SELECT todo_id FROM tag WHERE name = ?)", arguments: [.text(tag)]))
@@ -103,11 +105,11 @@ public struct TodoFilter: Sendable, Equatable {
       terms.append(Predicate(sql: "todo.status = ? AND todo.due < ?", arguments: [.text(Status.pending.rawValue), .integer(now)]))
     }
     for word in words where word.contains(where: { !$0.isWhitespace }) {
-      let pattern = "%" + Self.escapeLike(word) + "%"
+      let folded = TextSearch.folded(word)
       terms.append(
         Predicate(
-          sql: "(todo.title LIKE ? ESCAPE '\\' OR todo.id IN (SELECT todo_id FROM note WHERE text LIKE ? ESCAPE '\\'))",
-          arguments: [.text(pattern), .text(pattern)]))
+          sql: "(todo_contains(todo.title, ?) OR todo.id IN (SELECT todo_id FROM note WHERE todo_contains(text, ?)))",
+          arguments: [.text(folded), .text(folded)]))
     }
     return .all(terms)
   }
@@ -121,16 +123,6 @@ public struct TodoFilter: Sendable, Equatable {
     case .uuidPrefix(let prefix):
       Predicate(sql: "(todo.uuid >= ? AND todo.uuid < ?)", arguments: [.text(prefix), .text(prefix + "g")])
     }
-  }
-
-  /// Escapes `%`, `_` and `\` so a word matches literally in LIKE … ESCAPE '\'.
-  static func escapeLike(_ text: String) -> String {
-    var escaped = ""
-    for character in text {
-      if character == "%" || character == "_" || character == "\\" { escaped.append("\\") }
-      escaped.append(character)
-    }
-    return escaped
   }
 }
 

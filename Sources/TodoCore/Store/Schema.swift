@@ -72,6 +72,7 @@ public enum TodoDatabase {
       options.immutable = immutable
       options.wal = false
       let context = try Context(path: path, options: options)
+      try TextSearch.define.operate(in: context)
       try checkOwnership.operate(in: context)
       if !readOnly { try Context.enableWAL().operate(in: context) }
       _ = try Schema.migrator.migrate().operate(in: context)

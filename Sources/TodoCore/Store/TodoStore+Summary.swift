@@ -124,3 +124,50 @@ extension TodoStore {
     }.mapError(TodoError.init)
   }
 }
+
+extension TodoStore {
+  /// For each tag and project a filter names that no task has, but that exists in another case,
+  /// a warning naming the one that exists: `no tag +Chore; did you mean +chore?`. Tags and
+  /// projects are case-sensitive, so `+Chore` silently matching nothing would look like a bug.
+  ///
+  /// ```swift
+  /// try TodoStore.caseMismatches(filter).operate(in: context)  // ["no tag +Chore; did you mean +chore?"]
+  /// ```
+  public static func caseMismatches(_ filter: TodoFilter) -> DataOperation<[String], TodoError> {
+    DataOperation { connection throws(DatabaseError) -> [String] in
+      var warnings: [String] = []
+      var tagNames: [String]?
+      for tag in filter.includeTags + filter.excludeTags {
+        guard try connection.first("SELECT 1 FROM tag WHERE name = ? LIMIT 1", [.text(tag)], { _ in true }) == nil else { continue }
+        // Only when the tag is missing: then reading the names (from the index) costs little.
+        if tagNames == nil {
+          tagNames = try connection.all("SELECT DISTINCT name FROM tag ORDER BY name") { row throws(DatabaseError) in try row.string("name") }
+        }
+        let folded = tag.lowercased()
+        if let other = tagNames?.first(where: { $0.lowercased() == folded }) {
+          warnings.append("no tag +\(tag); did you mean +\(other)?")
+        }
+      }
+      var projectNames: [String]?
+      for project in filter.projects {
+        let exists = try connection.first(
+          "SELECT 1 FROM todo WHERE project = ? OR (project >= ? AND project < ?) LIMIT 1",
+          [.text(project), .text(project + "."), .text(project + "/")], { _ in true })
+        guard exists == nil else { continue }
+        if projectNames == nil {
+          projectNames = try connection.all("SELECT DISTINCT project FROM todo WHERE project IS NOT NULL ORDER BY project") {
+            row throws(DatabaseError) in try row.string("project")
+          }
+        }
+        // `Work` may be a parent in another case: `work` of `work.q4`.
+        let folded = project.lowercased()
+        let parts = project.split(separator: ".").count
+        let candidates = (projectNames ?? []).map { $0.split(separator: ".").prefix(parts).joined(separator: ".") }
+        if let other = candidates.first(where: { $0.lowercased() == folded }) {
+          warnings.append("no project \(project); did you mean project:\(other)?")
+        }
+      }
+      return warnings
+    }.mapError(TodoError.init)
+  }
+}

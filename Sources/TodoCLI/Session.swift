@@ -23,6 +23,8 @@ final class Session {
   var inShell = false
   /// Global options given before `shell`, applied to every command typed in it.
   var shellOptions: GlobalOptions?
+  /// The line of the shell script being run (piped shell), for error messages.
+  var scriptLine: Int?
   private var openContexts: [String: Context] = [:]
 
   init(
@@ -70,7 +72,7 @@ final class Session {
       }
       return 0
     } catch {
-      error.report(to: standardError, json: wantsJSON)
+      error.report(to: standardError, json: wantsJSON, inShell: inShell, line: scriptLine)
       return error.exitStatus
     }
   }

@@ -12,6 +12,9 @@ struct CommandRunner {
   private var format: OutputFormat { invocation.options.format }
   private var color: Bool { session.colorEnabled(invocation.options.color) }
   private var text: TaskText { TaskText(now: now, color: color) }
+  /// Pretty JSON for `--json`; one line per value for `--jsonl`, and in the shell for both
+  /// (each command's output is one JSON value on one line there: JSON Lines).
+  private var jsonFormat: JSONWriter.Format { format == .jsonLines || session.inShell ? .compact : .pretty }
 
   func run() throws(Failure) {
     switch invocation.command {
@@ -133,7 +136,7 @@ struct CommandRunner {
   }
 
   private func writeJSON(_ body: (inout JSONWriter) -> Void) {
-    var writer = JSONWriter(format: format == .jsonLines ? .compact : .pretty)
+    var writer = JSONWriter(format: jsonFormat)
     body(&writer)
     writer.endLine()
     writer.drain(into: output)
@@ -195,7 +198,7 @@ struct CommandRunner {
   private func list(_ query: ListQuery) throws(Failure) {
     try warnAboutCase(in: query.filter)
     if format != .human {
-      let writer = StreamingTaskWriter(stream: output, lines: format == .jsonLines)
+      let writer = StreamingTaskWriter(stream: output, lines: format == .jsonLines, format: jsonFormat)
       _ = try perform(
         TodoStore.forEach(query.filter, sort: query.sort, limit: query.limit, now: now) { writer.write($0) }, access: .read)
       writer.finish()

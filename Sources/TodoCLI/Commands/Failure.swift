@@ -76,7 +76,11 @@ enum Failure: Error {
   }
 
   /// Writes `todo: error: …` (and a hint), or with JSON output a JSON object, to `stream`.
-  func report(to stream: OutputStream, json: Bool) {
+  ///
+  /// In the shell, commands are typed without the `todo` word, so hints drop it (`'help add'`),
+  /// and a script's errors say which line failed (`line 37: unknown command 'lsit'`).
+  func report(to stream: OutputStream, json: Bool, inShell: Bool = false, line: Int? = nil) {
+    let hint = inShell ? self.hint.map(Self.withoutProgramName) : self.hint
     if json {
       var writer = JSONWriter(format: .compact)
       writer.object { json in
@@ -86,13 +90,21 @@ enum Failure: Error {
           json.field("message", message)
           json.field("hint", hint)
           json.field("exit_status", Int(exitStatus))
+          if let line { json.field("line", line) }
         }
       }
       writer.endLine()
       writer.drain(into: stream)
     } else {
-      stream.write("todo: error: \(sanitizedForTerminal(message))\n")
+      let lineNumber = line.map { "line \($0): " } ?? ""
+      stream.write("todo: error: \(lineNumber)\(sanitizedForTerminal(message))\n")
       if let hint { stream.write("todo: hint: \(hint)\n") }
     }
+  }
+
+  /// A hint as the shell shows it: `'todo help add'` → `'help add'`, `run: todo add` → `run: add`
+  /// (hints quote commands or put them after a colon).
+  static func withoutProgramName(_ hint: String) -> String {
+    hint.replacing("'todo ", with: "'").replacing(": todo ", with: ": ")
   }
 }

@@ -17,7 +17,13 @@ struct ArgumentDecoder {
   mutating func decode(_ tokens: [Token]) throws(UsageError) -> Command {
     switch command {
     case .add:
-      let parsed = try changes(tokens, allowReferences: false)
+      let parsed: ParsedChanges
+      do throws(UsageError) {
+        parsed = try changes(tokens, allowReferences: false)
+      } catch .badDateInWord(let word, let expression, let reason, _) {
+        let asText = "todo add -- " + CommandParser.quotedCommandLine(tokens.map(\.text).filter { $0 != "--" })
+        throw .badDateInWord(word: word, expression: expression, reason: reason, asText: asText)
+      }
       guard parsed.changes.title != nil else { throw .missingArgument(command: "add", what: "a title") }
       return .add(parsed.changes)
     case .update:
@@ -243,7 +249,11 @@ struct ArgumentDecoder {
       changes.priority = try priority(value, option: "pri")
       return .field("priority")
     case .due:
-      changes.due = try due(value)
+      do throws(UsageError) {
+        changes.due = try due(value)
+      } catch .badDate(let expression, let reason) {
+        throw .badDateInWord(word: word, expression: expression, reason: reason, asText: "todo \(command.rawValue) -- …")
+      }
       return .field("due date")
     case .status, .dueBefore, .dueAfter: return .titleWord
     }

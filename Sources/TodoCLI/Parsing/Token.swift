@@ -19,6 +19,8 @@ enum UsageError: Error, Equatable, Sendable {
   case unexpectedValue(option: String)
   case badValue(option: String, value: String, reason: String)
   case badDate(expression: String, reason: String)
+  /// A `due:` word whose date does not read; `asText` is the command that keeps it as title text.
+  case badDateInWord(word: String, expression: String, reason: String, asText: String)
   case missingArgument(command: String, what: String)
   case unexpectedArgument(command: String, word: String)
   case unknownHelpTopic(String, suggestion: String?)
@@ -32,7 +34,8 @@ enum UsageError: Error, Equatable, Sendable {
     case .missingValue(let option): "option '\(option)' needs a value"
     case .unexpectedValue(let option): "option '\(option)' takes no value"
     case .badValue(let option, let value, let reason): "bad value '\(value)' for \(option): \(reason)"
-    case .badDate(let expression, let reason): "cannot read the date '\(expression)': \(reason)"
+    case .badDate(let expression, let reason), .badDateInWord(_, let expression, let reason, _):
+      "cannot read the date '\(expression)': \(reason)"
     case .missingArgument(let command, let what): "'\(command)' needs \(what)"
     case .unexpectedArgument(let command, let word): "'\(command)' does not take '\(word)'"
     case .unknownHelpTopic(let topic, _): "no help on '\(topic)': it is not a command or a topic"
@@ -55,6 +58,8 @@ enum UsageError: Error, Equatable, Sendable {
     case .unknownHelpTopic(_, let suggestion):
       if let suggestion { return "did you mean 'todo help \(suggestion)'?" }
       return "'todo help' lists the commands; topics: dates, filters, attributes, output"
+    case .badDateInWord(let word, _, _, let asText):
+      return "if '\(word)' is title text, put -- before the words: \(asText); dates: see 'todo help dates'"
     case .badDate:
       return "try 2026-12-01, 2026-12-01T17:00, today, tomorrow, friday, +3d, 2w, 'in 3 days', eod, eow, eom; see 'todo help dates'"
     case .missingArgument(let command, _), .unexpectedArgument(let command, _):

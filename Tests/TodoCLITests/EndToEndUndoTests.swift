@@ -77,7 +77,7 @@ import Testing
     #expect(entry["command"] as? String == "update 1 Pay the rent -bills +urgent project:flat pri:H due:friday --note second")
     #expect(entry["summary"] as? String == "updated task 1")
     #expect(entry["created"] as? String == "2026-11-21T10:00:00Z")
-    #expect(entry["tasks"] as? Int == 1)
+    #expect(entry["task_count"] as? Int == 1)
     let tasks = try #require(report["tasks"] as? [[String: Any]])
     #expect(tasks.count == 1)
     #expect(sameJSON(tasks[0], before))

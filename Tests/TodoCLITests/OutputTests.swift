@@ -234,11 +234,55 @@ import TestSupport
     #expect(output.collectedText == "ID  Title       Tags\n 1  Walk        +dog\n 2  Read\\nbook\n 3\n")
   }
 
-  @Test func tableOverflowsRatherThanShrinkTheTitleBelowItsMinimum() {
+  @Test func aTableIsNeverWiderThanTheWidthEvenWhenTheTitleMustShrinkBelowItsMinimum() {
     let table = Table(
       columns: [Table.Column(header: "ID"), Table.Column(header: "Title", flexible: true)],
       rows: [["1", "A title much longer than ten"]])
-    #expect(table.renderedLines(width: 5, colorEnabled: false) == ["ID  Title", "1   A title m…"])
+    #expect(table.renderedLines(width: 8, colorEnabled: false) == ["ID  Tit…", "1   A t…"])
+    #expect(table.renderedLines(width: 2, colorEnabled: false) == ["ID", "1"])
+    for width in 1...40 {
+      for line in table.renderedLines(width: width, colorEnabled: false) {
+        #expect(displayWidth(of: line) <= width, "width \(width): '\(line)'")
+      }
+    }
+  }
+
+  /// The list table at shrinking widths: project and tags are cut, then left out (the widest
+  /// first), then due and priority, before the title goes below its minimum.
+  @Test func narrowTerminalsCutThenDropProjectAndTagsBeforeTheTitle() {
+    func table(tags: String) -> Table {
+      Table(
+        columns: [
+          Table.Column(header: "ID", alignment: .right), Table.Column(header: "Pri", shrink: .drop),
+          Table.Column(header: "Due", shrink: .drop), Table.Column(header: "Project", shrink: .truncateThenDrop),
+          Table.Column(header: "Tags", shrink: .truncateThenDrop), Table.Column(header: "Title", flexible: true),
+        ],
+        rows: [
+          ["1", "H", "in 14h", "work.q4", Table.Cell(tags), "Ship the quarterly release notes"],
+          ["2", "", "overdue 33h", "home", "errand", "Buy milk"],
+        ])
+    }
+    let short = table(tags: "errand home")
+    #expect(
+      short.renderedLines(width: 80, colorEnabled: false) == [
+        "ID  Pri  Due          Project  Tags         Title",
+        " 1  H    in 14h       work.q4  errand home  Ship the quarterly release notes",
+        " 2       overdue 33h  home     errand       Buy milk",
+      ])
+    #expect(
+      short.renderedLines(width: 40, colorEnabled: false) == [
+        "ID  Pri  Due          Title", " 1  H    in 14h       Ship the quarterl…", " 2       overdue 33h  Buy milk",
+      ])
+    #expect(short.renderedLines(width: 30, colorEnabled: false) == ["ID  Pri  Title", " 1  H    Ship the quarterly r…", " 2       Buy milk"])
+    #expect(short.renderedLines(width: 20, colorEnabled: false) == ["ID  Title", " 1  Ship the quarte…", " 2  Buy milk"])
+    // One long tag no longer widens every row: it is cut, and the title keeps half the line.
+    let long = table(tags: String(repeating: "verylongtag", count: 6))
+    let lines = long.renderedLines(width: 100, colorEnabled: false)
+    #expect(lines.allSatisfy { displayWidth(of: $0) <= 100 }, "\(lines)")
+    #expect(lines[1].hasSuffix("Ship the quarterly release notes"), "\(lines)")
+    #expect(lines[1].contains("verylongtagverylongtag") && lines[1].contains("…"), "\(lines)")
+    // No width (a pipe): nothing is cut.
+    #expect(long.renderedLines(width: nil, colorEnabled: false)[1].contains(String(repeating: "verylongtag", count: 6)))
   }
 
   @Test func tableWithoutRowsRendersNothing() {
@@ -257,15 +301,19 @@ import TestSupport
         #expect(colorEnabled(mode: .auto, isTTY: isTTY, environment: environment) == (isTTY && !noColor))
       }
     }
+    #expect(!colorEnabled(mode: .auto, isTTY: true, environment: ["TERM": "dumb"]))
+    #expect(colorEnabled(mode: .auto, isTTY: true, environment: ["TERM": "xterm-256color"]))
+    #expect(colorEnabled(mode: .always, isTTY: true, environment: ["TERM": "dumb"]))
     #expect(ColorMode(rawValue: "auto") == .auto && ColorMode(rawValue: "sometimes") == nil)
   }
 
   @Test func terminalWidthPrefersPositiveColumns() {
     #expect(Terminal.width(of: -1, environment: ["COLUMNS": "120"]) == 120)
+    // Not a terminal and no usable COLUMNS: no width at all, so nothing is cut.
     for invalid in ["0", "-5", "wide", ""] {
-      #expect(Terminal.width(of: -1, environment: ["COLUMNS": invalid]) == 80)
+      #expect(Terminal.width(of: -1, environment: ["COLUMNS": invalid]) == nil)
     }
-    #expect(Terminal.width(of: -1, environment: [:]) == 80)
+    #expect(Terminal.width(of: -1, environment: [:]) == nil)
     #expect(!Terminal.isTerminal(-1))
   }
 

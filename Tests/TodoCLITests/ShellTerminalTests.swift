@@ -436,7 +436,7 @@ struct ShellTerminalTests {
     try withSandbox { sandbox in
       let result = try sandbox.run(["shell"], input: "add \"oops\n")
       #expect(result.status == 1)
-      #expect(result.error == "todo: error: unterminated quote\n")
+      #expect(result.error == "todo: error: line 1: unterminated quote\n")
       #expect(result.output == "")
     }
   }
@@ -466,7 +466,7 @@ struct ShellTerminalTests {
       let error = String(decoding: stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
       process.waitUntilExit()
       #expect(process.terminationStatus == 1)
-      #expect(error == "todo: error: line 1 is not valid UTF-8\n")
+      #expect(error == "todo: error: line 1: the line is not valid UTF-8\n")
     }
   }
 

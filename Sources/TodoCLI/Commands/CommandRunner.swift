@@ -289,8 +289,8 @@ struct CommandRunner {
     let stats = try perform(TodoStore.statistics(now: now), access: .read)
     let fields: [(String, String, Int?)] = [
       ("pending", "Pending", stats.pending), ("done", "Done", stats.done), ("deleted", "Deleted", stats.deleted),
-      ("overdue", "Overdue", stats.overdue), ("due_this_week", "Due in 7 days", stats.dueThisWeek),
-      ("completed_last_week", "Done in 7 days", stats.completedLastWeek), ("tags", "Tags", stats.tags),
+      ("overdue", "Overdue", stats.overdue), ("due_next_7_days", "Due in 7 days", stats.dueThisWeek),
+      ("completed_last_7_days", "Done in 7 days", stats.completedLastWeek), ("tags", "Tags", stats.tags),
       ("projects", "Projects", stats.projects), ("journal_entries", "Undo steps", stats.journalEntries),
     ]
     if format == .human {

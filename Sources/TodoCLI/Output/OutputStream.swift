@@ -78,6 +78,13 @@ final class OutputStream {
     return String(decoding: collected, as: UTF8.self)
   }
 
+  /// Everything written to a memory stream since the last call (after flushing), which is then
+  /// forgotten; for tests that look at one command's output at a time.
+  func takeText() -> String {
+    defer { collected = [] }
+    return collectedText
+  }
+
   /// Everything written so far to a memory stream (after flushing), as bytes.
   var collectedBytes: [UInt8] {
     flush()

@@ -97,23 +97,30 @@ struct ShellSandbox {
 /// After the shell ends, the pane prints `status=N` and stays open so the test can read it.
 final class ShellTerminal {
   let sandbox: ShellSandbox
+  /// Distinguishes the sockets of several terminals on one sandbox.
+  private let name: String
   /// One tmux server per `start()`, so a restart never races with the previous server's exit.
   private var sockets: [String] = []
   private var socket: String { sockets.last ?? "" }
 
-  init(sandbox: ShellSandbox) {
+  init(sandbox: ShellSandbox, name: String = "tmux") {
     self.sandbox = sandbox
+    self.name = name
   }
 
-  /// Starts the shell (again, after a previous one ended) and waits for its prompt.
-  func start() throws {
+  /// Starts `todo ARGUMENTS…` (the shell unless told otherwise; again, after a previous one
+  /// ended) and, for the shell, waits for its prompt.
+  func start(_ arguments: [String] = ["shell"]) throws {
     close()
-    sockets.append(sandbox.root.appendingPathComponent("tmux-\(sockets.count).socket").path)
+    sockets.append(sandbox.root.appendingPathComponent("\(name)-\(sockets.count).socket").path)
     let variables = sandbox.environment.sorted { $0.key < $1.key }.map { quoted("\($0.key)=\($0.value)") }
-    let script = "\(quoted(ShellSandbox.binary.path)) shell; echo status=$?; exec sleep 60"
-    let command = "env -i " + variables.joined(separator: " ") + " bash --norc --noprofile -c " + quoted(script)
-    try tmux(["-f", "/dev/null", "new-session", "-d", "-s", "main", "-x", "100", "-y", "30", command])
-    try #require(waitForLastLine(timeout: 10) { $0 == "todo>" }, "no prompt:\n\(screen())")
+    let command = ([ShellSandbox.binary.path] + arguments).map(quoted).joined(separator: " ")
+    let script = "\(command); echo status=$?; exec sleep 60"
+    let shell = "env -i " + variables.joined(separator: " ") + " bash --norc --noprofile -c " + quoted(script)
+    try tmux(["-f", "/dev/null", "new-session", "-d", "-s", "main", "-x", "100", "-y", "30", shell])
+    if arguments == ["shell"] {
+      try #require(waitForLastLine(timeout: 10) { $0 == "todo>" }, "no prompt:\n\(screen())")
+    }
   }
 
   /// Types `text` literally (no key names are interpreted).
@@ -398,6 +405,85 @@ struct ShellTerminalTests {
   private func sandboxTitles(_ terminal: ShellTerminal) throws -> [String] {
     try terminal.sandbox.storedTitles()
   }
+
+  /// The statuses of every task, in id order.
+  private func statuses(_ sandbox: ShellSandbox) throws -> [String] {
+    let result = try sandbox.run(["list", "status:all", "--sort", "id", "--json"])
+    let objects = try JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [[String: Any]] ?? []
+    return objects.compactMap { $0["status"] as? String }
+  }
+
+  @Test func aLargeChangeAsksOnATerminalAndOnlyYesChangesAnything() throws {
+    try #require(tmuxIsInstalled, "tmux is not installed; 'make test' installs it (apt-get install -y tmux)")
+    let sandbox = try ShellSandbox()
+    let terminal = ShellTerminal(sandbox: sandbox)
+    defer {
+      terminal.close()
+      sandbox.remove()
+    }
+    // Added through a pipe: no terminal, so nothing asks.
+    let added = try sandbox.run(["shell"], input: (1...5).map { "add errand \($0)\n" }.joined() + "add other\n")
+    #expect(added.status == 0, "\(added.error)")
+    try terminal.start(["delete", "errand"])
+    #expect(terminal.waitForScreen { $0.contains("Delete 5 tasks? [y/N]") }, "\(terminal.screen())")
+    #expect(terminal.screen().contains("  1  errand 1"))
+    try terminal.type("n")
+    try terminal.press("Enter")
+    #expect(terminal.waitForScreen { $0.contains("status=1") }, "\(terminal.screen())")
+    #expect(terminal.screen().contains("todo: error: nothing was changed"))
+    #expect(try statuses(sandbox) == Array(repeating: "pending", count: 6))
+
+    try terminal.start(["done", "errand"])
+    #expect(terminal.waitForScreen { $0.contains("Complete 5 tasks? [y/N]") }, "\(terminal.screen())")
+    try terminal.type("y")
+    try terminal.press("Enter")
+    #expect(terminal.waitForScreen { $0.contains("status=0") }, "\(terminal.screen())")
+    #expect(terminal.screen().contains("Completed 5 tasks; 'todo undo' reverts them together."))
+    #expect(try statuses(sandbox) == Array(repeating: "done", count: 5) + ["pending"])
+
+    // --yes does not ask.
+    try terminal.start(["reopen", "errand", "--yes"])
+    #expect(terminal.waitForScreen { $0.contains("status=0") }, "\(terminal.screen())")
+    #expect(!terminal.screen().contains("[y/N]"))
+
+    // In the shell it asks too, and hints speak without the todo word.
+    try terminal.start()
+    try terminal.type("delete errand")
+    try terminal.press("Enter")
+    #expect(terminal.waitForScreen { $0.contains("Delete 5 tasks? [y/N]") }, "\(terminal.screen())")
+    try terminal.type("n")
+    try terminal.press("Enter")
+    #expect(terminal.waitForLastLine { $0 == "todo>" }, "\(terminal.screen())")
+    try terminal.runLine("todo delete errand -y")
+    #expect(terminal.screen().contains("Deleted 5 tasks; 'undo' reverts them together."), "\(terminal.screen())")
+    #expect(try statuses(sandbox) == Array(repeating: "deleted", count: 5) + ["pending"])
+  }
+
+  @Test func shellsRunningAtOnceKeepEachOthersHistory() throws {
+    try #require(tmuxIsInstalled, "tmux is not installed; 'make test' installs it (apt-get install -y tmux)")
+    let sandbox = try ShellSandbox()
+    let first = ShellTerminal(sandbox: sandbox, name: "first")
+    let second = ShellTerminal(sandbox: sandbox, name: "second")
+    defer {
+      first.close()
+      second.close()
+      sandbox.remove()
+    }
+    try first.start()
+    try second.start()
+    try first.runLine("add one")
+    try second.runLine("add two")
+    try first.runLine("add three")
+    for terminal in [second, first] {
+      try terminal.type("exit")
+      try terminal.press("Enter")
+      #expect(terminal.waitForScreen { $0.contains("status=0") }, "\(terminal.screen())")
+    }
+    let history = try String(contentsOf: sandbox.historyFile, encoding: .utf8)
+    for line in ["add\\040one", "add\\040two", "add\\040three"] {
+      #expect(history.contains(line), "\(history)")
+    }
+  }
 }
 
 /// `todo shell` with standard input not a terminal: a script, no prompt, no history.
@@ -406,6 +492,43 @@ struct ShellTerminalTests {
     let sandbox = try ShellSandbox()
     defer { sandbox.remove() }
     try body(sandbox)
+  }
+
+  @Test func aLeadingTodoWordIsAcceptedAndHintsDropIt() throws {
+    try withSandbox { sandbox in
+      let result = try sandbox.run(["shell"], input: "todo add a\ntodo\nundo\nundo\n")
+      #expect(result.status == 1)
+      #expect(result.output.hasPrefix("Added task 1: a\nUndid: add a"), "\(result.output)")
+      #expect(
+        result.error
+          == "todo: error: line 4: nothing to undo\ntodo: hint: the journal is empty; 'history' lists what can be undone\n")
+    }
+  }
+
+  @Test func scriptErrorsSayTheirLineNumber() throws {
+    try withSandbox { sandbox in
+      let result = try sandbox.run(["shell"], input: "add a\n\n# comment\nlsit\n")
+      #expect(result.status == 1)
+      #expect(result.error == "todo: error: line 4: unknown command 'lsit'\ntodo: hint: did you mean 'list'?\n")
+      let json = try sandbox.run(["shell"], input: "show 9 --json\n")
+      let object = try JSONSerialization.jsonObject(with: Data(json.error.utf8)) as? [String: Any]
+      let error = object?["error"] as? [String: Any]
+      #expect(error?["line"] as? Int == 1, "\(json.error)")
+      #expect(error?["message"] as? String == "no task 9")
+    }
+  }
+
+  @Test func jsonInTheShellIsOneValuePerLine() throws {
+    try withSandbox { sandbox in
+      let result = try sandbox.run(["--json", "shell"], input: "add a\nadd b\nlist\nshow 1 2\nstats\n")
+      #expect(result.status == 0, "\(result.error)")
+      let lines = result.output.split(separator: "\n")
+      #expect(lines.count == 5, "\(result.output)")
+      for line in lines {
+        #expect((try? JSONSerialization.jsonObject(with: Data(line.utf8))) != nil, "not one JSON value: \(line)")
+      }
+      #expect(lines[2].hasPrefix("[{\"id\":1,"))
+    }
   }
 
   @Test func scriptRunsEveryLineWithoutPrompt() throws {

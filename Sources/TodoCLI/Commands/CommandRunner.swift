@@ -19,7 +19,17 @@ struct CommandRunner {
   func run() throws(Failure) {
     switch invocation.command {
     case .help(let topic):
-      try Help.write(topic: topic, to: output)
+      let help = try Help.text(topic: topic)
+      if format == .human {
+        output.write(help + "\n")
+      } else {
+        writeJSON { json in
+          json.object { json in
+            json.field("topic", topic.map { CommandName.spellings[$0]?.rawValue ?? $0 })
+            json.field("text", help)
+          }
+        }
+      }
     case .version:
       if format == .human {
         output.write("todo \(Version.current)\n")

@@ -266,16 +266,13 @@ enum Help {
   /// Every topic name, for completion and "did you mean".
   static var topicNames: [String] { topics.keys.sorted() }
 
-  /// Writes the overview or one topic (aliases resolve to their command).
-  static func write(topic: String?, to output: OutputStream) throws(Failure) {
-    guard let topic else {
-      output.write(overview + "\n")
-      return
-    }
+  /// The overview or one topic (aliases resolve to their command).
+  static func text(topic: String?) throws(Failure) -> String {
+    guard let topic else { return overview }
     let name = CommandName.spellings[topic]?.rawValue ?? topic
     guard let text = topics[name] else {
       throw .usage(.unknownHelpTopic(topic, suggestion: closestMatch(to: topic, in: CommandName.allSpellings + topicNames)))
     }
-    output.write(text + "\n")
+    return text
   }
 }

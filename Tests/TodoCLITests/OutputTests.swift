@@ -222,6 +222,15 @@ import TestSupport
       ])
   }
 
+  @Test func theHelpAndEveryTopicFitEightyColumns() throws {
+    for topic in [nil] + Help.topicNames {
+      let text = try Help.text(topic: topic)
+      for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+        #expect(displayWidth(of: String(line)) <= 80, "help \(topic ?? ""): '\(line)'")
+      }
+    }
+  }
+
   @Test func tableOmitsEmptyColumnsAndTrailingSpaces() {
     let table = Table(
       columns: [

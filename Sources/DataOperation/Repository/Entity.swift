@@ -83,5 +83,7 @@ func snakeCase(_ name: String) -> String {
 /// Quotes an SQL identifier (`"name"`, doubling embedded quotes), so that names are never
 /// injected as SQL.
 public func quoteIdentifier(_ name: String) -> String {
-  "\"" + name.replacing("\"", with: "\"\"") + "\""
+  // Names almost never hold a quote: skip the (slow, generic) replacement for them.
+  guard name.utf8.contains(UInt8(ascii: "\"")) else { return "\"" + name + "\"" }
+  return "\"" + name.replacing("\"", with: "\"\"") + "\""
 }

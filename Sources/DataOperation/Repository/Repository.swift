@@ -8,11 +8,50 @@
 ///   .operate(in: context)
 /// ```
 public struct Repository<E: Entity>: Sendable {
-  /// A repository for `E`'s table.
-  public init() {}
+  /// The quoted table name and primary key column.
+  private let table: String
+  private let key: String
+  /// The SQL the repository runs, made once: every entity of a type encodes the same columns.
+  private let insertColumns: [String]
+  private let insertSQL: String
+  private let insertWithKeySQL: String
+  private let updateSQL: String
+  private let selectByKeySQL: String
 
-  private var table: String { quoteIdentifier(E.tableName) }
-  private var key: String { quoteIdentifier(E.primaryKey) }
+  /// A repository for `E`'s table.
+  public init() {
+    table = quoteIdentifier(E.tableName)
+    key = quoteIdentifier(E.primaryKey)
+    var columns = Columns()
+    E().encode(to: &columns)
+    insertColumns = columns.values.map(\.name)
+    (insertSQL, insertWithKeySQL, updateSQL) = Self.writeSQL(table: table, key: key, columns: insertColumns)
+    selectByKeySQL = "SELECT * FROM \(table) WHERE \(key) = ?"
+  }
+
+  /// INSERT (without and with the key) and UPDATE statements for these columns.
+  private static func writeSQL(table: String, key: String, columns: [String]) -> (String, String, String) {
+    let names = columns.map(quoteIdentifier)
+    let marks = Array(repeating: "?", count: names.count).joined(separator: ", ")
+    let insert =
+      names.isEmpty
+      ? "INSERT INTO \(table) DEFAULT VALUES" : "INSERT INTO \(table) (\(names.joined(separator: ", "))) VALUES (\(marks))"
+    let insertWithKey =
+      "INSERT INTO \(table) (\((names + [key]).joined(separator: ", "))) VALUES (\(names.isEmpty ? "?" : marks + ", ?"))"
+    let update = "UPDATE \(table) SET \(names.map { "\($0) = ?" }.joined(separator: ", ")) WHERE \(key) = ?"
+    return (insert, insertWithKey, update)
+  }
+
+  /// The statements for the columns an entity encoded: the prepared ones when they are the usual
+  /// columns (always, for an entity that encodes every column as `Entity` asks).
+  private func writeSQL(for columns: Columns) -> (insert: String, insertWithKey: String, update: String) {
+    if columns.values.count == insertColumns.count
+      && zip(columns.values, insertColumns).allSatisfy({ $0.0.name == $0.1 })
+    {
+      return (insertSQL, insertWithKeySQL, updateSQL)
+    }
+    return Self.writeSQL(table: table, key: key, columns: columns.values.map(\.name))
+  }
 
   /// The entities that match a predicate, in an order, at most `limit` of them.
   ///
@@ -58,7 +97,7 @@ public struct Repository<E: Entity>: Sendable {
   /// let book = try Repository<Book>().object(id: 3).operate(in: context)
   /// ```
   public func object(id: Int64) -> DataOperation<E, DatabaseError> {
-    let sql = "SELECT * FROM \(table) WHERE \(key) = ?"
+    let sql = selectByKeySQL
     return DataOperation { connection throws(DatabaseError) in
       guard let entity = try connection.first(sql, [.integer(id)], { row throws(DatabaseError) in try E(row: row) })
       else { throw .notFound(table: E.tableName, key: String(id)) }
@@ -77,17 +116,10 @@ public struct Repository<E: Entity>: Sendable {
       build(&entity)
       var columns = Columns()
       entity.encode(to: &columns)
-      var names = columns.values.map { quoteIdentifier($0.name) }
+      let statements = writeSQL(for: columns)
       var arguments = columns.values.map(\.value)
-      if entity.id != 0 {
-        names.append(key)
-        arguments.append(.integer(entity.id))
-      }
-      let marks = Array(repeating: "?", count: arguments.count).joined(separator: ", ")
-      let sql = names.isEmpty
-        ? "INSERT INTO \(table) DEFAULT VALUES"
-        : "INSERT INTO \(table) (\(names.joined(separator: ", "))) VALUES (\(marks))"
-      try connection.execute(sql, arguments)
+      if entity.id != 0 { arguments.append(.integer(entity.id)) }
+      try connection.execute(entity.id != 0 ? statements.insertWithKey : statements.insert, arguments)
       entity.id = connection.lastInsertedRowID
       return entity
     }
@@ -105,9 +137,9 @@ public struct Repository<E: Entity>: Sendable {
       var columns = Columns()
       entity.encode(to: &columns)
       guard !columns.values.isEmpty else { return entity }
-      let assignments = columns.values.map { "\(quoteIdentifier($0.name)) = ?" }.joined(separator: ", ")
-      let sql = "UPDATE \(table) SET \(assignments) WHERE \(key) = ?"
-      try connection.execute(sql, columns.values.map(\.value) + [.integer(entity.id)])
+      var arguments = columns.values.map(\.value)
+      arguments.append(.integer(entity.id))
+      try connection.execute(writeSQL(for: columns).update, arguments)
       guard connection.changes > 0 else { throw .notFound(table: E.tableName, key: String(entity.id)) }
       return entity
     }

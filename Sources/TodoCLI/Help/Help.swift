@@ -5,11 +5,12 @@ enum Help {
 
     Usage: todo [global options] <command> [arguments]
            todo [filter]                 with no command: the pending list
+           todo ID… <command>            ids first, as in Taskwarrior: todo 3 done
 
     Commands:
       add WORDS… [attributes]        create a task; prints its id
-      list, ls [filter]              list tasks (pending unless the filter says otherwise)
-      show ID                        one task: every field and its notes
+      list, ls [filter]              list tasks (pending unless the filter says so)
+      show ID…                       tasks with every field and their notes
       update, edit ID… [WORDS…] [attributes]
                                      change the title and attributes of tasks
       done ID…|FILTER                mark tasks done
@@ -20,34 +21,44 @@ enum Help {
       history [--limit N]            list the undo journal, newest first
       tags, projects, stats          summaries with counts
       date EXPR…                     show how a date expression is read
-      shell                          interactive shell with line editing and completion
-      help [COMMAND|TOPIC]           this text, or help on a command; topics: dates, filters, attributes, output
+      shell                          interactive shell (line editing, completion)
+      help [COMMAND|TOPIC]           this text, or help on a command; topics:
+                                     dates, filters, attributes, output
 
     Global options (anywhere before --):
-      --db PATH             the database (else $TODO_DB, else $XDG_DATA_HOME/todo/todo.db,
-                            else ~/.local/share/todo/todo.db)
+      --db PATH             the database (else $TODO_DB, else
+                            ${XDG_DATA_HOME:-~/.local/share}/todo/todo.db)
       --json                JSON output: an array for lists, an object for one task
       --jsonl               JSON Lines: one object per line
-      --color WHEN          auto (default: colour on a terminal unless NO_COLOR is set), always, never
+      --dry-run             show what a change would do, and change nothing
+      -y, --yes             answer yes to the question a large change asks
+      --color WHEN          auto (colour on a terminal unless NO_COLOR is set or
+                            TERM=dumb), always or never; --no-color: never
       -h, --help            help; 'todo COMMAND --help' for one command
       --version             the version
+    On a terminal, a change of more than 3 tasks chosen by a filter or a range
+    (or of more than 1 chosen by search words) lists them and asks first.
 
     Attributes (add, update):  +tag  -tag  project:NAME  pri:H|M|L  due:DATE
-      or in GNU form:          --tag TAG  --project NAME  --priority H|M|L  --due DATE  --note TEXT
-    Filters (list, done, reopen, delete):
-      ID  3-7  1,4  UUID-PREFIX  +tag  -tag  project:NAME  pri:H  status:pending|done|deleted|all
-      due.before:DATE  due.after:DATE  overdue  WORDS (case-insensitive, in titles and notes)
+      or in GNU form:          --tag TAG  --project NAME  --priority H|M|L
+                               --due DATE  --note TEXT  --title TEXT
+    Filters (list, done, reopen, delete, update --where):
+      ID  3-7  1,4  UUID-PREFIX  +tag  -tag  project:NAME  pri:H  overdue
+      status:pending|done|deleted|closed|all  due.before:DATE  due.after:DATE
+      WORDS (in titles and notes, in any case)
 
     Examples:
       todo add Buy milk +home due:tomorrow
       todo add "Pay rent" project:home pri:H due:eom
       todo list +home
-      todo done 3
+      todo done 3                    (or: todo 3 done)
+      todo --dry-run delete +errand
       todo undo
       todo list --json | jq '.[].title'
 
-    Exit status: 0 success, 1 failure at run time (not found, database error, nothing to undo),
-    2 usage error (unknown command or option, bad value, unreadable date).
+    Exit status: 0 success; 1 failure at run time (not found, nothing to undo,
+    database error, a question answered no); 2 usage error (unknown command or
+    option, bad value, unreadable date).
     See also: man todo
     """
 
@@ -55,18 +66,24 @@ enum Help {
     "add": """
       Usage: todo add WORDS… [attributes]
 
-      Create a task. Words that are not attributes form the title, verbatim ("re: rent" stays).
-      Prints the new task's id and everything stored; with --json, the task object.
+      Create a task. Words that are not attributes form the title, verbatim
+      ("re: rent" stays). Prints the new task's id and everything stored; with
+      --json, the task object.
 
       Attributes:
         +TAG, --tag TAG            add a tag (one word)
         project:NAME, --project NAME
-                                   the project; dotted names nest (work.q4 is inside work)
+                                   the project; dotted names nest (work.q4 is
+                                   inside work)
         pri:H|M|L, --priority H|M|L
                                    priority high, medium or low
         due:DATE, --due DATE       the due date (see 'todo help dates')
-        --note TEXT                a first note
+        --title TEXT               the title as one argument, instead of WORDS
+        --note TEXT                a note; may be repeated
         --                         every word after it is title text
+      Each field may be given once. A word close to an attribute (proj:x) stays
+      title text, with a warning. A due: word that is not a date is an error;
+      to keep such words as title text, put -- before them.
 
       Examples:
         todo add Buy milk +home +errand
@@ -74,23 +91,33 @@ enum Help {
         todo add -- -5 degrees: buy a coat
       """,
     "list": """
-      Usage: todo list [filter] [--sort KEYS] [--limit N]    (alias: ls; also plain 'todo [filter]')
+      Usage: todo list [filter] [options]     (alias: ls; also plain 'todo [filter]')
 
       List tasks: pending ones unless the filter names a status or ids.
-      A table on a terminal (id, priority, due, project, tags, title), fitted to its width;
-      --json prints an array of task objects, --jsonl one object per line.
+      A table on a terminal (id, priority, due, project, tags, title), fitted to
+      its width: project and tags are cut, then left out, before the title gets
+      narrow; into a pipe nothing is cut. --json prints an array of task
+      objects, --jsonl one object per line.
 
-      Filter terms (all must match; several project: or pri: terms match any of them):
+      Filter terms (all must match; several project: or pri: terms match any):
         ID, 3-7, 1,4, UUID-PREFIX   those tasks (any status)
-        +TAG / -TAG                 with / without a tag (also --tag TAG)
-        project:NAME                in a project or its sub-projects; project: alone, no project
+        +TAG / -TAG                 with / without a tag
+        project:NAME                in a project or its sub-projects;
+                                    project: alone, no project
         pri:H  pri:H,M  pri:        priority; pri: alone, no priority
-        status:pending|done|deleted|all
-        due.before:DATE  due.after:DATE  overdue
-        WORDS                       case-insensitive match in title and notes (ASCII letters fold)
-      --sort KEYS   comma-separated: id, due, priority, project, title, status, created, modified,
-                    completed; a leading - sorts descending (default: due,-priority,id)
-      --limit N     at most N tasks
+        status:pending|done|deleted|closed|all     (closed: done or deleted)
+        due.before:DATE  due.after:DATE
+        overdue                     pending and due before now
+        WORDS                       match in title and notes, in any case
+      Options:
+        --status S  --project NAME  --priority P  --tag TAG
+                      the same as status:S  project:NAME  pri:P  +TAG
+        --sort KEYS   comma-separated: id, due, priority, project, title,
+                      status, created, modified, completed; a leading - sorts
+                      descending (default: due,-priority,id). Tasks without a
+                      due date come last; ties break by due, then id. Sorting
+                      by completed, created or modified adds that column.
+        --limit N     at most N tasks (N is 1 or more)
 
       Examples:
         todo list +home project:work
@@ -98,61 +125,93 @@ enum Help {
         todo list overdue --json
       """,
     "show": """
-      Usage: todo show ID
+      Usage: todo show ID…
 
-      One task with every field and its notes. ID may be an id or a UUID prefix (8+ hex digits).
+      Tasks with every field and their notes. IDs are ids, ranges (3-7), lists
+      (1,4) or UUID prefixes (8 or more hex digits). With --json: an object for
+      one id or UUID prefix, an array otherwise.
 
-      Example:
+      Examples:
         todo show 3
+        todo show 3-5 9
         todo show 3 --json
       """,
     "update": """
       Usage: todo update ID… [WORDS…] [attributes]     (alias: edit)
              todo update --where "FILTER" [attributes]
 
-      Change tasks. Leading ids (3, 3-7, 1,4, UUID prefixes) name the tasks; words after them
-      replace the title; attributes change fields:
+      Change tasks. Leading ids (3, 3-7, 1,4, UUID prefixes) name the tasks;
+      attributes change fields:
         +TAG / -TAG                add / remove a tag
         project:NAME, project:     set / clear the project
         pri:H|M|L, pri:            set / clear the priority
         due:DATE, due:             set / clear the due date
         --title TEXT               the new title as one argument
-        --note TEXT                append a note
-        --where FILTER             change every task the filter selects (one undo step)
-      Prints each changed task as stored.
+        --note TEXT                append a note (may be repeated)
+        --where FILTER             change every task the filter selects
+      WORDS after the ids replace the title only when exactly one task is
+      named; with several ids, a range or --where they are an error (to give
+      them all one title, use --title TEXT). A field given twice (pri:H
+      --priority L), or a tag both added and removed (+a -a), is an error.
+      Prints each changed task as stored; a change of many tasks is one undo
+      step. On a terminal, more than 3 tasks chosen by --where or a range (or
+      more than 1 by search words) are listed first, with a question; --yes
+      answers it, --dry-run only shows the change.
 
       Examples:
         todo update 3 pri:H due:friday
         todo update 3 Call the bank -errand
         todo update 1-4 +q4
         todo update --where "+home overdue" due:tomorrow
+        todo update --where +errand --title "Errand" --dry-run
       """,
     "done": """
       Usage: todo done ID…|FILTER
+             todo done --where "FILTER"
 
-      Mark tasks done (their completed time is now). Bulk forms are one undo step.
+      Mark tasks done (their completed time is now). Bulk forms are one undo
+      step. On a terminal, a change of more than 3 tasks chosen by a filter or
+      a range (or of more than 1 chosen by search words) lists them and asks
+      "Complete 18 tasks? [y/N]"; only y or yes goes on. Ids named one by one
+      never ask. --yes (-y) answers yes; --dry-run shows, changes nothing.
 
       Examples:
-        todo done 3
+        todo done 3                    (or: todo 3 done)
         todo done 3-7 9
         todo done +errand project:home
+        todo done --where "+errand project:home" --dry-run
       """,
     "reopen": """
       Usage: todo reopen ID…|FILTER
+             todo reopen --where "FILTER"
 
-      Mark done or deleted tasks pending again.
+      Mark done or deleted tasks pending again. A filter selects done and
+      deleted tasks (status:closed) unless it names a status; ids select tasks
+      of any status. On a terminal, a change of more than 3 tasks chosen by a
+      filter or a range (or of more than 1 chosen by search words) lists them
+      and asks first; --yes (-y) answers yes; --dry-run changes nothing.
 
-      Example:
+      Examples:
         todo reopen 3
+        todo reopen +errand status:done
+        todo reopen --where "project:home" --yes
       """,
     "delete": """
       Usage: todo delete ID…|FILTER     (alias: rm)
+             todo delete --where "FILTER"
 
-      Delete tasks. They keep their ids (never reused) and stay in the journal, so 'todo undo'
-      (or 'todo reopen ID') brings them back; 'todo list status:deleted' shows them.
+      Delete tasks. They keep their ids (never reused) and stay in the journal,
+      so 'todo undo' (or 'todo reopen ID') brings them back;
+      'todo list status:deleted' shows them. On a terminal, a change of more
+      than 3 tasks chosen by a filter or a range (or of more than 1 chosen by
+      search words) lists them and asks "Delete 18 tasks? [y/N]"; only y or
+      yes goes on. Ids named one by one never ask. --yes (-y) answers yes;
+      --dry-run shows what would be deleted and changes nothing.
 
-      Example:
-        todo delete 4
+      Examples:
+        todo delete 4                  (or: todo 4 delete)
+        todo delete +chore --dry-run
+        todo delete --where "project:old" --yes
       """,
     "note": """
       Usage: todo note ID TEXT…
@@ -165,31 +224,35 @@ enum Help {
     "undo": """
       Usage: todo undo
 
-      Revert the last command that changed tasks: all the tasks it changed, as one step
-      (a bulk 'done 3-7' is undone at once). Run it again to go further back; 'todo history'
-      lists the steps. Undoing an add removes the task (its id is not reused).
+      Revert the last command that changed tasks: all the tasks it changed, as
+      one step (a bulk 'done 3-7' is undone at once). Run it again to go
+      further back; 'todo history' lists the steps. Undoing an add removes the
+      task (its id is not reused). 'todo --dry-run undo' shows what it would do.
       """,
     "history": """
       Usage: todo history [--limit N]
 
-      The undo journal, newest first: when, what each command did and the command as typed.
+      The undo journal, newest first: when, what each command did and the
+      command as typed. --limit N (1 or more) shows the newest N.
       """,
     "tags": """
       Usage: todo tags
 
-      Every tag with its number of pending tasks and of all tasks (deleted ones not counted).
+      Every tag with its number of pending tasks and of all tasks (deleted ones
+      not counted).
       """,
     "projects": """
       Usage: todo projects
 
-      Every project with its number of pending tasks and of all tasks; a project counts its
-      sub-projects' tasks too.
+      Every project with its number of pending tasks and of all tasks; a
+      project counts its sub-projects' tasks too.
       """,
     "stats": """
       Usage: todo stats
 
-      Counts: pending, done, deleted, overdue, due in the next 7 days, done in the last 7 days,
-      tags, projects, undo steps, and the oldest pending task's creation time.
+      Counts: pending, done, deleted, overdue, due in the next 7 days, done in
+      the last 7 days, tags, projects, undo steps, and the oldest pending task's
+      creation time.
       """,
     "date": """
       Usage: todo date EXPR…
@@ -203,63 +266,94 @@ enum Help {
     "shell": """
       Usage: todo shell
 
-      An interactive shell: type commands without the 'todo' word. Line editing and history
-      (saved in $XDG_STATE_HOME/todo/history), Tab completes commands, options, +tags,
-      project: names and ids; Ctrl-C cancels the line; Ctrl-D or 'exit' leaves.
-      With standard input not a terminal, it runs commands line by line and exits 1 if any failed.
+      An interactive shell: type commands without the 'todo' word (a leading
+      'todo' is accepted too). Line editing and history (saved in
+      $XDG_STATE_HOME/todo/history; shells open at once keep each other's
+      lines); Tab completes commands, options, +tags, project: names and ids;
+      Ctrl-C cancels the line; Ctrl-D, 'exit' or 'quit' leaves. Lines starting
+      with # are comments. Large changes ask first, as on the command line.
+      With standard input not a terminal, it runs commands line by line, an
+      error names its line (todo: error: line 3: …), and it exits 1 if any
+      command failed. With 'todo --json shell', each command prints one JSON
+      value on one line (JSON Lines).
       """,
     "help": """
       Usage: todo help [COMMAND|TOPIC]
 
       Topics: dates, filters, attributes, output.
+      With --json: {"topic": "add", "text": "…"} (topic is null for the overview).
       """,
     "dates": """
       Date expressions (in the local time zone; TZ is honoured; stored as UTC):
         2026-12-01               that day at 00:00
-        2026-12-01T17:00         that local time (also with :SS, or a space instead of T)
+        2026-12-01T17:00         that local time (also :SS, or a space for T)
         2026-12-01T17:00Z        an exact instant (also +01:00 style offsets)
         now                      this instant
         today, tomorrow, yesterday           00:00 of that day
-        monday … sunday, mon … sun           the next such day (never today), 00:00
-        +3d, 3d, 2w, 1m, 1y, 12h, 30min      from now (-2d for the past); m is months
-        in 3 days, in 1 week, in 2 months, in 5 hours
+        monday … sunday, mon … sun           the next such day, 00:00 (not today)
+        +3d, 3d, 2w, 2mo, 1y, 12h, 30min     from now (-2d for the past)
+        in 3 days, in 1 week, in 2 months, in 5 hours, in 30 min
         eod, eow, eom, eoy       end of day, ISO week (Sunday), month, year (23:59:59)
         sod, sow, som, soy       their starts
-      An unreadable date is a usage error (exit 2). 'todo date EXPR' shows how one is read.
+      Months are mo and minutes min: a bare m (30m) is refused as ambiguous.
+      An unreadable date is a usage error (exit 2). 'todo date EXPR' shows how
+      one is read.
       """,
     "filters": """
       Filters select tasks for list, done, reopen, delete and update --where:
-        ID, 3-7, 1,4, UUID-PREFIX   those tasks (any status unless status: is given); an id has
-                                    1 to 7 digits, 8 or more hex digits start a UUID
+        ID, 3-7, 1,4, UUID-PREFIX   those tasks (any status unless status: is
+                                    given); an id has 1 to 7 digits, a UUID
+                                    prefix 8 or more hex digits
         +TAG / -TAG                 with / without a tag
-        project:NAME                the project and its sub-projects; project: alone = none
+        project:NAME                the project and its sub-projects;
+                                    project: alone = none
         pri:H, pri:H,M, pri:        priority; pri: alone = none
-        status:pending|done|deleted|all      (default: pending)
-        due.before:DATE, due.after:DATE, overdue (due before now)
-        WORDS                       case-insensitive match in title and notes
+        status:pending|done|deleted|closed|all
+                                    (closed = done or deleted; default:
+                                    pending, or closed for reopen)
+        due.before:DATE, due.after:DATE
+        overdue                     pending and due before now
+        WORDS                       match in title and notes, in any case and
+                                    Unicode form (CAFÉ finds Café)
         --                          every word after it is a plain word to match
-      A change (done, reopen, delete, update --where) needs ids or a term that selects tasks:
-      a status alone, or an empty word, is refused rather than applied to every task.
+      Tags and projects are case-sensitive; one that exists only in another
+      case gives a warning (no tag +Chore; did you mean +chore?). A word close
+      to a term (p:H, overdu) stays a search word, with a warning.
+      A change (done, reopen, delete, update --where) needs ids or a term that
+      selects tasks: a status alone, or an empty word, is refused rather than
+      applied to every task.
       """,
     "attributes": """
       Attributes set fields in add and update (compact and GNU forms are the same):
         +TAG            --tag TAG            add a tag; -TAG removes it (update)
         project:NAME    --project NAME       project: clears it (update)
-        pri:H|M|L       --priority H|M|L     pri: clears it (update); priority: is the same
+        pri:H|M|L       --priority H|M|L     pri: clears it (update);
+                                             priority: is the same key
         due:DATE        --due DATE           due: clears it (update)
-                        --note TEXT          append a note
-      Words that are not attributes are title text, kept verbatim; '--' makes every
-      following word title text.
+                        --title TEXT         the title as one argument
+                        --note TEXT          append a note (may be repeated)
+      A field may be given once, and a tag not both added and removed.
+      Words that are not attributes are title text, kept verbatim (proj:x too,
+      with a warning); '--' makes every following word title text.
+      -y always means --yes, so it cannot remove a tag named y.
       """,
     "output": """
       Output:
-        On a terminal: a table sized to its width; colour unless NO_COLOR is set (--color).
-        --json: an array for lists, an object for show and add, the changed tasks (an array) for
-        update/done/reopen/delete/note; undo prints {"undone", "tasks", "removed_ids"}.
-        --jsonl: one object per line. Errors: 'todo: error: …' on stderr, or with --json a
-        JSON object {"error": {"code", "message", "hint", "exit_status"}} on stderr.
-        Task keys: id, uuid, title, status, priority, project, tags, due, created, modified,
-        completed, notes [{created, text}]; times are RFC 3339 UTC; absent values are null.
+        On a terminal: a table fitted to its width (project and tags are cut,
+        then left out, before the title gets narrow); into a pipe nothing is
+        cut. Colour on a terminal unless NO_COLOR is set, TERM=dumb or
+        --no-color (see --color): overdue bold red, due within 24h yellow,
+        priority H bold, L dim. Warnings: 'todo: warning: …' on stderr.
+        --json: an array for lists, an object for add and show ID (an array
+        for several), the changed tasks (an array) for update/done/reopen/
+        delete/note; undo prints {"undone", "tasks", "removed_ids"};
+        --dry-run adds "dry_run": true. --jsonl: one object per line.
+        Errors: 'todo: error: …' on stderr, or with --json a JSON object
+        {"error": {"code", "message", "hint", "exit_status"}} on stderr;
+        warnings are {"warning": "…"} lines.
+        Task keys: id, uuid, title, status, priority, project, tags, due,
+        created, modified, completed, notes [{created, text}]; times are
+        RFC 3339 UTC; absent values are null.
       """,
   ]
 

@@ -48,9 +48,15 @@ public struct Columns: Sendable {
   /// An empty set of columns.
   public init() {}
 
-  /// Sets a column's value (replacing an earlier one of the same name).
-  public subscript(name: String) -> (any SQLValueConvertible)? {
-    get { values.first { $0.name == name }.map(\.value) }
+  /// An empty set of columns with room for `capacity` of them.
+  public init(capacity: Int) {
+    values.reserveCapacity(capacity)
+  }
+
+  /// Sets a column's value (replacing an earlier one of the same name); reads it back typed.
+  /// Generic rather than `any SQLValueConvertible`, so that encoding a row boxes nothing.
+  public subscript<Value: SQLValueConvertible>(name: String) -> Value? {
+    get { values.first { $0.name == name }.flatMap { Value(sqlValue: $0.value) } }
     set {
       let value = newValue?.sqlValue ?? .null
       if let index = values.firstIndex(where: { $0.name == name }) {

@@ -8,26 +8,35 @@
 ///   .operate(in: context)
 /// ```
 public struct Repository<E: Entity>: Sendable {
-  /// The quoted table name and primary key column.
-  private let table: String
-  private let key: String
-  /// The SQL the repository runs, made once: every entity of a type encodes the same columns.
-  private let insertColumns: [String]
-  private let insertSQL: String
-  private let insertWithKeySQL: String
-  private let updateSQL: String
-  private let selectByKeySQL: String
+  /// The SQL the repository runs, made once (every entity of a type encodes the same columns),
+  /// in one shared object so that an operation captures a single reference.
+  private final class Statements: Sendable {
+    /// The quoted table name and primary key column.
+    let table: String
+    let key: String
+    let columns: [String]
+    let insert: String
+    let insertWithKey: String
+    let update: String
+    let selectByKey: String
+
+    init() {
+      table = quoteIdentifier(E.tableName)
+      key = quoteIdentifier(E.primaryKey)
+      var encoded = Columns()
+      E().encode(to: &encoded)
+      columns = encoded.values.map(\.name)
+      (insert, insertWithKey, update) = Repository.writeSQL(table: table, key: key, columns: columns)
+      selectByKey = "SELECT * FROM \(table) WHERE \(key) = ?"
+    }
+  }
+
+  private let statements = Statements()
+  private var table: String { statements.table }
+  private var key: String { statements.key }
 
   /// A repository for `E`'s table.
-  public init() {
-    table = quoteIdentifier(E.tableName)
-    key = quoteIdentifier(E.primaryKey)
-    var columns = Columns()
-    E().encode(to: &columns)
-    insertColumns = columns.values.map(\.name)
-    (insertSQL, insertWithKeySQL, updateSQL) = Self.writeSQL(table: table, key: key, columns: insertColumns)
-    selectByKeySQL = "SELECT * FROM \(table) WHERE \(key) = ?"
-  }
+  public init() {}
 
   /// INSERT (without and with the key) and UPDATE statements for these columns.
   private static func writeSQL(table: String, key: String, columns: [String]) -> (String, String, String) {
@@ -45,10 +54,9 @@ public struct Repository<E: Entity>: Sendable {
   /// The statements for the columns an entity encoded: the prepared ones when they are the usual
   /// columns (always, for an entity that encodes every column as `Entity` asks).
   private func writeSQL(for columns: Columns) -> (insert: String, insertWithKey: String, update: String) {
-    if columns.values.count == insertColumns.count
-      && zip(columns.values, insertColumns).allSatisfy({ $0.0.name == $0.1 })
-    {
-      return (insertSQL, insertWithKeySQL, updateSQL)
+    let usual = statements.columns
+    if columns.values.count == usual.count && zip(columns.values, usual).allSatisfy({ $0.0.name == $0.1 }) {
+      return (statements.insert, statements.insertWithKey, statements.update)
     }
     return Self.writeSQL(table: table, key: key, columns: columns.values.map(\.name))
   }
@@ -97,7 +105,7 @@ public struct Repository<E: Entity>: Sendable {
   /// let book = try Repository<Book>().object(id: 3).operate(in: context)
   /// ```
   public func object(id: Int64) -> DataOperation<E, DatabaseError> {
-    let sql = selectByKeySQL
+    let sql = statements.selectByKey
     return DataOperation { connection throws(DatabaseError) in
       guard let entity = try connection.first(sql, [.integer(id)], { row throws(DatabaseError) in try E(row: row) })
       else { throw .notFound(table: E.tableName, key: String(id)) }
@@ -114,7 +122,7 @@ public struct Repository<E: Entity>: Sendable {
     DataOperation { connection throws(DatabaseError) in
       var entity = E()
       build(&entity)
-      var columns = Columns()
+      var columns = Columns(capacity: statements.columns.count + 1)
       entity.encode(to: &columns)
       let statements = writeSQL(for: columns)
       var arguments = columns.values.map(\.value)
@@ -134,7 +142,7 @@ public struct Repository<E: Entity>: Sendable {
   /// ```
   public func update(_ entity: E) -> DataOperation<E, DatabaseError> {
     DataOperation { connection throws(DatabaseError) in
-      var columns = Columns()
+      var columns = Columns(capacity: statements.columns.count + 1)
       entity.encode(to: &columns)
       guard !columns.values.isEmpty else { return entity }
       var arguments = columns.values.map(\.value)

@@ -13,6 +13,9 @@ import CSQLite
 public final class Connection {
   let handle: OpaquePointer
   private var statements: [String: Statement] = [:]
+  /// The last few statements lent, newest last (see `statement(for:)`).
+  private var recentStatements: [Statement] = []
+  private static let recentLimit = 4
   /// How many prepared statements the cache keeps before it starts again.
   static let statementCacheLimit = 64
   /// How many transactions (outermost plus savepoints) are open on this connection.
@@ -41,7 +44,13 @@ public final class Connection {
 
   /// A cached prepared statement for `sql`, or a fresh one when the cached one is in use.
   private func statement(for sql: String) throws(DatabaseError) -> Statement {
-    if let cached = statements[sql], !cached.isBusy { return cached }
+    // The statements used last, checked before the dictionary: a loop runs the same few again
+    // and again, and comparing a string with itself is a pointer check, not a hash.
+    for recent in recentStatements where recent.sql == sql && !recent.isBusy { return recent }
+    if let cached = statements[sql], !cached.isBusy {
+      remember(cached)
+      return cached
+    }
     var pointer: OpaquePointer?
     let code = sqlite3_prepare_v3(handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &pointer, nil)
     guard code == SQLITE_OK, let pointer else {
@@ -52,9 +61,17 @@ public final class Connection {
     if statements.count >= Self.statementCacheLimit {
       // Filters make many shapes of SQL; a long session must not keep every one of them.
       statements = statements.filter { $0.value.isBusy }
+      recentStatements = recentStatements.filter(\.isBusy)
     }
     if statements[sql] == nil { statements[sql] = statement }
+    remember(statement)
     return statement
+  }
+
+  /// Keeps `statement` among the few checked first.
+  private func remember(_ statement: Statement) {
+    if recentStatements.count == Self.recentLimit { recentStatements.removeFirst() }
+    recentStatements.append(statement)
   }
 
   private func step<Failure: Error>(

@@ -9,11 +9,16 @@ final class Statement {
   /// True while a query is stepping through it, so that a nested use of the same SQL prepares a
   /// fresh statement instead of resetting the one in use.
   var isBusy = false
-  private var columnIndexes: [String: Int32]?
+  /// The result columns' names, read once; a linear search of a dozen short names is faster
+  /// than hashing the name for a dictionary.
+  private var columnNames: [String]?
+  /// How many `?` parameters the statement has.
+  let parameterCount: Int
 
   init(handle: OpaquePointer, sql: String) {
     self.handle = handle
     self.sql = sql
+    self.parameterCount = Int(sqlite3_bind_parameter_count(handle))
   }
 
   deinit { sqlite3_finalize(handle) }
@@ -22,24 +27,17 @@ final class Statement {
 
   /// The index of a result column by name (case-sensitive, as SQL names it), built once.
   func index(ofColumn name: String) -> Int32? {
-    if columnIndexes == nil {
-      var indexes: [String: Int32] = [:]
-      for index in 0..<columnCount {
-        if let name = sqlite3_column_name(handle, index) {
-          let columnName = String(cString: name)
-          if indexes[columnName] == nil { indexes[columnName] = index }
-        }
-      }
-      columnIndexes = indexes
+    if columnNames == nil {
+      columnNames = (0..<columnCount).map { index in sqlite3_column_name(handle, index).map { String(cString: $0) } ?? "" }
     }
-    return columnIndexes?[name]
+    // The first column of that name, as SQLite resolves `SELECT a.x, b.x`.
+    return columnNames?.firstIndex(of: name).map(Int32.init)
   }
 
-  /// Clears earlier bindings and binds values by position (`?`, `?1`).
+  /// Binds every parameter by position. The statement is always reset when it is lent (every
+  /// run resets it on the way out), and every parameter is bound, so nothing is left to clear.
   func bind(_ arguments: [SQLValue], connection: OpaquePointer) throws(DatabaseError) {
-    sqlite3_reset(handle)
-    sqlite3_clear_bindings(handle)
-    let expected = Int(sqlite3_bind_parameter_count(handle))
+    let expected = parameterCount
     guard arguments.count == expected else {
       throw .sqlite(
         SQLiteError(

@@ -78,4 +78,51 @@ public struct Row {
     }
     return statement.text(at: index)
   }
+
+  // MARK: - By position
+
+  /// The column at `index` (0-based, in SELECT order) decoded as `Value`, for queries that
+  /// list their columns: no name is looked up. The error still names the column.
+  ///
+  /// ```swift
+  /// let title: String = try row.decode(at: 2)
+  /// ```
+  /// - Throws: `DatabaseError.decoding` naming the column when its value has another type.
+  public func decode<Value: SQLValueConvertible>(at index: Int32, as type: Value.Type = Value.self) throws(DatabaseError)
+    -> Value
+  {
+    let raw = statement.value(at: index)
+    guard let value = Value(sqlValue: raw) else {
+      throw .decoding(column: columnName(at: index), expected: "\(Value.self)", found: raw.typeName, sql: statement.sql)
+    }
+    return value
+  }
+
+  /// The integer at `index`; `nil` when it is NULL.
+  /// - Throws: `DatabaseError.decoding` when it is another type.
+  public func integer(at index: Int32) throws(DatabaseError) -> Int64? {
+    switch sqlite3_column_type(statement.handle, index) {
+    case SQLITE_INTEGER: return sqlite3_column_int64(statement.handle, index)
+    case SQLITE_NULL: return nil
+    default: throw mismatch(at: index, expected: "Int64")
+    }
+  }
+
+  /// The text at `index`; `nil` when it is NULL.
+  /// - Throws: `DatabaseError.decoding` when it is another type.
+  public func text(at index: Int32) throws(DatabaseError) -> String? {
+    switch sqlite3_column_type(statement.handle, index) {
+    case SQLITE_TEXT: return statement.text(at: index)
+    case SQLITE_NULL: return nil
+    default: throw mismatch(at: index, expected: "String")
+    }
+  }
+
+  private func mismatch(at index: Int32, expected: String) -> DatabaseError {
+    .decoding(column: columnName(at: index), expected: expected, found: statement.value(at: index).typeName, sql: statement.sql)
+  }
+
+  private func columnName(at index: Int32) -> String {
+    sqlite3_column_name(statement.handle, index).map { String(cString: $0) } ?? "column \(index)"
+  }
 }

@@ -67,7 +67,11 @@ func truncated(_ text: String, toWidth width: Int) -> String {
 func sanitizedForTerminal(_ text: String) -> String {
   // C1 controls are U+0080–U+009F, encoded as 0xC2 0x80–0x9F, and the line separators and
   // bidirectional overrides start with 0xE2: those bytes send us the slow way.
-  guard text.utf8.contains(where: { $0 < 0x20 || $0 == 0x7F || $0 == 0xC2 || $0 == 0xE2 }) else { return text }
+  var bytes = text
+  let mayHoldControls = bytes.withUTF8 { utf8 in
+    utf8.contains { $0 < 0x20 || $0 == 0x7F || $0 == 0xC2 || $0 == 0xE2 }
+  }
+  guard mayHoldControls else { return text }
   var result = ""
   result.reserveCapacity(text.utf8.count + 8)
   for scalar in text.unicodeScalars {
@@ -138,8 +142,22 @@ private func clusterWidth(of scalars: some Collection<Unicode.Scalar>) -> Int {
 }
 
 /// Whether every byte of `text` is printable ASCII, where width is simply the byte count.
-private func isPrintableASCII(_ text: String) -> Bool {
-  text.utf8.allSatisfy { $0 >= 0x20 && $0 < 0x7F }
+/// Whether every byte is printable ASCII (0x20–0x7E): then a string is as wide as it is long
+/// and needs no escaping. One tight loop over the bytes: this runs for every cell of a list.
+func isPrintableASCII(_ text: String) -> Bool {
+  var text = text
+  return text.withUTF8 { bytes in
+    for byte in bytes where byte < 0x20 || byte >= 0x7F { return false }
+    return true
+  }
+}
+
+/// A cell's text made safe for the terminal, and its width: the two things a table needs of
+/// every cell, in one pass for the usual printable ASCII.
+func terminalTextAndWidth(_ text: String) -> (text: String, width: Int) {
+  if isPrintableASCII(text) { return (text, text.utf8.count) }
+  let safe = sanitizedForTerminal(text)
+  return (safe, displayWidth(of: safe))
 }
 
 /// The `wcwidth`-style width of one non-control scalar.

@@ -103,6 +103,20 @@ final class OutputStream {
     copy.withUTF8 { append(UnsafeRawBufferPointer($0)) }
   }
 
+  /// Appends `count` copies of one ASCII byte (the padding of table cells), without a string.
+  func write(repeating byte: UInt8, count: Int) {
+    guard !failed, count > 0 else { return }
+    var left = count
+    while left > 0 && !failed {
+      if bufferedCount == Self.bufferCapacity { flush() }
+      let chunk = min(left, Self.bufferCapacity - bufferedCount)
+      (buffer.baseAddress! + bufferedCount).initializeMemory(as: UInt8.self, repeating: byte, count: chunk)
+      bufferedCount += chunk
+      left -= chunk
+    }
+    if bufferedCount == Self.bufferCapacity { flush() }
+  }
+
   /// Appends raw bytes (already encoded output, such as a `JSONWriter`'s).
   func write(bytes: some Sequence<UInt8>) {
     guard !failed else { return }

@@ -95,38 +95,45 @@ struct Table: Sendable {
   ///
   /// A table without rows writes nothing: the caller says "no tasks" its own way.
   func render(to stream: OutputStream, width: Int?, colorEnabled: Bool) {
-    for line in renderedLines(width: width, colorEnabled: colorEnabled) {
-      stream.write(line)
-      stream.write("\n")
+    let nonEmpty = columns.indices.filter { column in
+      rows.contains { row in column < row.count && !row[column].text.isEmpty }
+    }
+    guard !nonEmpty.isEmpty else { return }
+    // Every cell made safe and measured once.
+    let header = nonEmpty.map { MeasuredCell(Cell(columns[$0].header, style: .heading)) }
+    let cells = rows.map { row in
+      nonEmpty.map { column in MeasuredCell(column < row.count ? row[column] : Cell("")) }
+    }
+    var natural = header.map(\.width)
+    for row in cells {
+      for position in row.indices where row[position].width > natural[position] { natural[position] = row[position].width }
+    }
+    let layout = Layout(columns: nonEmpty.map { columns[$0] }, natural: natural, width: width)
+    writeLine(layout.kept.map { header[$0] }, layout: layout, colorEnabled: colorEnabled, to: stream)
+    for row in cells {
+      writeLine(layout.kept.map { row[$0] }, layout: layout, colorEnabled: colorEnabled, to: stream)
     }
   }
 
   /// The lines of the table (header first, no line feeds) fitted to `width` columns (nil: no limit).
   func renderedLines(width: Int?, colorEnabled: Bool) -> [String] {
-    let nonEmpty = columns.indices.filter { column in
-      rows.contains { row in column < row.count && !row[column].text.isEmpty }
-    }
-    guard !nonEmpty.isEmpty else { return [] }
-    let cells = rows.map { row in
-      nonEmpty.map { column -> Cell in
-        guard column < row.count else { return Cell("") }
-        return Cell(sanitizedForTerminal(row[column].text), style: row[column].style)
-      }
-    }
-    var natural = nonEmpty.map { displayWidth(of: sanitizedForTerminal(columns[$0].header)) }
-    for row in cells {
-      for position in row.indices { natural[position] = max(natural[position], displayWidth(of: row[position].text)) }
-    }
-    let layout = Layout(columns: nonEmpty.map { columns[$0] }, natural: natural, width: width)
-
-    let header = layout.kept.map { Cell(sanitizedForTerminal(columns[nonEmpty[$0]].header), style: .heading) }
-    var lines: [String] = []
-    lines.reserveCapacity(cells.count + 1)
-    lines.append(line(header, layout: layout, colorEnabled: colorEnabled))
-    for row in cells {
-      lines.append(line(layout.kept.map { row[$0] }, layout: layout, colorEnabled: colorEnabled))
-    }
+    let output = OutputStream.memory()
+    render(to: output, width: width, colorEnabled: colorEnabled)
+    var lines = output.collectedText.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+    if lines.last == "" { lines.removeLast() }
     return lines
+  }
+
+  /// A cell made safe for the terminal, with its width.
+  struct MeasuredCell {
+    var text: String
+    var width: Int
+    var style: TextStyle?
+
+    init(_ cell: Cell) {
+      (text, width) = terminalTextAndWidth(cell.text)
+      style = cell.style
+    }
   }
 
   /// Which columns a table keeps and how wide each is, for a width.
@@ -190,33 +197,49 @@ struct Table: Sendable {
     }
   }
 
-  /// One line: cells padded to their column width, styled, and cut after the last non-empty one;
-  /// never wider than the layout's width.
-  private func line(_ cells: [Cell], layout: Layout, colorEnabled: Bool) -> String {
-    guard let last = cells.lastIndex(where: { !$0.text.isEmpty }) else { return "" }
-    var line = ""
+  /// One line: cells padded to their column width, styled, and cut after the last non-empty
+  /// one; never wider than the layout's width, and never ending with spaces.
+  private func writeLine(_ cells: [MeasuredCell], layout: Layout, colorEnabled: Bool, to stream: OutputStream) {
+    guard let last = cells.lastIndex(where: { !$0.text.isEmpty }) else {
+      stream.write("\n")
+      return
+    }
     var used = 0
+    var pendingSpaces = 0
     for position in 0...last {
       var width = layout.widths[position]
       if position > 0 {
         if let limit = layout.width, used + Self.separator.count >= limit { break }
-        line += Self.separator
+        pendingSpaces += Self.separator.count
         used += Self.separator.count
       }
       if let limit = layout.width { width = min(width, limit - used) }
-      var text = truncated(cells[position].text, toWidth: width)
+      var cell = cells[position]
+      if cell.width > width {
+        cell.text = truncated(cell.text, toWidth: width)
+        cell.width = displayWidth(of: cell.text)
+      }
       if position == last {
-        while text.last == " " { text.removeLast() }
+        while cell.text.last == " " {
+          cell.text.removeLast()
+          cell.width -= 1
+        }
       }
-      let padding = String(repeating: " ", count: max(0, width - displayWidth(of: text)))
-      let styled = cells[position].style?.apply(to: text, colorEnabled: colorEnabled) ?? text
-      switch layout.alignments[position] {
-      case .right: line += padding + styled
-      case .left: line += position == last ? styled : styled + padding
+      let padding = max(0, width - cell.width)
+      let right = layout.alignments[position] == .right
+      if right { pendingSpaces += padding }
+      if !cell.text.isEmpty {
+        stream.write(repeating: UInt8(ascii: " "), count: pendingSpaces)
+        pendingSpaces = 0
+        if colorEnabled, let style = cell.style {
+          stream.write(style.apply(to: cell.text, colorEnabled: true))
+        } else {
+          stream.write(cell.text)
+        }
       }
+      if !right { pendingSpaces += padding }
       used += width
     }
-    while line.last == " " { line.removeLast() }
-    return line
+    stream.write("\n")
   }
 }

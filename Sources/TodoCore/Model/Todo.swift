@@ -119,6 +119,25 @@ public struct Todo: Entity, Equatable {
     }
   }
 
+  /// Decodes a row of `TodoStore.selectTodo` by position (no column name is looked up: lists of
+  /// a million tasks read every row through here).
+  init(selected row: Row) throws(DatabaseError) {
+    id = try row.integer(at: 0) ?? 0
+    uuid = try row.text(at: 1) ?? ""
+    title = try row.text(at: 2) ?? ""
+    status = try row.decode(at: 3)
+    priority = try row.decode(at: 4)
+    project = try row.text(at: 5)
+    due = try row.integer(at: 6)
+    created = try row.integer(at: 7) ?? 0
+    modified = try row.integer(at: 8) ?? 0
+    completed = try row.integer(at: 9)
+    if let joined = try row.text(at: 10) {
+      // Already in name order (see `selectTodo`).
+      tags = joined.split(separator: " ").map(String.init)
+    }
+  }
+
   public func encode(to columns: inout Columns) {
     columns["uuid"] = uuid
     columns["title"] = title

@@ -11,9 +11,11 @@ public enum TodoStore {
   static let todos = Repository<Todo>()
   static let notes = Repository<Note>()
 
-  /// The columns of a task plus its tags, for every query that reads whole tasks.
+  /// The columns of a task plus its tags (in name order: the tag table's key is todo_id, name),
+  /// for every query that reads whole tasks, in the order `Todo(selected:)` reads them.
   static let selectTodo = """
-    SELECT todo.*, (SELECT group_concat(name, ' ') FROM tag WHERE tag.todo_id = todo.id) AS tags,
+    SELECT todo.id, todo.uuid, todo.title, todo.status, todo.priority, todo.project, todo.due, todo.created,
+      todo.modified, todo.completed, (SELECT group_concat(name, ' ') FROM tag WHERE tag.todo_id = todo.id) AS tags,
       EXISTS (SELECT 1 FROM note WHERE note.todo_id = todo.id) AS has_notes
     FROM todo
     """
@@ -21,7 +23,7 @@ public enum TodoStore {
   /// Reads one task with its tags and notes, by id.
   static func load(_ id: Int64, on connection: Connection) throws(DatabaseError) -> Todo {
     guard
-      var todo = try connection.first("\(selectTodo) WHERE todo.id = ?", [.integer(id)], { row throws(DatabaseError) in try Todo(row: row) })
+      var todo = try connection.first("\(selectTodo) WHERE todo.id = ?", [.integer(id)], { row throws(DatabaseError) in try Todo(selected: row) })
     else { throw .notFound(table: Todo.tableName, key: String(id)) }
     todo.notes = try loadNotes(of: id, on: connection)
     return todo
@@ -66,8 +68,8 @@ public enum TodoStore {
     return DataOperation { [sql, arguments] connection throws(DatabaseError) in
       var count = 0
       try connection.query(sql, arguments) { row throws(DatabaseError) in
-        var todo = try Todo(row: row)
-        if try row.decode("has_notes", as: Bool.self) {
+        var todo = try Todo(selected: row)
+        if try row.integer(at: 11) == 1 {
           todo.notes = try loadNotes(of: todo.id, on: connection)
         }
         count += 1

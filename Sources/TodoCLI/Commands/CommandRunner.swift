@@ -214,12 +214,15 @@ struct CommandRunner {
       writer.finish()
       return
     }
-    let todos = try perform(TodoStore.list(query.filter, sort: query.sort, limit: query.limit, now: now), access: .read)
-    if todos.isEmpty {
+    let table = StreamedTaskTable(
+      filter: query.filter, sort: query.sort, text: text, width: session.terminalWidth, color: color, output: output)
+    let count = try perform(
+      TodoStore.forEach(query.filter, sort: query.sort, limit: query.limit, now: now, notes: false) { table.add($0) },
+      access: .read)
+    table.finish()
+    if count == 0 {
       output.write(query.filter.isEmpty ? "No pending tasks. Add one with: todo add TITLE\n" : "No matching tasks.\n")
-      return
     }
-    render(text.table(todos, sort: query.sort))
   }
 
   private func undo() throws(Failure) {

@@ -95,24 +95,8 @@ struct Table: Sendable {
   ///
   /// A table without rows writes nothing: the caller says "no tasks" its own way.
   func render(to stream: OutputStream, width: Int?, colorEnabled: Bool) {
-    let nonEmpty = columns.indices.filter { column in
-      rows.contains { row in column < row.count && !row[column].text.isEmpty }
-    }
-    guard !nonEmpty.isEmpty else { return }
-    // Every cell made safe and measured once.
-    let header = nonEmpty.map { MeasuredCell(Cell(columns[$0].header, style: .heading)) }
-    let cells = rows.map { row in
-      nonEmpty.map { column in MeasuredCell(column < row.count ? row[column] : Cell("")) }
-    }
-    var natural = header.map(\.width)
-    for row in cells {
-      for position in row.indices where row[position].width > natural[position] { natural[position] = row[position].width }
-    }
-    let layout = Layout(columns: nonEmpty.map { columns[$0] }, natural: natural, width: width)
-    writeLine(layout.kept.map { header[$0] }, layout: layout, colorEnabled: colorEnabled, to: stream)
-    for row in cells {
-      writeLine(layout.kept.map { row[$0] }, layout: layout, colorEnabled: colorEnabled, to: stream)
-    }
+    _ = TableWriter(
+      columns: columns, firstRows: rows, width: width, colorEnabled: colorEnabled, to: stream, dropEmptyColumns: true)
   }
 
   /// The lines of the table (header first, no line feeds) fitted to `width` columns (nil: no limit).
@@ -199,7 +183,7 @@ struct Table: Sendable {
 
   /// One line: cells padded to their column width, styled, and cut after the last non-empty
   /// one; never wider than the layout's width, and never ending with spaces.
-  private func writeLine(_ cells: [MeasuredCell], layout: Layout, colorEnabled: Bool, to stream: OutputStream) {
+  static func writeLine(_ cells: [MeasuredCell], layout: Layout, colorEnabled: Bool, to stream: OutputStream) {
     guard let last = cells.lastIndex(where: { !$0.text.isEmpty }) else {
       stream.write("\n")
       return
@@ -215,12 +199,14 @@ struct Table: Sendable {
       }
       if let limit = layout.width { width = min(width, limit - used) }
       var cell = cells[position]
-      if cell.width > width {
+      // Without a width (a pipe), a cell wider than its column (a row streamed after the layout
+      // was fixed) is never cut: it pushes the rest of its line instead.
+      if layout.width != nil && cell.width > width {
         cell.text = truncated(cell.text, toWidth: width)
         cell.width = displayWidth(of: cell.text)
       }
       if position == last {
-        while cell.text.last == " " {
+        while cell.text.utf8.last == UInt8(ascii: " ") {
           cell.text.removeLast()
           cell.width -= 1
         }
@@ -241,5 +227,61 @@ struct Table: Sendable {
       used += width
     }
     stream.write("\n")
+  }
+}
+
+/// Writes a table whose layout is fixed by its first rows, then any number of further rows one at
+/// a time: a list of a million tasks is drawn without holding it. `Table.render` is the case
+/// where every row is known first.
+///
+/// ```swift
+/// let writer = TableWriter(columns: columns, firstRows: window, width: nil, colorEnabled: false,
+///                          to: output, dropEmptyColumns: false)
+/// writer?.write(row)
+/// ```
+final class TableWriter {
+  private let visible: [Int]
+  private let layout: Table.Layout
+  private let stream: OutputStream
+  private let colorEnabled: Bool
+
+  /// Measures `firstRows`, fixes the layout, and writes the header and those rows. Columns that
+  /// are empty in every first row are left out only with `dropEmptyColumns` (a later row may need
+  /// them). Nil, writing nothing, when there are no rows.
+  init?(
+    columns: [Table.Column], firstRows: [[Table.Cell]], width: Int?, colorEnabled: Bool, to stream: OutputStream,
+    dropEmptyColumns: Bool
+  ) {
+    guard !firstRows.isEmpty else { return nil }
+    let visible = columns.indices.filter { column in
+      !dropEmptyColumns || firstRows.contains { row in column < row.count && !row[column].text.isEmpty }
+    }
+    guard !visible.isEmpty else { return nil }
+    self.visible = visible
+    self.stream = stream
+    self.colorEnabled = colorEnabled
+    let header = visible.map { Table.MeasuredCell(Table.Cell(columns[$0].header, style: .heading)) }
+    let cells = firstRows.map { row in
+      visible.map { column in Table.MeasuredCell(column < row.count ? row[column] : Table.Cell("")) }
+    }
+    var natural = header.map(\.width)
+    for row in cells {
+      for position in row.indices where row[position].width > natural[position] { natural[position] = row[position].width }
+    }
+    layout = Table.Layout(columns: visible.map { columns[$0] }, natural: natural, width: width)
+    let keepsAll = layout.kept == Array(visible.indices)
+    Table.writeLine(keepsAll ? header : layout.kept.map { header[$0] }, layout: layout, colorEnabled: colorEnabled, to: stream)
+    for row in cells {
+      Table.writeLine(keepsAll ? row : layout.kept.map { row[$0] }, layout: layout, colorEnabled: colorEnabled, to: stream)
+    }
+  }
+
+  /// Writes one more row in the fixed layout.
+  func write(_ row: [Table.Cell]) {
+    let cells = layout.kept.map { position in
+      let column = visible[position]
+      return Table.MeasuredCell(column < row.count ? row[column] : Table.Cell(""))
+    }
+    Table.writeLine(cells, layout: layout, colorEnabled: colorEnabled, to: stream)
   }
 }

@@ -28,36 +28,54 @@ struct TaskText {
   /// When the table is too wide, project and tags are cut and then left out before the title
   /// gets narrow; due, priority and status go only after them.
   func table(_ todos: [Todo], sort: [SortKey] = []) -> Table {
-    let showStatus = todos.contains { $0.status != .pending }
-    var columns = [Table.Column(header: "ID", alignment: .right)]
-    if showStatus { columns.append(Table.Column(header: "Status", shrink: .drop)) }
-    columns += [Table.Column(header: "Pri", shrink: .drop), Table.Column(header: "Due", shrink: .drop)]
-    let timeColumns = Self.timeColumns(for: sort)
-    for (header, _) in timeColumns { columns.append(Table.Column(header: header, shrink: .drop)) }
-    columns += [
-      Table.Column(header: "Project", shrink: .truncateThenDrop), Table.Column(header: "Tags", shrink: .truncateThenDrop),
-      Table.Column(header: "Title", flexible: true),
-    ]
-    let rows = todos.map { todo in
-      var row = [Table.Cell(String(todo.id))]
+    let shape = TableShape(showStatus: todos.contains { $0.status != .pending }, sort: sort, text: self)
+    return Table(columns: shape.columns, rows: todos.map(shape.row))
+  }
+
+  /// The columns of a list table and how a task fills them.
+  struct TableShape {
+    let columns: [Table.Column]
+    private let showStatus: Bool
+    private let timeColumns: [(String, @Sendable (Todo) -> Int64?)]
+    private let text: TaskText
+
+    init(showStatus: Bool, sort: [SortKey], text: TaskText) {
+      self.showStatus = showStatus
+      self.text = text
+      timeColumns = TaskText.timeColumns(for: sort)
+      var columns = [Table.Column(header: "ID", alignment: .right)]
+      if showStatus { columns.append(Table.Column(header: "Status", shrink: .drop)) }
+      columns += [Table.Column(header: "Pri", shrink: .drop), Table.Column(header: "Due", shrink: .drop)]
+      for (header, _) in timeColumns { columns.append(Table.Column(header: header, shrink: .drop)) }
+      columns += [
+        Table.Column(header: "Project", shrink: .truncateThenDrop), Table.Column(header: "Tags", shrink: .truncateThenDrop),
+        Table.Column(header: "Title", flexible: true),
+      ]
+      self.columns = columns
+    }
+
+    /// The cells of one task.
+    func row(_ todo: Todo) -> [Table.Cell] {
+      var row: [Table.Cell] = []
+      row.reserveCapacity(columns.count)
+      row.append(Table.Cell(String(todo.id)))
       if showStatus {
         row.append(Table.Cell(todo.status.rawValue, style: todo.status == .done ? .green : todo.status == .deleted ? .gray : nil))
       }
-      row.append(Table.Cell(todo.priority?.rawValue ?? "", style: Self.style(of: todo.priority)))
-      row.append(dueCell(todo))
+      row.append(Table.Cell(todo.priority?.rawValue ?? "", style: TaskText.style(of: todo.priority)))
+      row.append(text.dueCell(todo))
       for (_, time) in timeColumns {
-        row.append(Table.Cell(time(todo).map { Timestamp.relative($0, now: now, past: .ago) } ?? "", style: .dim))
+        row.append(Table.Cell(time(todo).map { Timestamp.relative($0, now: text.now, past: .ago) } ?? "", style: .dim))
       }
       row.append(Table.Cell(todo.project ?? "", style: .magenta))
-      row.append(Table.Cell(todo.tags.joined(separator: " "), style: .cyan))
+      row.append(Table.Cell(todo.tags.count == 1 ? todo.tags[0] : todo.tags.joined(separator: " "), style: .cyan))
       row.append(Table.Cell(todo.title, style: todo.status == .pending ? nil : .dim))
       return row
     }
-    return Table(columns: columns, rows: rows)
   }
 
   /// The columns a sort by a time adds: Completed, Created, Modified.
-  private static func timeColumns(for sort: [SortKey]) -> [(String, @Sendable (Todo) -> Int64?)] {
+  fileprivate static func timeColumns(for sort: [SortKey]) -> [(String, @Sendable (Todo) -> Int64?)] {
     var columns: [(String, @Sendable (Todo) -> Int64?)] = []
     for key in sort {
       switch key.field {
@@ -82,7 +100,7 @@ struct TaskText {
 
   /// Overdue in bold red, due today in yellow; a done or deleted task is never overdue: its due
   /// date is only a date in the past ("36h ago").
-  private func dueCell(_ todo: Todo) -> Table.Cell {
+  fileprivate func dueCell(_ todo: Todo) -> Table.Cell {
     guard let due = todo.due else { return Table.Cell("") }
     guard todo.status == .pending else {
       return Table.Cell(Timestamp.relative(due, now: now, past: .ago), style: .dim)
@@ -129,5 +147,65 @@ extension String {
   func padding(toWidth width: Int) -> String {
     let missing = width - displayWidth(of: self)
     return missing > 0 ? self + String(repeating: " ", count: missing) : self
+  }
+}
+
+/// The list table of `todo list`, drawn as tasks stream out of the database: up to `window`
+/// tasks are laid out exactly as `TaskText.table` does (widths, empty columns left out); a longer
+/// list keeps the layout of its first `window` tasks and writes the rest as they come, so memory
+/// stays bounded however many tasks there are. There, every column is kept (a later task may need
+/// one that was empty so far), the status column shows whenever the filter can select closed
+/// tasks, and a later cell wider than its column pushes its line rather than being cut (into a
+/// pipe) or is cut to the column (on a terminal).
+final class StreamedTaskTable: @unchecked Sendable {
+  // @unchecked: used only inside one operation run, while the calling thread waits for it.
+  static let defaultWindow = 10_000
+
+  private let window: Int
+  private let filter: TodoFilter
+  private let sort: [SortKey]
+  private let text: TaskText
+  private let width: Int?
+  private let color: Bool
+  private let output: OutputStream
+  private var buffered: [Todo] = []
+  private var shape: TaskText.TableShape?
+  private var writer: TableWriter?
+
+  init(
+    filter: TodoFilter, sort: [SortKey], text: TaskText, width: Int?, color: Bool, output: OutputStream,
+    window: Int = StreamedTaskTable.defaultWindow
+  ) {
+    self.window = window
+    self.filter = filter
+    self.sort = sort
+    self.text = text
+    self.width = width
+    self.color = color
+    self.output = output
+  }
+
+  func add(_ todo: Todo) {
+    if let writer, let shape {
+      writer.write(shape.row(todo))
+      return
+    }
+    buffered.append(todo)
+    if buffered.count == window {
+      let shape = TaskText.TableShape(
+        showStatus: filter.effectiveStatus != .pending || buffered.contains { $0.status != .pending }, sort: sort, text: text)
+      self.shape = shape
+      writer = TableWriter(
+        columns: shape.columns, firstRows: buffered.map(shape.row), width: width, colorEnabled: color, to: output,
+        dropEmptyColumns: false)
+      buffered = []
+    }
+  }
+
+  /// Draws a list that fitted in the window.
+  func finish() {
+    guard writer == nil, !buffered.isEmpty else { return }
+    text.table(buffered, sort: sort).render(to: output, width: width, colorEnabled: color)
+    buffered = []
   }
 }

@@ -125,16 +125,24 @@ public struct Todo: Entity, Equatable {
     id = try row.integer(at: 0) ?? 0
     uuid = try row.text(at: 1) ?? ""
     title = try row.text(at: 2) ?? ""
-    status = try row.decode(at: 3)
-    priority = try row.decode(at: 4)
+    // The usual values straight from the text; anything else through `decode`, which names it.
+    if let known = try row.text(at: 3).flatMap(Status.init(rawValue:)) { status = known } else { status = try row.decode(at: 3) }
+    let priorityText = try row.text(at: 4)
+    if let known = priorityText.flatMap(Priority.init(rawValue:)) {
+      priority = known
+    } else if priorityText != nil {
+      priority = try row.decode(at: 4)
+    }
     project = try row.text(at: 5)
     due = try row.integer(at: 6)
     created = try row.integer(at: 7) ?? 0
     modified = try row.integer(at: 8) ?? 0
     completed = try row.integer(at: 9)
     if let joined = try row.text(at: 10) {
-      // Already in name order (see `selectTodo`).
-      tags = joined.split(separator: " ").map(String.init)
+      // Already in name order (see `selectTodo`); split on the byte, not by Character.
+      tags =
+        joined.utf8.contains(UInt8(ascii: " "))
+        ? joined.utf8.split(separator: UInt8(ascii: " ")).map { String(Substring($0)) } : [joined]
     }
   }
 

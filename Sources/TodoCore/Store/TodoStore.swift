@@ -13,12 +13,14 @@ public enum TodoStore {
 
   /// The columns of a task plus its tags (in name order: the tag table's key is todo_id, name),
   /// for every query that reads whole tasks, in the order `Todo(selected:)` reads them.
-  static let selectTodo = """
+  static let selectTodo = "\(selectTodoColumns), \(hasNotesColumn) FROM todo"
+  /// The same without asking whether there are notes, for readers that do not show them.
+  static let selectTodoWithoutNotes = "\(selectTodoColumns) FROM todo"
+  private static let selectTodoColumns = """
     SELECT todo.id, todo.uuid, todo.title, todo.status, todo.priority, todo.project, todo.due, todo.created,
-      todo.modified, todo.completed, (SELECT group_concat(name, ' ') FROM tag WHERE tag.todo_id = todo.id) AS tags,
-      EXISTS (SELECT 1 FROM note WHERE note.todo_id = todo.id) AS has_notes
-    FROM todo
+      todo.modified, todo.completed, (SELECT group_concat(name, ' ') FROM tag WHERE tag.todo_id = todo.id) AS tags
     """
+  private static let hasNotesColumn = "EXISTS (SELECT 1 FROM note WHERE note.todo_id = todo.id) AS has_notes"
 
   /// Reads one task with its tags and notes, by id.
   static func load(_ id: Int64, on connection: Connection) throws(DatabaseError) -> Todo {
@@ -46,18 +48,19 @@ public enum TodoStore {
   // MARK: - Reading
 
   /// Streams the tasks a filter selects, in order, to `body` (one at a time, so a large list is
-  /// never held in memory). Returns how many there were.
+  /// never held in memory). Returns how many there were. With `notes` false, tasks come without
+  /// their notes (a table does not show them, and a million note look-ups cost).
   ///
   /// ```swift
   /// let count = try TodoStore.forEach(filter, sort: SortKey.defaultOrder, limit: nil, now: now) { print($0.title) }
   ///   .operate(in: context)
   /// ```
   public static func forEach(
-    _ filter: TodoFilter, sort: [SortKey], limit: Int?, now: Int64,
+    _ filter: TodoFilter, sort: [SortKey], limit: Int?, now: Int64, notes: Bool = true,
     _ body: @escaping @Sendable (Todo) -> Void
   ) -> DataOperation<Int, TodoError> {
     let predicate = filter.predicate(now: now)
-    var sql = "\(selectTodo) WHERE \(predicate.sql)"
+    var sql = "\(notes ? selectTodo : selectTodoWithoutNotes) WHERE \(predicate.sql)"
     let order = SortKey.withTieBreaks(sort).map(\.ordering.clause)
     sql += " ORDER BY " + order.joined(separator: ", ")
     var arguments = predicate.arguments
@@ -69,7 +72,7 @@ public enum TodoStore {
       var count = 0
       try connection.query(sql, arguments) { row throws(DatabaseError) in
         var todo = try Todo(selected: row)
-        if try row.integer(at: 11) == 1 {
+        if notes, try row.integer(at: 11) == 1 {
           todo.notes = try loadNotes(of: todo.id, on: connection)
         }
         count += 1

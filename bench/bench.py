@@ -1,0 +1,415 @@
+#!/usr/bin/env python3
+"""`make bench`: todo side by side with SQLite's own CLI (and Taskwarrior), as ratios.
+
+Every budget compares two commands timed in the same hyperfine invocation (warm-up, at least ten
+runs each, interleaved), so a busy machine slows both sides alike. The data sets are made by
+`todo-bench generate`, that is by the program's own store code, and cached in bench/data/ under
+a key of the sources that make them.
+
+    bench.py [--quick] [--smoke] [--out FILE]
+
+--quick: 1k and 10k only (`make bench-quick`). --smoke: a tiny data set, one run, no budgets
+(part of `make test`, so the script cannot rot). The table is printed and written to
+bench/RESULTS.md (not with --smoke).
+"""
+import argparse
+import datetime
+import hashlib
+import json
+import os
+import platform
+import shutil
+import subprocess
+import sys
+import tempfile
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+DATA = os.path.join(ROOT, "bench", "data")
+NOW = "2026-11-21T09:30:00Z"
+NOW_SECONDS = 1795253400
+SIZES = {"1k": 1_000, "10k": 10_000, "100k": 100_000, "1M": 1_000_000}
+
+# The SELECT `todo list` runs, written for the sqlite3 CLI: the same columns, rows and order.
+LIST_SQL = (
+    "SELECT id, priority, due, project, (SELECT group_concat(name, ' ') FROM tag WHERE tag.todo_id = todo.id), title "
+    "FROM todo WHERE status = 'pending' ORDER BY due ASC NULLS LAST, "
+    "CASE priority WHEN 'H' THEN 3 WHEN 'M' THEN 2 WHEN 'L' THEN 1 END DESC NULLS LAST, id"
+)
+# `todo list --jsonl status:all` as JSON objects built by SQLite.
+JSONL_SQL = (
+    "SELECT json_object('id', id, 'uuid', uuid, 'title', title, 'status', status, 'priority', priority, "
+    "'project', project, 'tags', json((SELECT json_group_array(name) FROM tag WHERE tag.todo_id = todo.id)), "
+    "'due', strftime('%Y-%m-%dT%H:%M:%SZ', due, 'unixepoch'), "
+    "'created', strftime('%Y-%m-%dT%H:%M:%SZ', created, 'unixepoch'), "
+    "'modified', strftime('%Y-%m-%dT%H:%M:%SZ', modified, 'unixepoch'), "
+    "'completed', strftime('%Y-%m-%dT%H:%M:%SZ', completed, 'unixepoch'), "
+    "'notes', json((SELECT json_group_array(json_object('created', strftime('%Y-%m-%dT%H:%M:%SZ', note.created, 'unixepoch'), "
+    "'text', note.text)) FROM note WHERE note.todo_id = todo.id))) "
+    "FROM todo ORDER BY due ASC NULLS LAST, CASE priority WHEN 'H' THEN 3 WHEN 'M' THEN 2 WHEN 'L' THEN 1 END DESC NULLS LAST, id"
+)
+# `todo list +tag7 project:work`.
+FILTER_SQL = (
+    "SELECT id, priority, due, project, (SELECT group_concat(name, ' ') FROM tag WHERE tag.todo_id = todo.id), title "
+    "FROM todo WHERE status = 'pending' AND todo.id IN (SELECT todo_id FROM tag WHERE name = 'tag7') "
+    "AND (project = 'work' OR (project >= 'work.' AND project < 'work/')) "
+    "ORDER BY due ASC NULLS LAST, CASE priority WHEN 'H' THEN 3 WHEN 'M' THEN 2 WHEN 'L' THEN 1 END DESC NULLS LAST, id"
+)
+TAGS_SQL = (
+    "SELECT tag.name, sum(todo.status = 'pending'), count(*) FROM tag JOIN todo ON todo.id = tag.todo_id "
+    "WHERE todo.status <> 'deleted' GROUP BY tag.name ORDER BY tag.name"
+)
+PROJECTS_SQL = (
+    "SELECT project, sum(status = 'pending'), count(*) FROM todo WHERE project IS NOT NULL AND status <> 'deleted' "
+    "GROUP BY project"
+)
+STATS_SQL = (
+    f"SELECT sum(status = 'pending'), sum(status = 'done'), sum(status = 'deleted'), "
+    f"sum(status = 'pending' AND due < {NOW_SECONDS}), "
+    f"sum(status = 'pending' AND due >= {NOW_SECONDS} AND due < {NOW_SECONDS} + 604800), "
+    f"sum(status = 'done' AND completed >= {NOW_SECONDS} - 604800), min(CASE WHEN status = 'pending' THEN created END), "
+    "(SELECT count(*) FROM journal_entry) FROM todo; "
+    "SELECT count(DISTINCT tag.name) FROM tag JOIN todo ON todo.id = tag.todo_id WHERE todo.status <> 'deleted'; "
+    + PROJECTS_SQL
+)
+# What `todo add Benchmark task +bench` writes, as statements in one transaction.
+ADD_SQL = (
+    "PRAGMA foreign_keys = ON; BEGIN IMMEDIATE; "
+    f"INSERT INTO journal_entry (created, command, summary) VALUES ({NOW_SECONDS}, 'add Benchmark task +bench', ''); "
+    "INSERT INTO todo (uuid, title, status, priority, project, due, created, modified, completed) VALUES "
+    f"(lower(hex(randomblob(16))), 'Benchmark task', 'pending', NULL, NULL, NULL, {NOW_SECONDS}, {NOW_SECONDS}, NULL); "
+    "INSERT OR IGNORE INTO journal_change (journal_id, todo_id, sequence, before) "
+    "VALUES ((SELECT max(id) FROM journal_entry), last_insert_rowid(), 0, NULL); "
+    "DELETE FROM tag WHERE todo_id = (SELECT max(id) FROM todo); "
+    "INSERT INTO tag (todo_id, name) VALUES ((SELECT max(id) FROM todo), 'bench'); "
+    "SELECT * FROM todo WHERE id = (SELECT max(id) FROM todo); "
+    "UPDATE journal_entry SET summary = 'added task' WHERE id = (SELECT max(id) FROM journal_entry); "
+    "COMMIT;"
+)
+SNAPSHOT = (
+    "json_object('id', id, 'uuid', uuid, 'title', title, 'status', status, 'priority', priority, 'project', project, "
+    "'due', due, 'created', created, 'modified', modified, 'completed', completed, "
+    "'tags', json((SELECT json_group_array(name) FROM tag WHERE tag.todo_id = todo.id)), "
+    "'notes', json((SELECT json_group_array(json_object('id', id, 'created', created, 'text', text)) "
+    "FROM note WHERE note.todo_id = todo.id)))"
+)
+BULK_WHERE = "status = 'pending' AND (project = 'work.a' OR (project >= 'work.a.' AND project < 'work.a/'))"
+# `update --where 'project:work.a' +bulk`, set-based: the journal snapshots, then one UPDATE.
+BULK_UPDATE_SQL = (
+    "PRAGMA foreign_keys = ON; BEGIN IMMEDIATE; "
+    f"INSERT INTO journal_entry (created, command, summary) VALUES ({NOW_SECONDS}, 'update --where project:work.a +bulk', ''); "
+    "INSERT INTO journal_change (journal_id, todo_id, sequence, before) "
+    f"SELECT (SELECT max(id) FROM journal_entry), id, row_number() OVER (ORDER BY id) - 1, {SNAPSHOT} "
+    f"FROM todo WHERE {BULK_WHERE}; "
+    "INSERT OR IGNORE INTO tag (todo_id, name) SELECT todo_id, 'bulk' FROM journal_change "
+    "WHERE journal_id = (SELECT max(id) FROM journal_entry); "
+    f"UPDATE todo SET modified = {NOW_SECONDS} WHERE id IN "
+    "(SELECT todo_id FROM journal_change WHERE journal_id = (SELECT max(id) FROM journal_entry)); "
+    "UPDATE journal_entry SET summary = 'updated' WHERE id = (SELECT max(id) FROM journal_entry); "
+    "COMMIT;"
+)
+# Its undo, set-based: rows and tags put back from the snapshots, the entry (and, through the
+# foreign key, its changes) removed. Like todo, it turns foreign keys on.
+BULK_UNDO_SQL = (
+    "PRAGMA foreign_keys = ON; BEGIN IMMEDIATE; "
+    "INSERT INTO todo (id, uuid, title, status, priority, project, due, created, modified, completed) "
+    "SELECT before ->> 'id', before ->> 'uuid', before ->> 'title', before ->> 'status', before ->> 'priority', "
+    "before ->> 'project', before ->> 'due', before ->> 'created', before ->> 'modified', before ->> 'completed' "
+    "FROM journal_change WHERE journal_id = (SELECT max(id) FROM journal_entry) AND true "
+    "ON CONFLICT (id) DO UPDATE SET uuid = excluded.uuid, title = excluded.title, status = excluded.status, "
+    "priority = excluded.priority, project = excluded.project, due = excluded.due, created = excluded.created, "
+    "modified = excluded.modified, completed = excluded.completed; "
+    "DELETE FROM tag WHERE todo_id IN (SELECT todo_id FROM journal_change WHERE journal_id = (SELECT max(id) FROM journal_entry)); "
+    "INSERT INTO tag (todo_id, name) SELECT journal_change.todo_id, value FROM journal_change, json_each(before, '$.tags') "
+    "WHERE journal_id = (SELECT max(id) FROM journal_entry); "
+    "DELETE FROM journal_entry WHERE id = (SELECT max(id) FROM journal_entry); "
+    "COMMIT;"
+)
+
+
+def run(command, **kwargs):
+    return subprocess.run(command, check=True, **kwargs)
+
+
+def binaries(smoke):
+    """The todo and todo-bench executables: release (static), or the debug build for --smoke."""
+    configuration = ["-c", "debug"] if smoke else ["-c", "release", "--static-swift-stdlib"]
+    swift = shutil.which("swift") or "/opt/swift/usr/bin/swift"
+    if not smoke:
+        run([swift, "build"] + configuration, cwd=ROOT, stdout=subprocess.DEVNULL)
+    folder = subprocess.run([swift, "build"] + configuration + ["--show-bin-path"], cwd=ROOT, check=True,
+                            capture_output=True, text=True).stdout.strip()
+    return os.path.join(folder, "todo"), os.path.join(folder, "todo-bench")
+
+
+def data_key():
+    """A hash of the sources that decide what a generated database holds."""
+    digest = hashlib.sha256()
+    for folder in ["Sources/TodoBench", "Sources/TodoCore", "Sources/DataOperation"]:
+        for base, _, files in sorted(os.walk(os.path.join(ROOT, folder))):
+            for name in sorted(files):
+                with open(os.path.join(base, name), "rb") as handle:
+                    digest.update(name.encode() + handle.read())
+    return digest.hexdigest()[:12]
+
+
+def dataset(generator, label, count, folder):
+    """The cached database of `count` tasks, generated when missing."""
+    path = os.path.join(folder, f"tasks-{label}.db")
+    if not os.path.exists(path):
+        print(f"generating {label} tasks …", file=sys.stderr, flush=True)
+        partial = path + ".partial"
+        for suffix in ["", "-wal", "-shm"]:
+            if os.path.exists(partial + suffix):
+                os.remove(partial + suffix)
+        run([generator, "generate", partial, str(count)])
+        run(["sqlite3", partial, "PRAGMA wal_checkpoint(TRUNCATE);"], stdout=subprocess.DEVNULL)
+        os.rename(partial, path)
+    return path
+
+
+def working_copy(path, scratch, name):
+    """A copy to write to, so the cached data set stays as generated."""
+    copy = os.path.join(scratch, name)
+    shutil.copyfile(path, copy)
+    return copy
+
+
+def hyperfine(commands, runs, warmup, prepare=None, shell=False):
+    """Mean seconds of each command, timed interleaved in one hyperfine invocation."""
+    with tempfile.NamedTemporaryFile(suffix=".json") as export:
+        arguments = ["hyperfine", "--style", "none", "--warmup", str(warmup), "--runs", str(runs),
+                     "--export-json", export.name]
+        if not shell:
+            arguments.append("-N")
+        if prepare:
+            for command in commands:
+                arguments += ["--prepare", prepare]
+        arguments += commands
+        done = subprocess.run(arguments, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, env=bench_environment())
+        if done.returncode != 0:
+            raise SystemExit(f"hyperfine failed on {commands}:\n{done.stderr}")
+        results = json.load(open(export.name))["results"]
+    return [result["median"] for result in results]
+
+
+def peak_memory(command):
+    """Peak resident memory of a command, in MiB (GNU time's %M)."""
+    output = subprocess.run(["/usr/bin/time", "-f", "%M"] + command, stdout=subprocess.DEVNULL,
+                            stderr=subprocess.PIPE, text=True, check=True, env=bench_environment()).stderr
+    return int(output.strip().splitlines()[-1]) / 1024
+
+
+def bench_environment():
+    environment = dict(os.environ)
+    environment.update({"TODO_NOW": NOW, "TZ": "UTC", "LANG": "C.UTF-8"})
+    environment.pop("COLUMNS", None)
+    return environment
+
+
+def quoted(word):
+    return "'" + word.replace("'", "'\\''") + "'"
+
+
+class Table:
+    def __init__(self):
+        self.rows = []
+
+    def add(self, workload, size, ours, reference, budget, unit="ms", ratio=None):
+        if ratio is None:
+            ratio = ours / reference if reference else float("inf")
+        passed = "pass" if budget is None or ratio <= budget else "FAIL"
+        if budget is None:
+            passed = "reported"
+        self.rows.append((workload, size, ours, reference, ratio, budget, passed, unit))
+        print(f"{workload:44} {size:>5} {fmt(ours, unit):>10} {fmt(reference, unit):>10} {ratio:7.2f}x "
+              f"{('≤ %.2fx' % budget) if budget else '':>8} {passed}", flush=True)
+
+    def markdown(self):
+        lines = ["| workload | size | ours | reference | ratio | budget | result |", "|---|---|---|---|---|---|---|"]
+        for workload, size, ours, reference, ratio, budget, passed, unit in self.rows:
+            lines.append(f"| {workload} | {size} | {fmt(ours, unit)} | {fmt(reference, unit)} | {ratio:.2f}× | "
+                         f"{('≤ %.2f×' % budget) if budget else '—'} | {passed} |")
+        return "\n".join(lines)
+
+    @property
+    def failed(self):
+        return [row for row in self.rows if row[6] == "FAIL"]
+
+
+def fmt(value, unit):
+    if value is None:
+        return "—"
+    if unit == "ms":
+        return f"{value * 1000:.1f} ms"
+    if unit == "MiB":
+        return f"{value:.1f} MiB"
+    return f"{value:.3f} {unit}"
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--quick", action="store_true", help="1k and 10k only")
+    parser.add_argument("--smoke", action="store_true", help="a tiny run without budgets, for make test")
+    parser.add_argument("--out", default=os.path.join(ROOT, "bench", "RESULTS.md"))
+    options = parser.parse_args()
+
+    todo, generator = binaries(options.smoke)
+    sizes = {"200": 200} if options.smoke else (
+        {k: SIZES[k] for k in ["1k", "10k"]} if options.quick else dict(SIZES))
+    runs, warmup = (2, 0) if options.smoke else (10, 3)
+    folder = os.path.join(DATA, ("smoke-" if options.smoke else "") + data_key())
+    os.makedirs(folder, exist_ok=True)
+    scratch = tempfile.mkdtemp(prefix="todo-bench-")
+    table = Table()
+    print(f"{'workload':44} {'size':>5} {'ours':>10} {'reference':>10} {'ratio':>8} {'budget':>8} result")
+    try:
+        data = {label: dataset(generator, label, count, folder) for label, count in sizes.items()}
+        smallest = list(sizes)[0]
+        largest = list(sizes)[-1]
+        budget = (lambda value: None) if options.smoke else (lambda value: value)
+
+        ours, reference = hyperfine([f"{todo} --version", "sqlite3 :memory: 'select 1'"], runs, warmup)
+        table.add("todo --version vs sqlite3 :memory:", "—", ours, reference, budget(1.3))
+
+        for label in sizes:
+            if label == "1k" and len(sizes) > 2:
+                continue
+            path = data[label]
+            ours, reference = hyperfine(
+                [f"{todo} --db {path} list", f"sqlite3 {path} {quoted(LIST_SQL)}"], runs, warmup)
+            table.add("list (pending, table, to a file)", label, ours, reference, budget(1.5))
+
+        jsonl_size = "100k" if "100k" in sizes else largest
+        path = data[jsonl_size]
+        ours, reference = hyperfine(
+            [f"{todo} --db {path} list --jsonl status:all", f"sqlite3 {path} {quoted(JSONL_SQL)}"], runs, warmup)
+        table.add("list --jsonl status:all", jsonl_size, ours, reference, budget(1.2))
+
+        # Commands on one task: flat from the smallest to the largest data set.
+        small = working_copy(data[smallest], scratch, "small.db")
+        large = working_copy(data[largest], scratch, "large.db")
+        one = {"small": 500 if not options.smoke else 100, "large": SIZES.get(largest, 200) // 2}
+        one["large"] = min(one["large"], sizes[largest] // 2)
+        for name, template in [
+            ("show N", "{todo} --db {db} show {id}"),
+            ("done N + undo", "{todo} --db {db} done {id} >/dev/null && {todo} --db {db} undo >/dev/null"),
+            ("update N +x (and -x)", "{todo} --db {db} update {id} +x >/dev/null && {todo} --db {db} update {id} -x >/dev/null"),
+        ]:
+            commands = [template.format(todo=todo, db=large, id=one["large"]), template.format(todo=todo, db=small, id=one["small"])]
+            ours, reference = hyperfine(commands, runs, warmup, shell=True)
+            table.add(f"{name}: {largest} vs {smallest}", largest, ours, reference, budget(1.3))
+
+        for label in [l for l in ["10k", largest] if l in sizes]:
+            target = working_copy(data[label], scratch, f"add-{label}.db")
+            reference_copy = working_copy(data[label], scratch, f"add-ref-{label}.db")
+            ours, reference = hyperfine(
+                [f"{todo} --db {target} add Benchmark task +bench", f"sqlite3 {reference_copy} {quoted(ADD_SQL)}"],
+                runs, warmup)
+            table.add("add (one task)", label, ours, reference, budget(1.3))
+            if label == largest:
+                add_large = ours
+            if label == "10k":
+                add_small = ours
+        if "10k" in sizes and largest != "10k":
+            table.add(f"add: {largest} vs 10k (flat)", largest, add_large, add_small, budget(1.3))
+
+        path = data[largest]
+        analyzed = working_copy(path, scratch, "analyzed.db")
+        run(["sqlite3", analyzed, "ANALYZE;"])
+        ours, reference = hyperfine(
+            [f"{todo} --db {path} list +tag7 project:work", f"sqlite3 {analyzed} {quoted(FILTER_SQL)}"], runs, warmup)
+        table.add("list +tag project:x vs ANALYZEd sqlite3", largest, ours, reference, budget(1.2))
+
+        ours_db = working_copy(path, scratch, "bulk.db")
+        reference_db = working_copy(path, scratch, "bulk-ref.db")
+        ours, reference = hyperfine(
+            [f"{todo} --db {ours_db} --yes update --where project:work.a +bulk >/dev/null && {todo} --db {ours_db} undo >/dev/null",
+             f"sqlite3 {reference_db} {quoted(BULK_UPDATE_SQL)} && sqlite3 {reference_db} {quoted(BULK_UNDO_SQL)}"],
+            runs, warmup, shell=True)
+        table.add("update --where (~1%) + undo vs set-based SQL", largest, ours, reference, budget(1.5))
+
+        for name, command, sql in [("tags", "tags", TAGS_SQL), ("projects", "projects", PROJECTS_SQL), ("stats", "stats", STATS_SQL)]:
+            ours, reference = hyperfine([f"{todo} --db {path} {command}", f"sqlite3 {path} {quoted(sql)}"], runs, warmup)
+            table.add(f"{name} vs minimal SQL", largest, ours, reference, budget(1.2))
+
+        for name, arguments in [("peak memory: list (table)", ["list"]), ("peak memory: list --jsonl status:all", ["list", "--jsonl", "status:all"])]:
+            memory = peak_memory([todo, "--db", path] + arguments)
+            table.add(name, largest, memory, 30.0, None if options.smoke else 1.0, unit="MiB")
+
+        layer = subprocess.run([generator, "datalayer", "2000" if options.smoke else "100000"], capture_output=True, text=True,
+                               check=True).stdout.splitlines()[1:]
+        for line in layer:
+            kind, count, ours, reference, ratio = line.split("\t")
+            table.add(f"DataOperation vs C API: {kind}", count, float(ours), float(reference), budget(1.1))
+
+        if shutil.which("task") and "10k" in sizes:
+            taskwarrior(table, todo, data["10k"], scratch, runs, warmup)
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
+
+    if options.smoke:
+        print("bench smoke run: every workload ran")
+        return 0
+    machine = f"{platform.node()}, {os.cpu_count()} cores, {platform.platform()}"
+    with open(options.out, "w") as results:
+        results.write(f"# Benchmark results\n\n{datetime.date.today().isoformat()}, {machine}; "
+                      f"`make {'bench-quick' if options.quick else 'bench'}`. Medians of hyperfine runs "
+                      "(warm-up 3, 10 runs, interleaved); ratios are ours / reference.\n\n")
+        results.write(table.markdown() + "\n")
+    print(f"written to {os.path.relpath(options.out, ROOT)}")
+    if table.failed:
+        print(f"{len(table.failed)} budget(s) failed", file=sys.stderr)
+        return 1
+    return 0
+
+
+def taskwarrior(table, todo, path, scratch, runs, warmup):
+    """Taskwarrior 2.6 loaded with the same 10k tasks, side by side (reported, no budget)."""
+    data = os.path.join(scratch, "taskwarrior")
+    os.makedirs(data)
+    rc = os.path.join(scratch, "taskrc")
+    with open(rc, "w") as handle:
+        handle.write(f"data.location={data}\nconfirmation=off\nverbose=nothing\nhooks=off\nrecurrence=off\n")
+    exported = subprocess.run([todo, "--db", path, "list", "--jsonl", "status:all"], capture_output=True, text=True,
+                              check=True, env=bench_environment()).stdout
+    status = {"pending": "pending", "done": "completed", "deleted": "deleted"}
+    tasks = []
+    for line in exported.splitlines():
+        task = json.loads(line)
+        converted = {"uuid": task["uuid"], "description": task["title"], "status": status[task["status"]],
+                     "entry": task["created"].replace("-", "").replace(":", ""),
+                     "modified": task["modified"].replace("-", "").replace(":", "")}
+        if task["project"]:
+            converted["project"] = task["project"]
+        if task["priority"]:
+            converted["priority"] = task["priority"]
+        if task["tags"]:
+            converted["tags"] = task["tags"]
+        if task["due"]:
+            converted["due"] = task["due"].replace("-", "").replace(":", "")
+        if task["completed"]:
+            converted["end"] = task["completed"].replace("-", "").replace(":", "")
+        elif task["status"] == "deleted":
+            converted["end"] = converted["modified"]
+        tasks.append(converted)
+    imported = os.path.join(scratch, "import.json")
+    with open(imported, "w") as handle:
+        json.dump(tasks, handle)
+    environment = bench_environment()
+    environment["TASKRC"] = rc
+    subprocess.run(["task", "import", imported], env=environment, check=True, stdout=subprocess.DEVNULL,
+                   stderr=subprocess.DEVNULL)
+    work = working_copy(path, scratch, "tw-todo.db")
+    prefix = f"TASKRC={rc} task rc.gc=off"
+    for name, ours_command, theirs in [
+        ("list", f"{todo} --db {work} list", f"{prefix} list"),
+        ("add", f"{todo} --db {work} add Benchmark task +bench", f"{prefix} add Benchmark task +bench"),
+        ("+tag list", f"{todo} --db {work} list +tag7", f"{prefix} +tag7 list"),
+        ("export", f"{todo} --db {work} list --json status:all", f"{prefix} export"),
+    ]:
+        ours, reference = hyperfine([ours_command, theirs], runs, warmup, shell=True)
+        table.add(f"vs Taskwarrior 2.6: {name}", "10k", ours, reference, None)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -131,11 +131,13 @@ def run(command, **kwargs):
 
 
 def binaries(smoke):
-    """The todo and todo-bench executables: release (static), or the debug build for --smoke."""
-    configuration = ["-c", "debug"] if smoke else ["-c", "release", "--static-swift-stdlib"]
+    """The todo and todo-bench executables: the release build `make release` makes (as `make
+    install` installs it), or the debug build for --smoke."""
     swift = shutil.which("swift") or "/opt/swift/usr/bin/swift"
+    configuration = ["-c", "debug"]
     if not smoke:
-        run([swift, "build"] + configuration, cwd=ROOT, stdout=subprocess.DEVNULL)
+        run(["make", "-s", "release"], cwd=ROOT, stdout=subprocess.DEVNULL)
+        configuration = ["-c", "release"]
     folder = subprocess.run([swift, "build"] + configuration + ["--show-bin-path"], cwd=ROOT, check=True,
                             capture_output=True, text=True).stdout.strip()
     return os.path.join(folder, "todo"), os.path.join(folder, "todo-bench")

@@ -44,6 +44,8 @@ enum DataSet {
             _ = try TodoStore.delete(filter, now: now, command: "delete").run(connection)
           }
         }
+        // As every write of the command line does.
+        try PlannerStatistics.refresh().run(connection)
       }.transaction().operate(in: context)
       added += size
     }

@@ -96,7 +96,7 @@ struct CommandRunner {
   ///
   /// A write to a database that does not exist yet is first tried on an empty one in memory, so
   /// that a command that fails (`undo` with nothing to undo) creates no file and no folder.
-  private func perform<Value>(_ operation: DataOperation<Value, TodoError>, access: Access) throws(Failure) -> Value {
+  private func perform<Value: Sendable>(_ operation: DataOperation<Value, TodoError>, access: Access) throws(Failure) -> Value {
     let path = invocation.options.databasePath
     let exists = session.databaseExists(path: path)
     if access == .write && !exists {
@@ -110,7 +110,10 @@ struct CommandRunner {
       // Writes take the write lock up front; reads get a snapshot that blocks no writer.
       switch access {
       case .read: return try operation.transaction(.deferred).operate(in: context)
-      case .write: return try operation.transaction(.immediate).operate(in: context)
+      case .write:
+        // The planner's statistics are kept fresh in the transaction of a write, never in a read.
+        return try operation.flatMap { value in PlannerStatistics.refresh().map { value } }
+          .transaction(.immediate).operate(in: context)
       case .dryRun: return try operation.rolledBack(.immediate).operate(in: context)
       }
     } catch {

@@ -54,18 +54,18 @@ enum Terminal {
     return Int(size.ws_col)
   }
 
-  /// The process environment as a dictionary (the first definition wins for duplicated names).
+  /// The environment variables todo reads. A command reads only these, rather than hashing
+  /// every variable of the process into a dictionary at each start.
+  static let variables = [
+    "TODO_DB", "HOME", "XDG_DATA_HOME", "XDG_STATE_HOME", "XDG_CONFIG_HOME", "NO_COLOR", "TERM", "COLUMNS",
+  ]
+
+  /// The variables todo reads (`variables`), as a dictionary, from the process environment.
   static func processEnvironment() -> [String: String] {
     var result: [String: String] = [:]
-    let start: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? = environ
-    guard var entry = start else { return result }
-    while let pointer = entry.pointee {
-      let pair = String(cString: pointer)
-      if let equals = pair.firstIndex(of: "=") {
-        let name = String(pair[..<equals])
-        if result[name] == nil { result[name] = String(pair[pair.index(after: equals)...]) }
-      }
-      entry += 1
+    result.reserveCapacity(variables.count)
+    for name in variables {
+      if let value = getenv(name) { result[name] = String(cString: value) }
     }
     return result
   }

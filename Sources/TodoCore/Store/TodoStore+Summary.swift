@@ -87,13 +87,41 @@ extension TodoStore {
   /// let stats = try TodoStore.statistics(now: now).operate(in: context)
   /// ```
   public static func statistics(now: Int64) -> DataOperation<Statistics, TodoError> {
-    // The tag and project counts are those `todo tags` and `todo projects` list.
-    zip(counts(now: now), tags(), projects()).map { counted, tags, projects in
+    // The tag and project counts are those `todo tags` and `todo projects` list, counted without
+    // summing every tag's tasks as those commands do.
+    zip(counts(now: now), tagCount(), projectCount()).map { counted, tags, projects in
       var stats = counted
-      stats.tags = tags.count
-      stats.projects = projects.count
+      stats.tags = tags
+      stats.projects = projects
       return stats
     }
+  }
+
+  /// How many tags `todo tags` lists: those of tasks that are not deleted.
+  private static func tagCount() -> DataOperation<Int, TodoError> {
+    DataOperation { connection throws(DatabaseError) in
+      Int(
+        sqlValue: try connection.scalar(
+          "SELECT count(DISTINCT tag.name) FROM tag JOIN todo ON todo.id = tag.todo_id WHERE todo.status <> 'deleted'")) ?? 0
+    }.mapError(TodoError.init)
+  }
+
+  /// How many projects `todo projects` lists: those of tasks that are not deleted, with their parents.
+  private static func projectCount() -> DataOperation<Int, TodoError> {
+    DataOperation { connection throws(DatabaseError) in
+      var names = Set<Substring>()
+      try connection.query("SELECT DISTINCT project FROM todo WHERE project IS NOT NULL AND status <> 'deleted'") {
+        row throws(DatabaseError) in
+        let project = try row.string("project")
+        var end = project.endIndex
+        names.insert(project[...])
+        while let dot = project[..<end].lastIndex(of: ".") {
+          names.insert(project[..<dot])
+          end = dot
+        }
+      }
+      return names.count
+    }.mapError(TodoError.init)
   }
 
   private static func counts(now: Int64) -> DataOperation<Statistics, TodoError> {

@@ -1,0 +1,41 @@
+import DataOperation
+
+/// Keeps SQLite's planner statistics (`sqlite_stat1`) in step with the number of tasks, so that
+/// a filter such as `+tag project:x` starts from its most selective index instead of walking
+/// every pending task. Without statistics SQLite guesses, and at a million tasks it guesses
+/// wrong by several times.
+///
+/// The check costs two look-ups and runs at the end of every command that writes, inside its
+/// transaction (never during a read); `ANALYZE` itself runs only when there are at least
+/// `threshold` tasks and none were analysed yet, or the tasks have doubled since, and reads a
+/// bounded sample (`analysis_limit`), so it stays in the milliseconds at any size.
+///
+/// ```swift
+/// try TodoStore.add(changes, now: now, command: "add …").flatMap { report in
+///   PlannerStatistics.refresh().map { report }
+/// }.transaction().operate(in: context)
+/// ```
+public enum PlannerStatistics {
+  /// Fewer tasks than this are planned well without statistics.
+  public static let threshold: Int64 = 1_000
+  /// Rows ANALYZE samples per index.
+  static let sampleLimit = 1_000
+
+  /// Runs ANALYZE when the statistics are missing or stale (see the type's summary).
+  public static func refresh() -> DataOperation<Void, TodoError> {
+    DataOperation { connection throws(DatabaseError) in
+      // The highest id counts every task ever added: a cheap upper bound of the row count.
+      let tasks = Int64(sqlValue: try connection.scalar("SELECT max(id) FROM todo")) ?? 0
+      guard tasks >= threshold else { return }
+      let hasTable = try connection.first("SELECT 1 FROM sqlite_schema WHERE name = 'sqlite_stat1'", [], { _ in true }) != nil
+      if hasTable {
+        let stat = try connection.first(
+          "SELECT stat FROM sqlite_stat1 WHERE tbl = 'todo' AND idx = 'todo_by_status_due'", [],
+          { row throws(DatabaseError) in try row.string("stat") })
+        // The first number of an index's statistics is the number of rows it had.
+        if let stat, let counted = Int64(stat.prefix { $0 != " " }), tasks <= counted * 2 { return }
+      }
+      try connection.executeScript("PRAGMA analysis_limit = \(sampleLimit); ANALYZE;")
+    }.mapError(TodoError.init)
+  }
+}

@@ -301,7 +301,7 @@ def main():
             ours, reference = hyperfine(commands, runs, warmup, shell=True)
             table.add(f"{name}: {largest} vs {smallest}", largest, ours, reference, budget(1.3))
 
-        for label in [l for l in ["10k", largest] if l in sizes]:
+        for label in dict.fromkeys(l for l in ["10k", largest] if l in sizes):
             target = working_copy(data[label], scratch, f"add-{label}.db")
             reference_copy = working_copy(data[label], scratch, f"add-ref-{label}.db")
             ours, reference = hyperfine(

@@ -118,6 +118,21 @@ public struct Row {
     }
   }
 
+  /// Lends the UTF-8 bytes of the text at `index` to `body` (nil for NULL), without making a
+  /// String: for values that are compared or split rather than kept. The bytes are valid only
+  /// inside `body`.
+  /// - Throws: `DatabaseError.decoding` when the value is neither text nor NULL.
+  public func withText<Value>(at index: Int32, _ body: (UnsafeBufferPointer<UInt8>?) -> Value) throws(DatabaseError) -> Value {
+    switch sqlite3_column_type(statement.handle, index) {
+    case SQLITE_TEXT:
+      let pointer = sqlite3_column_text(statement.handle, index)
+      let count = Int(sqlite3_column_bytes(statement.handle, index))
+      return body(UnsafeBufferPointer(start: pointer, count: count))
+    case SQLITE_NULL: return body(nil)
+    default: throw mismatch(at: index, expected: "String")
+    }
+  }
+
   private func mismatch(at index: Int32, expected: String) -> DatabaseError {
     .decoding(column: columnName(at: index), expected: expected, found: statement.value(at: index).typeName, sql: statement.sql)
   }

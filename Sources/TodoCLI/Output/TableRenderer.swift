@@ -81,6 +81,8 @@ struct Table: Sendable {
   static let minimumFlexibleWidth = 15
   /// The gap between two columns.
   static let separator = "  "
+  /// Its width, as a constant: `String.count` walks the characters every time it is asked.
+  static let separatorWidth = 2
 
   var columns: [Column]
   /// The cells of each row, in column order; a short row is padded with empty cells.
@@ -95,8 +97,9 @@ struct Table: Sendable {
   ///
   /// A table without rows writes nothing: the caller says "no tasks" its own way.
   func render(to stream: OutputStream, width: Int?, colorEnabled: Bool) {
+    let measured = rows.map { row in columns.indices.map { MeasuredCell($0 < row.count ? row[$0] : Cell("")) } }
     _ = TableWriter(
-      columns: columns, firstRows: rows, width: width, colorEnabled: colorEnabled, to: stream, dropEmptyColumns: true)
+      columns: columns, firstRows: measured, width: width, colorEnabled: colorEnabled, to: stream, dropEmptyColumns: true)
   }
 
   /// The lines of the table (header first, no line feeds) fitted to `width` columns (nil: no limit).
@@ -136,7 +139,7 @@ struct Table: Sendable {
       var kept = Array(columns.indices)
       var widths = natural
       if let width {
-        let separator = Table.separator.count
+        let separator = Table.separatorWidth
         let flexible = columns.indices.filter { columns[$0].isFlexible }
         // The width the flexible columns get with the others at `widths`.
         func left(_ kept: [Int]) -> Int {
@@ -193,9 +196,9 @@ struct Table: Sendable {
     for position in 0...last {
       var width = layout.widths[position]
       if position > 0 {
-        if let limit = layout.width, used + Self.separator.count >= limit { break }
-        pendingSpaces += Self.separator.count
-        used += Self.separator.count
+        if let limit = layout.width, used + Self.separatorWidth >= limit { break }
+        pendingSpaces += Self.separatorWidth
+        used += Self.separatorWidth
       }
       if let limit = layout.width { width = min(width, limit - used) }
       var cell = cells[position]
@@ -245,25 +248,25 @@ final class TableWriter {
   private let stream: OutputStream
   private let colorEnabled: Bool
 
-  /// Measures `firstRows`, fixes the layout, and writes the header and those rows. Columns that
-  /// are empty in every first row are left out only with `dropEmptyColumns` (a later row may need
-  /// them). Nil, writing nothing, when there are no rows.
+  /// Fixes the layout from `firstRows` (one measured cell per column each), and writes the header
+  /// and those rows. `hidden` columns are never shown; columns that are empty in every first row
+  /// are left out only with `dropEmptyColumns` (a later row may need them). Nil, writing nothing,
+  /// when there are no rows.
   init?(
-    columns: [Table.Column], firstRows: [[Table.Cell]], width: Int?, colorEnabled: Bool, to stream: OutputStream,
-    dropEmptyColumns: Bool
+    columns: [Table.Column], firstRows: [[Table.MeasuredCell]], hidden: Set<Int> = [], width: Int?, colorEnabled: Bool,
+    to stream: OutputStream, dropEmptyColumns: Bool
   ) {
     guard !firstRows.isEmpty else { return nil }
     let visible = columns.indices.filter { column in
-      !dropEmptyColumns || firstRows.contains { row in column < row.count && !row[column].text.isEmpty }
+      !hidden.contains(column) && (!dropEmptyColumns || firstRows.contains { !$0[column].text.isEmpty })
     }
     guard !visible.isEmpty else { return nil }
     self.visible = visible
     self.stream = stream
     self.colorEnabled = colorEnabled
     let header = visible.map { Table.MeasuredCell(Table.Cell(columns[$0].header, style: .heading)) }
-    let cells = firstRows.map { row in
-      visible.map { column in Table.MeasuredCell(column < row.count ? row[column] : Table.Cell("")) }
-    }
+    let everyColumn = visible.count == columns.count
+    let cells = everyColumn ? firstRows : firstRows.map { row in visible.map { row[$0] } }
     var natural = header.map(\.width)
     for row in cells {
       for position in row.indices where row[position].width > natural[position] { natural[position] = row[position].width }

@@ -164,12 +164,15 @@ final class StreamedTaskTable: @unchecked Sendable {
   private let window: Int
   private let filter: TodoFilter
   private let sort: [SortKey]
-  private let text: TaskText
   private let width: Int?
   private let color: Bool
   private let output: OutputStream
-  private var buffered: [Todo] = []
-  private var shape: TaskText.TableShape?
+  /// Every column, the status column included; it is hidden when no task shown is closed.
+  private let shape: TaskText.TableShape
+  private static let statusColumn = 1
+  /// The first tasks, as measured cells (nothing else of them is kept).
+  private var buffered: [[Table.MeasuredCell]] = []
+  private var sawClosedTask = false
   private var writer: TableWriter?
 
   init(
@@ -179,33 +182,33 @@ final class StreamedTaskTable: @unchecked Sendable {
     self.window = window
     self.filter = filter
     self.sort = sort
-    self.text = text
     self.width = width
     self.color = color
     self.output = output
+    shape = TaskText.TableShape(showStatus: true, sort: sort, text: text)
   }
 
   func add(_ todo: Todo) {
-    if let writer, let shape {
+    if let writer {
       writer.write(shape.row(todo))
       return
     }
-    buffered.append(todo)
-    if buffered.count == window {
-      let shape = TaskText.TableShape(
-        showStatus: filter.effectiveStatus != .pending || buffered.contains { $0.status != .pending }, sort: sort, text: text)
-      self.shape = shape
-      writer = TableWriter(
-        columns: shape.columns, firstRows: buffered.map(shape.row), width: width, colorEnabled: color, to: output,
-        dropEmptyColumns: false)
-      buffered = []
-    }
+    if todo.status != .pending { sawClosedTask = true }
+    buffered.append(shape.row(todo).map(Table.MeasuredCell.init))
+    if buffered.count == window { draw(streaming: true) }
   }
 
   /// Draws a list that fitted in the window.
   func finish() {
-    guard writer == nil, !buffered.isEmpty else { return }
-    text.table(buffered, sort: sort).render(to: output, width: width, colorEnabled: color)
+    if writer == nil && !buffered.isEmpty { draw(streaming: false) }
+  }
+
+  private func draw(streaming: Bool) {
+    // A longer list shows the status column whenever its filter can select closed tasks.
+    let showStatus = sawClosedTask || (streaming && filter.effectiveStatus != .pending)
+    writer = TableWriter(
+      columns: shape.columns, firstRows: buffered, hidden: showStatus ? [] : [Self.statusColumn], width: width,
+      colorEnabled: color, to: output, dropEmptyColumns: !streaming)
     buffered = []
   }
 }

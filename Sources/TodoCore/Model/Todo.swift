@@ -4,6 +4,21 @@ import DataOperation
 public enum Status: String, Sendable, CaseIterable, SQLValueConvertible {
   case pending, done, deleted
 
+  /// Reads a status from its stored bytes without making a string (lists read one per task).
+  init?(utf8 bytes: UnsafeBufferPointer<UInt8>?) {
+    guard let bytes, let first = bytes.first else { return nil }
+    switch (first, bytes.count) {
+    case (UInt8(ascii: "p"), 7) where Self.matches(bytes, "pending"): self = .pending
+    case (UInt8(ascii: "d"), 4) where Self.matches(bytes, "done"): self = .done
+    case (UInt8(ascii: "d"), 7) where Self.matches(bytes, "deleted"): self = .deleted
+    default: return nil
+    }
+  }
+
+  private static func matches(_ bytes: UnsafeBufferPointer<UInt8>, _ word: StaticString) -> Bool {
+    word.withUTF8Buffer { expected in expected.elementsEqual(bytes) }
+  }
+
   public var sqlValue: SQLValue { .text(rawValue) }
   public init?(sqlValue: SQLValue) {
     guard case .text(let text) = sqlValue, let status = Status(rawValue: text) else { return nil }
@@ -13,6 +28,17 @@ public enum Status: String, Sendable, CaseIterable, SQLValueConvertible {
 
 /// How urgent a task is: high, medium or low.
 public enum Priority: String, Sendable, CaseIterable, Comparable, SQLValueConvertible {
+  /// Reads a stored priority (`H`, `M`, `L`) from its bytes without making a string.
+  init?(utf8 bytes: UnsafeBufferPointer<UInt8>) {
+    guard bytes.count == 1 else { return nil }
+    switch bytes[0] {
+    case UInt8(ascii: "H"): self = .high
+    case UInt8(ascii: "M"): self = .medium
+    case UInt8(ascii: "L"): self = .low
+    default: return nil
+    }
+  }
+
   case high = "H", medium = "M", low = "L"
 
   /// Reads `H`/`M`/`L` or `high`/`medium`/`low` (any case).
@@ -125,24 +151,29 @@ public struct Todo: Entity, Equatable {
     id = try row.integer(at: 0) ?? 0
     uuid = try row.text(at: 1) ?? ""
     title = try row.text(at: 2) ?? ""
-    // The usual values straight from the text; anything else through `decode`, which names it.
-    if let known = try row.text(at: 3).flatMap(Status.init(rawValue:)) { status = known } else { status = try row.decode(at: 3) }
-    let priorityText = try row.text(at: 4)
-    if let known = priorityText.flatMap(Priority.init(rawValue:)) {
-      priority = known
-    } else if priorityText != nil {
-      priority = try row.decode(at: 4)
+    // Status and priority straight from their bytes; anything unexpected through `decode`,
+    // which names the column and the value.
+    if let known = try row.withText(at: 3, Status.init(utf8:)) { status = known } else { status = try row.decode(at: 3) }
+    switch try row.withText(at: 4, { bytes in bytes.map(Priority.init(utf8:)) }) {
+    case .some(.some(let known)): priority = known
+    case .some(.none): priority = try row.decode(at: 4)
+    case .none: priority = nil
     }
     project = try row.text(at: 5)
     due = try row.integer(at: 6)
     created = try row.integer(at: 7) ?? 0
     modified = try row.integer(at: 8) ?? 0
     completed = try row.integer(at: 9)
-    if let joined = try row.text(at: 10) {
-      // Already in name order (see `selectTodo`); split on the byte, not by Character.
-      tags =
-        joined.utf8.contains(UInt8(ascii: " "))
-        ? joined.utf8.split(separator: UInt8(ascii: " ")).map { String(Substring($0)) } : [joined]
+    // Tags come space-separated and already in name order (see `selectTodo`).
+    tags = try row.withText(at: 10) { bytes in
+      guard let bytes else { return [] }
+      var names: [String] = []
+      var start = 0
+      for index in 0...bytes.count where index == bytes.count || bytes[index] == UInt8(ascii: " ") {
+        if index > start { names.append(String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)) }
+        start = index + 1
+      }
+      return names
     }
   }
 

@@ -27,14 +27,12 @@ public enum PlannerStatistics {
       // The highest id counts every task ever added: a cheap upper bound of the row count.
       let tasks = Int64(sqlValue: try connection.scalar("SELECT max(id) FROM todo")) ?? 0
       guard tasks >= threshold else { return }
-      let hasTable = try connection.first("SELECT 1 FROM sqlite_schema WHERE name = 'sqlite_stat1'", [], { _ in true }) != nil
-      if hasTable {
-        let stat = try connection.first(
-          "SELECT stat FROM sqlite_stat1 WHERE tbl = 'todo' AND idx = 'todo_by_status_due'", [],
-          { row throws(DatabaseError) in try row.string("stat") })
-        // The first number of an index's statistics is the number of rows it had.
-        if let stat, let counted = Int64(stat.prefix { $0 != " " }), tasks <= counted * 2 { return }
-      }
+      // sqlite_stat1 exists once ANALYZE has run: until then the look-up fails, as "no statistics".
+      let stat = try? connection.first(
+        "SELECT stat FROM sqlite_stat1 WHERE tbl = 'todo' AND idx = 'todo_by_status_due'", [],
+        { row throws(DatabaseError) in try row.string("stat") })
+      // The first number of an index's statistics is the number of rows it had.
+      if let stat = stat ?? nil, let counted = Int64(stat.prefix { $0 != " " }), tasks <= counted * 2 { return }
       try connection.executeScript("PRAGMA analysis_limit = \(sampleLimit); ANALYZE;")
     }.mapError(TodoError.init)
   }

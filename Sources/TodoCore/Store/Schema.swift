@@ -73,27 +73,32 @@ public enum TodoDatabase {
       options.wal = false
       let context = try Context(path: path, options: options)
       try TextSearch.define.operate(in: context)
-      try checkOwnership.operate(in: context)
+      let version = try checkOwnership.operate(in: context)
       if !readOnly { try Context.enableWAL().operate(in: context) }
-      _ = try Schema.migrator.migrate().operate(in: context)
+      // An up-to-date database (nearly always) needs no migration step at all.
+      if version != Schema.migrator.latestVersion { _ = try Schema.migrator.migrate().operate(in: context) }
       return context
     } catch {
       throw .database(error)
     }
   }
 
-  /// Fails, reading only, when the file is another program's database or a newer todo's.
-  static let checkOwnership = zip(Migrator.currentVersion(), tableCount).flatMap { version, tables in
+  /// The schema version, read in one statement with the number of tables; fails, reading only,
+  /// when the file is another program's database or a newer todo's.
+  static let checkOwnership = versionAndTables.flatMap { version, tables in
     if version > Schema.migrator.latestVersion {
-      return DataOperation<Void, DatabaseError>.fail(.schemaTooNew(found: version, supported: Schema.migrator.latestVersion))
+      return DataOperation<Int, DatabaseError>.fail(.schemaTooNew(found: version, supported: Schema.migrator.latestVersion))
     }
     if version == 0 && tables > 0 {
       return .fail(.foreignDatabase(tables: tables))
     }
-    return .pure(())
+    return .pure(version)
   }
 
-  private static let tableCount = DataOperation<Int, DatabaseError> { connection throws(DatabaseError) in
-    Int(sqlValue: try connection.scalar("SELECT count(*) FROM sqlite_schema WHERE type = 'table'")) ?? 0
+  private static let versionAndTables = DataOperation<(Int, Int), DatabaseError> { connection throws(DatabaseError) in
+    let found = try connection.first(
+      "SELECT (SELECT user_version FROM pragma_user_version), (SELECT count(*) FROM sqlite_schema WHERE type = 'table')", []
+    ) { row throws(DatabaseError) in (Int(try row.integer(at: 0) ?? 0), Int(try row.integer(at: 1) ?? 0)) }
+    return found ?? (0, 0)
   }
 }

@@ -57,7 +57,7 @@ extension TodoStore {
         .flatMap { todo in
           DataOperation { connection throws(DatabaseError) in
             try Journal.record(entry: entry, sequence: 0, todoID: todo.id, existing: false, on: connection)
-            try writeTags(todo.tags, of: todo.id, on: connection)
+            try writeTags(todo.tags, of: todo.id, replacing: false, on: connection)
             try addNotes(changes.notes, to: todo.id, now: now, on: connection)
             return try load(todo.id, on: connection)
           }.mapError(TodoError.init)

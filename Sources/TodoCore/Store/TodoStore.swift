@@ -37,9 +37,9 @@ public enum TodoStore {
     }
   }
 
-  /// Replaces a task's tags.
-  static func writeTags(_ tags: [String], of id: Int64, on connection: Connection) throws(DatabaseError) {
-    try connection.execute("DELETE FROM tag WHERE todo_id = ?", [.integer(id)])
+  /// Replaces a task's tags (`replacing` false: a new task, which has none to delete yet).
+  static func writeTags(_ tags: [String], of id: Int64, replacing: Bool = true, on connection: Connection) throws(DatabaseError) {
+    if replacing { try connection.execute("DELETE FROM tag WHERE todo_id = ?", [.integer(id)]) }
     for tag in Set(tags) {
       try connection.execute("INSERT INTO tag (todo_id, name) VALUES (?, ?)", [.integer(id), .text(tag)])
     }

@@ -46,16 +46,17 @@ enum Journal {
     return Repository<JournalEntry>().update(finished).mapError(TodoError.init)
   }
 
-  /// The snapshot of a task as JSON: every column, its tags and its notes.
-  static let snapshotSQL = """
-    SELECT json_object(
-      'id', id, 'uuid', uuid, 'title', title, 'status', status, 'priority', priority,
-      'project', project, 'due', due, 'created', created, 'modified', modified, 'completed', completed,
+  /// The snapshot of a task (of the row `todo`) as JSON: every column, its tags and its notes.
+  static let snapshot = """
+    json_object(
+      'id', todo.id, 'uuid', todo.uuid, 'title', todo.title, 'status', todo.status, 'priority', todo.priority,
+      'project', todo.project, 'due', todo.due, 'created', todo.created, 'modified', todo.modified,
+      'completed', todo.completed,
       'tags', json((SELECT json_group_array(name) FROM tag WHERE tag.todo_id = todo.id)),
       'notes', json((SELECT json_group_array(json_object('id', id, 'created', created, 'text', text))
                      FROM note WHERE note.todo_id = todo.id)))
-    FROM todo WHERE id = ?
     """
+  static let snapshotSQL = "SELECT \(snapshot) FROM todo WHERE id = ?"
 
   /// Records a task's state before the command changes it (or `nil`: the command creates it).
   /// Only the first record of a task in an entry counts: that is its state before the command.
@@ -67,6 +68,18 @@ enum Journal {
     try connection.execute(
       "INSERT OR IGNORE INTO journal_change (journal_id, todo_id, sequence, before) VALUES (?, ?, ?, ?)",
       [.integer(entry.id), .integer(todoID), .integer(Int64(sequence)), before])
+  }
+
+  /// Records, in one statement, the state of tasks a command is about to change; their order in
+  /// `todoIDs` is the order `undo` reverts them in reverse.
+  static func record(entry: JournalEntry, todoIDs: [Int64], on connection: Connection) throws(DatabaseError) {
+    guard !todoIDs.isEmpty else { return }
+    try connection.execute(
+      """
+      INSERT OR IGNORE INTO journal_change (journal_id, todo_id, sequence, before)
+      SELECT ?, todo.id, changed.key, \(snapshot)
+      FROM json_each(?) AS changed JOIN todo ON todo.id = changed.value
+      """, [.integer(entry.id), .text("[" + todoIDs.map(String.init).joined(separator: ",") + "]")])
   }
 
   /// What `undo` did.
@@ -84,19 +97,16 @@ enum Journal {
           "SELECT * FROM journal_entry ORDER BY id DESC LIMIT 1", [], { row throws(DatabaseError) in try JournalEntry(row: row) })
       else { return nil }
       var reverted = Reverted(entry: entry, restoredIDs: [], removedIDs: [])
-      let changes = try connection.all(
-        "SELECT todo_id, before FROM journal_change WHERE journal_id = ? ORDER BY sequence DESC", [.integer(entry.id)]
-      ) { row throws(DatabaseError) in (try row.decode("todo_id", as: Int64.self), try row.value("before")) }
-      reverted.entry.changeCount = changes.count
-      for (todoID, before) in changes {
-        if case .text(let snapshot) = before {
-          try restore(snapshot, on: connection)
-          reverted.restoredIDs.append(todoID)
-        } else {
-          try connection.execute("DELETE FROM todo WHERE id = ?", [.integer(todoID)])
-          reverted.removedIDs.append(todoID)
-        }
+      try connection.query(
+        "SELECT todo_id, before IS NULL AS created FROM journal_change WHERE journal_id = ? ORDER BY sequence DESC",
+        [.integer(entry.id)]
+      ) { row throws(DatabaseError) in
+        let id = try row.integer(at: 0) ?? 0
+        if try row.integer(at: 1) == 1 { reverted.removedIDs.append(id) } else { reverted.restoredIDs.append(id) }
       }
+      reverted.entry.changeCount = reverted.restoredIDs.count + reverted.removedIDs.count
+      // Every task of the entry at once: the tasks are independent of each other.
+      for statement in restoreStatements { try connection.execute(statement, [.integer(entry.id)]) }
       try connection.execute("DELETE FROM journal_entry WHERE id = ?", [.integer(entry.id)])
       reverted.restoredIDs.sort()
       reverted.removedIDs.sort()
@@ -109,30 +119,35 @@ enum Journal {
     }
   }
 
-  /// Puts a task back exactly as a snapshot shows it: its row, tags and notes (with their ids).
-  private static func restore(_ snapshot: String, on connection: Connection) throws(DatabaseError) {
-    try connection.execute(
-      """
-      INSERT INTO todo (id, uuid, title, status, priority, project, due, created, modified, completed)
-      SELECT s ->> 'id', s ->> 'uuid', s ->> 'title', s ->> 'status', s ->> 'priority', s ->> 'project',
-             s ->> 'due', s ->> 'created', s ->> 'modified', s ->> 'completed'
-      FROM (SELECT ? AS s) WHERE true
-      ON CONFLICT (id) DO UPDATE SET
-        uuid = excluded.uuid, title = excluded.title, status = excluded.status,
-        priority = excluded.priority, project = excluded.project, due = excluded.due,
-        created = excluded.created, modified = excluded.modified, completed = excluded.completed
-      """, [.text(snapshot)])
-    let id = SQLValue.integer(Int64(sqlValue: try connection.scalar("SELECT ? ->> 'id'", [.text(snapshot)])) ?? 0)
-    try connection.execute("DELETE FROM tag WHERE todo_id = ?", [id])
-    try connection.execute(
-      "INSERT INTO tag (todo_id, name) SELECT ?, value FROM json_each(?, '$.tags')", [id, .text(snapshot)])
-    try connection.execute("DELETE FROM note WHERE todo_id = ?", [id])
-    try connection.execute(
-      """
-      INSERT INTO note (id, todo_id, created, text)
-      SELECT value ->> 'id', ?, value ->> 'created', value ->> 'text' FROM json_each(?, '$.notes')
-      """, [id, .text(snapshot)])
-  }
+  /// Put every task a journal entry (`?1`) changed back exactly as its snapshot shows it (its row,
+  /// tags and notes, with their ids), and remove the tasks it created (their tags and notes go
+  /// with them, by the foreign keys).
+  private static let restoreStatements = [
+    """
+    INSERT INTO todo (id, uuid, title, status, priority, project, due, created, modified, completed)
+    SELECT before ->> 'id', before ->> 'uuid', before ->> 'title', before ->> 'status', before ->> 'priority',
+           before ->> 'project', before ->> 'due', before ->> 'created', before ->> 'modified', before ->> 'completed'
+    FROM journal_change WHERE journal_id = ?1 AND before IS NOT NULL AND true
+    ON CONFLICT (id) DO UPDATE SET
+      uuid = excluded.uuid, title = excluded.title, status = excluded.status,
+      priority = excluded.priority, project = excluded.project, due = excluded.due,
+      created = excluded.created, modified = excluded.modified, completed = excluded.completed
+    """,
+    "DELETE FROM todo WHERE id IN (SELECT todo_id FROM journal_change WHERE journal_id = ?1 AND before IS NULL)",
+    "DELETE FROM tag WHERE todo_id IN (SELECT todo_id FROM journal_change WHERE journal_id = ?1 AND before IS NOT NULL)",
+    """
+    INSERT INTO tag (todo_id, name)
+    SELECT change.todo_id, tag.value FROM journal_change AS change, json_each(change.before, '$.tags') AS tag
+    WHERE change.journal_id = ?1 AND change.before IS NOT NULL
+    """,
+    "DELETE FROM note WHERE todo_id IN (SELECT todo_id FROM journal_change WHERE journal_id = ?1 AND before IS NOT NULL)",
+    """
+    INSERT INTO note (id, todo_id, created, text)
+    SELECT note.value ->> 'id', change.todo_id, note.value ->> 'created', note.value ->> 'text'
+    FROM journal_change AS change, json_each(change.before, '$.notes') AS note
+    WHERE change.journal_id = ?1 AND change.before IS NOT NULL
+    """,
+  ]
 
   /// The newest entries first, with how many tasks each changed.
   static func history(limit: Int?) -> DataOperation<[JournalEntry], TodoError> {

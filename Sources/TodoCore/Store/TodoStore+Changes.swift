@@ -184,21 +184,27 @@ extension TodoStore {
   ) -> DataOperation<ChangeReport, TodoError> {
     Journal.begin(command: command, now: now).flatMap { entry in
       DataOperation { connection throws(DatabaseError) -> ChangeReport in
-        var changed: [Todo] = []
+        // Set-based where the work allows: every task read in one query, every journal snapshot
+        // written in one statement (before any change), every changed task read back in one query.
+        var edited: [(before: Todo, after: Todo)] = []
         var unchanged: [UnchangedTask] = []
-        for id in ids {
-          var todo = try load(id, on: connection)
+        for original in try loadAll(ids, on: connection) {
+          var todo = original
           if case .unchanged(let reason) = edit(&todo) {
             unchanged.append(UnchangedTask(task: todo, reason: reason))
             continue
           }
-          try Journal.record(entry: entry, sequence: changed.count, todoID: id, existing: true, on: connection)
           todo.modified = now
-          _ = try todos.update(todo).run(connection)
-          try writeTags(todo.tags, of: id, on: connection)
-          try afterEach(todo, connection)
-          changed.append(try load(id, on: connection))
+          edited.append((original, todo))
         }
+        let changedIDs = edited.map(\.after.id)
+        try Journal.record(entry: entry, todoIDs: changedIDs, on: connection)
+        for (before, todo) in edited {
+          _ = try todos.update(todo).run(connection)
+          if todo.tags != before.tags { try writeTags(todo.tags, of: todo.id, on: connection) }
+          try afterEach(todo, connection)
+        }
+        let changed = try loadAll(changedIDs, on: connection)
         let noun = changed.count == 1 ? "task \(changed[0].id)" : "\(changed.count) tasks"
         return ChangeReport(tasks: changed, unchanged: unchanged, summary: "\(verb) \(noun)")
       }
@@ -234,7 +240,7 @@ extension TodoStore {
         DataOperation { connection throws(DatabaseError) in
           UndoReport(
             entry: reverted.entry,
-            restored: try reverted.restoredIDs.map { id throws(DatabaseError) in try load(id, on: connection) },
+            restored: try loadAll(reverted.restoredIDs, on: connection),
             removedIDs: reverted.removedIDs)
         }.mapError(TodoError.init)
       }

@@ -31,6 +31,34 @@ public enum TodoStore {
     return todo
   }
 
+  /// Reads tasks with their tags and notes, in id order, in two queries however many there are
+  /// (the ids travel as one JSON array).
+  static func loadAll(_ ids: [Int64], on connection: Connection) throws(DatabaseError) -> [Todo] {
+    guard !ids.isEmpty else { return [] }
+    let list = SQLValue.text("[" + ids.map(String.init).joined(separator: ",") + "]")
+    var todos: [Todo] = []
+    todos.reserveCapacity(ids.count)
+    var withNotes: [Int: Int64] = [:]
+    try connection.query("\(selectTodo) WHERE todo.id IN (SELECT value FROM json_each(?)) ORDER BY todo.id", [list]) {
+      row throws(DatabaseError) in
+      let todo = try Todo(selected: row)
+      if try row.integer(at: 11) == 1 { withNotes[todos.count] = todo.id }
+      todos.append(todo)
+    }
+    if !withNotes.isEmpty {
+      var notes: [Int64: [Note]] = [:]
+      let noted = SQLValue.text("[" + withNotes.values.map(String.init).joined(separator: ",") + "]")
+      try connection.query(
+        "SELECT * FROM note WHERE todo_id IN (SELECT value FROM json_each(?)) ORDER BY todo_id, created, id", [noted]
+      ) { row throws(DatabaseError) in
+        let note = try Note(row: row)
+        notes[note.todoID, default: []].append(note)
+      }
+      for (index, id) in withNotes { todos[index].notes = notes[id] ?? [] }
+    }
+    return todos
+  }
+
   static func loadNotes(of id: Int64, on connection: Connection) throws(DatabaseError) -> [Note] {
     try connection.all("SELECT * FROM note WHERE todo_id = ? ORDER BY created, id", [.integer(id)]) {
       row throws(DatabaseError) in try Note(row: row)

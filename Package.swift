@@ -23,11 +23,8 @@ let package = Package(
       pkgConfig: "sqlite3",
       providers: [.apt(["libsqlite3-dev"])]
     ),
-    .systemLibrary(
-      name: "CEditLine",
-      pkgConfig: "libedit",
-      providers: [.apt(["libedit-dev"])]
-    ),
+    // libedit, loaded with dlopen by the interactive shell only (see its header).
+    .target(name: "CEditLine", linkerSettings: [.linkedLibrary("dl")]),
     .target(name: "DataOperation", dependencies: ["CSQLite"], swiftSettings: crossModule),
     .target(name: "TodoCore", dependencies: ["DataOperation"], swiftSettings: crossModule),
     .target(name: "TodoCLI", dependencies: ["TodoCore", "DataOperation", "CEditLine"], swiftSettings: crossModule),

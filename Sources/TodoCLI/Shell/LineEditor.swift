@@ -9,10 +9,12 @@ import Glibc
 /// history kept in a file, and Tab completion. The only type that touches libedit.
 ///
 /// libedit's quirks, and what this type does about them:
+/// - It is loaded with `dlopen` when the first editor is made (`CEditLine`), so commands other
+///   than the shell never map it; without it, `init` fails and `loadError` says why.
 /// - Without `setlocale` libedit drops every non-ASCII key, even under `LANG=C.UTF-8`, and it
 ///   reads the locale once, in `rl_initialize()`: `prepareLocale()` runs first.
 /// - Its globals are mutable C globals, which Swift 6 rejects: they are set through the
-///   `static inline` functions of `shim.h`.
+///   functions of `CEditLine`, which also hold the pointers `dlsym` found.
 /// - `readline()` returns NULL both for Ctrl-D and for an interrupted read: `InterruptHandler`
 ///   tells them apart.
 /// - The completion function is a C function pointer and cannot capture: the completer lives
@@ -37,6 +39,9 @@ final class LineEditor {
     case endOfInput
   }
 
+  /// Why libedit could not be loaded (the dynamic loader's message), after `init` returned nil.
+  nonisolated(unsafe) private(set) static var loadError: String?
+
   /// The most entries the history keeps, in memory and in its file.
   static let historyCapacity: Int32 = 1000
 
@@ -60,15 +65,19 @@ final class LineEditor {
   /// (it could not allocate its state or read the terminal's description).
   init?(historyFile: String?, completer: @escaping Completer) {
     self.historyFile = historyFile
+    guard todo_editline_load() == 1 else {
+      Self.loadError = String(cString: todo_editline_load_error())
+      return nil
+    }
     Self.prepareLocale()
     todo_editline_configure()
     todo_editline_set_completion_function(completeWord)
-    guard rl_initialize() == 0 else { return nil }
+    guard todo_editline_initialize() == 0 else { return nil }
     Self.completer = completer
-    stifle_history(Self.historyCapacity)
+    todo_editline_stifle_history(Self.historyCapacity)
     if let historyFile {
       let lock = HistoryLock(path: historyFile, exclusive: false)
-      let status = read_history(historyFile)
+      let status = todo_editline_read_history(historyFile)
       lock?.release()
       if status != 0 && status != ENOENT {
         historyWarnings.append("cannot read history \(historyFile): \(String(cString: strerror(status)))")
@@ -85,7 +94,7 @@ final class LineEditor {
   /// Shows `prompt` and edits one line.
   func readLine(prompt: String) -> Input {
     InterruptHandler.clearPending()
-    guard let pointer = readline(prompt) else {
+    guard let pointer = todo_editline_readline(prompt) else {
       return InterruptHandler.takePending() ? .interrupted : .endOfInput
     }
     defer { free(pointer) }
@@ -99,7 +108,7 @@ final class LineEditor {
   func remember(_ line: String) {
     guard line.contains(where: { $0 != " " && $0 != "\t" }), line != newestEntry else { return }
     guard let historyFile else {
-      _ = add_history(line)
+      _ = todo_editline_add_history(line)
       newestEntry = line
       return
     }
@@ -118,7 +127,7 @@ final class LineEditor {
   /// lines costs little, and libedit's `append_history` writes more entries than asked for.
   private func save(_ line: String, to historyFile: String) {
     if let problem = FileSystem.createParentFolders(of: historyFile) {
-      _ = add_history(line)
+      _ = todo_editline_add_history(line)
       newestEntry = line
       warnOnce("cannot save history: \(problem)")
       return
@@ -127,14 +136,14 @@ final class LineEditor {
     // 0666 & ~umask, and the history holds everything typed.
     let lock = HistoryLock(path: historyFile, exclusive: true)
     defer { lock?.release() }
-    clear_history()
-    let status = read_history(historyFile)
+    todo_editline_clear_history()
+    let status = todo_editline_read_history(historyFile)
     if status != 0 && status != ENOENT {
       warnOnce("cannot read history \(historyFile): \(String(cString: strerror(status)))")
     }
-    if line != Self.newestHistoryEntry() { _ = add_history(line) }
+    if line != Self.newestHistoryEntry() { _ = todo_editline_add_history(line) }
     newestEntry = line
-    let written = write_history(historyFile)
+    let written = todo_editline_write_history(historyFile)
     if written != 0 {
       warnOnce("cannot save history \(historyFile): \(String(cString: strerror(written)))")
     }
@@ -148,11 +157,7 @@ final class LineEditor {
 
   /// The newest entry of libedit's history, or nil when it is empty.
   private static func newestHistoryEntry() -> String? {
-    let length = todo_editline_history_length()
-    guard length > 0, let entry = history_get(todo_editline_history_base() + length - 1),
-      let line = entry.pointee.line
-    else { return nil }
-    return String(cString: line)
+    todo_editline_newest_history_line().map { String(cString: $0) }
   }
 
   /// Makes libedit decode UTF-8 keys: the user's locale, or C.UTF-8 for character handling when

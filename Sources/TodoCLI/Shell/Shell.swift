@@ -73,7 +73,11 @@ final class Shell {
     let historyFile = FileSystem.historyPath(environment: session.environment)
     guard let editor = LineEditor(historyFile: historyFile, completer: { completion.candidates(forLineBeforeCursor: $0) })
     else {
-      _ = report("cannot start line editing on this terminal")
+      if let problem = LineEditor.loadError {
+        _ = report("cannot start line editing: \(problem) (install libedit2, or pipe commands into 'todo shell')")
+      } else {
+        _ = report("cannot start line editing on this terminal")
+      }
       return 1
     }
     let interrupts = InterruptHandler.install()

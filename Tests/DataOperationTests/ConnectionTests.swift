@@ -106,3 +106,33 @@ import Testing
     #expect(pairs == ["11", "12", "13", "21", "22", "23", "31", "32", "33"])
   }
 }
+
+@Suite struct SQLFunctionTests {
+  @Test func aSwiftFunctionCanBeCalledFromSQLWithEveryKindOfValue() throws {
+    let context = try Context.inMemory()
+    let echoed = try DataOperation<[SQLValue], DatabaseError> { connection throws(DatabaseError) in
+      try connection.defineFunction("echo_kind", argumentCount: 1) { arguments in
+        switch arguments[0] {
+        case .null: .text("null")
+        case .integer(let value): .integer(value * 2)
+        case .real(let value): .real(value / 2)
+        case .text(let value): .text(String(value.reversed()))
+        case .blob(let bytes): .blob(bytes.reversed())
+        }
+      }
+      return try connection.all(
+        "SELECT echo_kind(NULL), echo_kind(21), echo_kind(3.0), echo_kind(?), echo_kind(x'0102')", [.text("café\u{0}x")]
+      ) { row throws(DatabaseError) in (0..<5).map { row[$0] } }.first ?? []
+    }.operate(in: context)
+    #expect(echoed == [.text("null"), .integer(42), .real(1.5), .text("x\u{0}éfac"), .blob([2, 1])])
+  }
+
+  @Test func aFunctionWithABadNameIsRefused() throws {
+    let context = try Context.inMemory()
+    #expect(throws: DatabaseError.self) {
+      try DataOperation<Void, DatabaseError> { connection throws(DatabaseError) in
+        try connection.defineFunction("bad", argumentCount: 200) { _ in .null }
+      }.operate(in: context)
+    }
+  }
+}

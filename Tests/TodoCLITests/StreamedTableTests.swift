@@ -1,0 +1,67 @@
+import Testing
+import TodoCore
+
+@testable import TodoCLI
+
+/// The list table past its window: the layout of the first tasks is kept, and the rest are
+/// written as they come, without being held.
+@Suite struct StreamedTableTests {
+  private func todo(_ id: Int64, _ title: String, tags: [String] = [], project: String? = nil, status: Status = .pending) -> Todo {
+    var todo = Todo()
+    todo.id = id
+    todo.title = title
+    todo.tags = tags
+    todo.project = project
+    todo.status = status
+    return todo
+  }
+
+  private func draw(_ todos: [Todo], filter: TodoFilter = TodoFilter(), width: Int?, window: Int) -> [String] {
+    let output = OutputStream.memory()
+    let table = StreamedTaskTable(
+      filter: filter, sort: [], text: TaskText(now: 0, color: false), width: width, color: false, output: output,
+      window: window)
+    for task in todos { table.add(task) }
+    table.finish()
+    return TodoRun.lines(of: output.collectedText)
+  }
+
+  @Test func aListThatFitsTheWindowIsLaidOutExactly() {
+    let lines = draw([todo(1, "Sweep", tags: ["chore"]), todo(2, "Read")], width: nil, window: 10)
+    #expect(lines == ["ID  Tags   Title", " 1  chore  Sweep", " 2         Read"])
+  }
+
+  @Test func pastTheWindowEveryColumnIsKeptAndNothingIsCutIntoAPipe() {
+    let tasks = [
+      todo(1, "Sweep"), todo(2, "Read"),
+      todo(3, "Plan the launch", tags: ["averyveryverylongtag"], project: "work.q4"),
+    ]
+    let lines = draw(tasks, width: nil, window: 2)
+    // The layout comes from tasks 1 and 2; the project and tags columns stay (empty so far), and
+    // task 3's wider cells push its line rather than being cut.
+    #expect(lines[0] == "ID  Pri  Due  Project  Tags  Title")
+    // ID, then Pri (3) Due (3) Project (7) Tags (4) at their headers' widths, two spaces apart.
+    let gap = { (count: Int) in String(repeating: " ", count: count) }
+    #expect(lines[1] == " 1" + gap(2 + 3 + 2 + 3 + 2 + 7 + 2 + 4 + 2) + "Sweep")
+    #expect(lines[3] == " 3" + gap(2 + 3 + 2 + 3 + 2) + "work.q4  averyveryverylongtag  Plan the launch")
+  }
+
+  @Test func pastTheWindowOnATerminalCellsAreCutToTheirColumn() {
+    let tasks = [todo(1, "Sweep"), todo(2, "Read"), todo(3, "A title far longer than the terminal is wide")]
+    let lines = draw(tasks, width: 30, window: 2)
+    #expect(lines.allSatisfy { displayWidth(of: $0) <= 30 }, "\(lines)")
+    #expect(lines[3].hasSuffix("…"))
+  }
+
+  @Test func theStatusColumnShowsWhenATaskIsClosedOrTheFilterCanSelectClosedTasks() {
+    let open = draw([todo(1, "a"), todo(2, "b")], width: nil, window: 10)
+    #expect(!open[0].contains("Status"))
+    let closed = draw([todo(1, "a"), todo(2, "b", status: .done)], width: nil, window: 10)
+    #expect(closed[0].hasPrefix("ID  Status"))
+    var all = TodoFilter()
+    all.status = .all
+    let streamed = draw([todo(1, "a"), todo(2, "b"), todo(3, "c", status: .done)], filter: all, width: nil, window: 2)
+    #expect(streamed[0].hasPrefix("ID  Status"))
+    #expect(streamed[3].contains("done"))
+  }
+}

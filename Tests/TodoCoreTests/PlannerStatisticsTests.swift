@@ -1,0 +1,44 @@
+import DataOperation
+import Testing
+
+@testable import TodoCore
+
+/// SQLite's planner statistics follow the number of tasks: written by writes, never by reads.
+@Suite struct PlannerStatisticsTests {
+  private func statistics(_ context: Context) throws -> Int64? {
+    try DataOperation<Int64?, DatabaseError> { connection throws(DatabaseError) in
+      let stat = try? connection.first(
+        "SELECT stat FROM sqlite_stat1 WHERE tbl = 'todo' AND idx = 'todo_by_status_due'", [],
+        { row throws(DatabaseError) in try row.string("stat") })
+      return (stat ?? nil).flatMap { Int64($0.prefix { $0 != " " }) }
+    }.operate(in: context)
+  }
+
+  private func add(_ count: Int, to context: Context) throws {
+    try DataOperation<Void, TodoError> { connection throws(TodoError) in
+      for index in 0..<count {
+        _ = try TodoStore.add(TodoChanges(title: "task \(index)"), now: storeNow, command: "add").run(connection)
+      }
+    }.transaction().operate(in: context)
+  }
+
+  @Test func statisticsAppearPastTheThresholdAndFollowWhenTheTasksDouble() throws {
+    let context = try makeTodoContext()
+    try add(Int(PlannerStatistics.threshold) - 1, to: context)
+    try PlannerStatistics.refresh().operate(in: context)
+    #expect(try statistics(context) == nil, "no statistics below the threshold")
+    try add(1, to: context)
+    try PlannerStatistics.refresh().operate(in: context)
+    let first = try #require(try statistics(context))
+    #expect(first == PlannerStatistics.threshold)
+    // Not again until the tasks have doubled.
+    try add(500, to: context)
+    try PlannerStatistics.refresh().operate(in: context)
+    #expect(try statistics(context) == first)
+    try add(600, to: context)
+    try PlannerStatistics.refresh().operate(in: context)
+    // ANALYZE reads a bounded sample, so the new count is an estimate, but it is a new one.
+    let second = try #require(try statistics(context))
+    #expect(second > first, "statistics after doubling: \(second)")
+  }
+}

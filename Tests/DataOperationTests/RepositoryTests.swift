@@ -18,6 +18,40 @@ import Testing
     return context
   }
 
+  @Test func updateFromAnOriginalWritesOnlyTheColumnsThatChanged() throws {
+    let context = try seeded()
+    // A trigger on the title column tells whether an UPDATE named it.
+    try DataOperation<Void, DatabaseError> { connection throws(DatabaseError) in
+      try connection.executeScript(
+        "CREATE TEMP TRIGGER title_written AFTER UPDATE OF title ON book BEGIN INSERT INTO log (value) VALUES (new.id); END;")
+    }.operate(in: context)
+    let original = try books.object(id: 1).operate(in: context)
+    var changed = original
+    changed.year = 1816
+    _ = try books.update(changed, from: original).operate(in: context)
+    #expect(try books.object(id: 1).operate(in: context).year == 1816)
+    let logged = try DataOperation<SQLValue, DatabaseError> { connection throws(DatabaseError) in
+      try connection.scalar("SELECT count(*) FROM log")
+    }.operate(in: context)
+    #expect(logged == .integer(0), "the title was not changed, so it must not be written")
+    var renamed = changed
+    renamed.title = "Emma (1816)"
+    _ = try books.update(renamed, from: changed).operate(in: context)
+    #expect(try books.object(id: 1).operate(in: context) == renamed)
+    let loggedAgain = try DataOperation<SQLValue, DatabaseError> { connection throws(DatabaseError) in
+      try connection.scalar("SELECT count(*) FROM log")
+    }.operate(in: context)
+    #expect(loggedAgain == .integer(1))
+    // Nothing changed: nothing written, and a missing row is still an error when something is.
+    _ = try books.update(renamed, from: renamed).operate(in: context)
+    var missing = renamed
+    missing.id = 99
+    missing.year = 2000
+    #expect(throws: DatabaseError.notFound(table: "book", key: "99")) {
+      try books.update(missing, from: renamed).operate(in: context)
+    }
+  }
+
   @Test func tableNamesAreDerivedFromTheTypeUnlessOverridden() {
     #expect(Book.tableName == "book")
     #expect(Author.tableName == "writers")

@@ -153,6 +153,38 @@ public struct Repository<E: Entity>: Sendable {
     }
   }
 
+  /// Writes only the columns in which `entity` differs from `original` (the same row as read
+  /// before); nothing at all when none differ. SQLite rewrites an index whenever an UPDATE names
+  /// one of its columns, so a bulk change of one field must not name all of them.
+  ///
+  /// ```swift
+  /// var book = try books.object(id: 1).operate(in: context)
+  /// let original = book
+  /// book.year = 1965
+  /// try books.update(book, from: original).operate(in: context)   // UPDATE book SET "year" = ? …
+  /// ```
+  /// - Throws: `DatabaseError.notFound` when no row has the entity's key.
+  public func update(_ entity: E, from original: E) -> DataOperation<E, DatabaseError> {
+    DataOperation { connection throws(DatabaseError) in
+      var columns = Columns(capacity: statements.columns.count)
+      entity.encode(to: &columns)
+      var old = Columns(capacity: statements.columns.count)
+      original.encode(to: &old)
+      var names: [String] = []
+      var arguments: [SQLValue] = []
+      for (index, column) in columns.values.enumerated()
+      where index >= old.values.count || old.values[index].name != column.name || old.values[index].value != column.value {
+        names.append("\(quoteIdentifier(column.name)) = ?")
+        arguments.append(column.value)
+      }
+      guard !names.isEmpty else { return entity }
+      arguments.append(.integer(entity.id))
+      try connection.execute("UPDATE \(table) SET \(names.joined(separator: ", ")) WHERE \(key) = ?", arguments)
+      guard connection.changes > 0 else { throw .notFound(table: E.tableName, key: String(entity.id)) }
+      return entity
+    }
+  }
+
   /// Deletes the entity with a primary key; `notFound` when there is none.
   ///
   /// ```swift

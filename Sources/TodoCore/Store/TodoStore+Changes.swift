@@ -200,7 +200,7 @@ extension TodoStore {
         let changedIDs = edited.map(\.after.id)
         try Journal.record(entry: entry, todoIDs: changedIDs, on: connection)
         for (before, todo) in edited {
-          _ = try todos.update(todo).run(connection)
+          _ = try todos.update(todo, from: before).run(connection)
           if todo.tags != before.tags { try writeTags(todo.tags, of: todo.id, on: connection) }
           try afterEach(todo, connection)
         }

@@ -101,7 +101,9 @@ public final class Context: @unchecked Sendable {
   /// ```
   public static func enableWAL() -> DataOperation<Void, DatabaseError> {
     DataOperation { connection throws(DatabaseError) in
-      guard try connection.scalar("PRAGMA journal_mode") != .text("memory") else { return }
+      // A file switched once stays in WAL mode: then there is nothing to do.
+      let mode = try connection.scalar("PRAGMA journal_mode")
+      guard mode != .text("memory"), mode != .text("wal") else { return }
       try switchToWAL(connection)
     }
   }

@@ -25,9 +25,12 @@ public enum TodoStore {
   /// Reads one task with its tags and notes, by id.
   static func load(_ id: Int64, on connection: Connection) throws(DatabaseError) -> Todo {
     guard
-      var todo = try connection.first("\(selectTodo) WHERE todo.id = ?", [.integer(id)], { row throws(DatabaseError) in try Todo(selected: row) })
+      let (found, hasNotes) = try connection.first(
+        "\(selectTodo) WHERE todo.id = ?", [.integer(id)],
+        { row throws(DatabaseError) in (try Todo(selected: row), try row.integer(at: 11) == 1) })
     else { throw .notFound(table: Todo.tableName, key: String(id)) }
-    todo.notes = try loadNotes(of: id, on: connection)
+    var todo = found
+    if hasNotes { todo.notes = try loadNotes(of: id, on: connection) }
     return todo
   }
 

@@ -125,9 +125,11 @@ public struct Repository<E: Entity>: Sendable {
       var columns = Columns(capacity: statements.columns.count + 1)
       entity.encode(to: &columns)
       let statements = writeSQL(for: columns)
-      var arguments = columns.values.map(\.value)
-      if entity.id != 0 { arguments.append(.integer(entity.id)) }
-      try connection.execute(entity.id != 0 ? statements.insertWithKey : statements.insert, arguments)
+      if entity.id != 0 {
+        try connection.execute(statements.insertWithKey, columns: columns, key: .integer(entity.id))
+      } else {
+        try connection.execute(statements.insert, columns: columns, key: nil)
+      }
       entity.id = connection.lastInsertedRowID
       return entity
     }

@@ -106,6 +106,18 @@ public final class Connection {
     try step(statement, wrap: { (error: DatabaseError) in error }) { (_: Row) throws(DatabaseError) in }
   }
 
+  /// Runs one statement that returns no rows, binding the values of `columns` by position and
+  /// then `key`, if any, without copying them into an array first (the repository's writes).
+  func execute(_ sql: String, columns: Columns, key: SQLValue?) throws(DatabaseError) {
+    let statement = try statement(for: sql)
+    if let key {
+      try statement.bind(columns.values.lazy.map(\.value) + CollectionOfOne(key), connection: handle)
+    } else {
+      try statement.bind(columns.values.lazy.map(\.value), connection: handle)
+    }
+    try step(statement, wrap: { (error: DatabaseError) in error }) { (_: Row) throws(DatabaseError) in }
+  }
+
   /// Runs one statement that returns no rows, with arguments bound by name.
   ///
   /// ```swift

@@ -36,7 +36,7 @@ final class Statement {
 
   /// Binds every parameter by position. The statement is always reset when it is lent (every
   /// run resets it on the way out), and every parameter is bound, so nothing is left to clear.
-  func bind(_ arguments: [SQLValue], connection: OpaquePointer) throws(DatabaseError) {
+  func bind(_ arguments: some Collection<SQLValue>, connection: OpaquePointer) throws(DatabaseError) {
     let expected = parameterCount
     guard arguments.count == expected else {
       throw .sqlite(

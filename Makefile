@@ -61,11 +61,12 @@ static-cxx:
 run: build
 	@if [ -z "$(ARGS)" ]; then exec $(DEBUG_BIN) shell; else exec $(DEBUG_BIN) $(ARGS); fi
 
-# Every test, then a tiny run of the benchmark script (no budgets) so that it cannot rot.
+# A tiny run of the benchmark script (no budgets) so that it cannot rot, then every test (last,
+# so that the test runner's summary closes the output).
 test: test-deps
 	$(SWIFT) build
-	$(SWIFT) test
 	python3 bench/bench.py --smoke
+	$(SWIFT) test
 
 test-tsan: test-deps
 	$(SWIFT) test --sanitize=thread --scratch-path .build-tsan

@@ -54,6 +54,12 @@ FILTER_SQL = (
     "AND (project = 'work' OR (project >= 'work.' AND project < 'work/')) "
     "ORDER BY due ASC NULLS LAST, CASE priority WHEN 'H' THEN 3 WHEN 'M' THEN 2 WHEN 'L' THEN 1 END DESC NULLS LAST, id"
 )
+# `todo list project:work.a.x`.
+PROJECT_SQL = (
+    "SELECT id, priority, due, project, (SELECT group_concat(name, ' ') FROM tag WHERE tag.todo_id = todo.id), title "
+    "FROM todo WHERE status = 'pending' AND (project = 'work.a.x' OR (project >= 'work.a.x.' AND project < 'work.a.x/')) "
+    "ORDER BY due ASC NULLS LAST, CASE priority WHEN 'H' THEN 3 WHEN 'M' THEN 2 WHEN 'L' THEN 1 END DESC NULLS LAST, id"
+)
 TAGS_SQL = (
     "SELECT tag.name, sum(todo.status = 'pending'), count(*) FROM tag JOIN todo ON todo.id = tag.todo_id "
     "WHERE todo.status <> 'deleted' GROUP BY tag.name ORDER BY tag.name"
@@ -79,7 +85,6 @@ ADD_SQL = (
     f"(lower(hex(randomblob(16))), 'Benchmark task', 'pending', NULL, NULL, NULL, {NOW_SECONDS}, {NOW_SECONDS}, NULL); "
     "INSERT OR IGNORE INTO journal_change (journal_id, todo_id, sequence, before) "
     "VALUES ((SELECT max(id) FROM journal_entry), last_insert_rowid(), 0, NULL); "
-    "DELETE FROM tag WHERE todo_id = (SELECT max(id) FROM todo); "
     "INSERT INTO tag (todo_id, name) VALUES ((SELECT max(id) FROM todo), 'bench'); "
     "SELECT * FROM todo WHERE id = (SELECT max(id) FROM todo); "
     "UPDATE journal_entry SET summary = 'added task' WHERE id = (SELECT max(id) FROM journal_entry); "
@@ -107,8 +112,8 @@ BULK_UPDATE_SQL = (
     "UPDATE journal_entry SET summary = 'updated' WHERE id = (SELECT max(id) FROM journal_entry); "
     "COMMIT;"
 )
-# Its undo, set-based: rows and tags put back from the snapshots, the entry (and, through the
-# foreign key, its changes) removed. Like todo, it turns foreign keys on.
+# Its undo, set-based: rows, tags and notes put back from the snapshots, the entry (and, through
+# the foreign key, its changes) removed. Like todo, it turns foreign keys on.
 BULK_UNDO_SQL = (
     "PRAGMA foreign_keys = ON; BEGIN IMMEDIATE; "
     "INSERT INTO todo (id, uuid, title, status, priority, project, due, created, modified, completed) "
@@ -121,6 +126,9 @@ BULK_UNDO_SQL = (
     "DELETE FROM tag WHERE todo_id IN (SELECT todo_id FROM journal_change WHERE journal_id = (SELECT max(id) FROM journal_entry)); "
     "INSERT INTO tag (todo_id, name) SELECT journal_change.todo_id, value FROM journal_change, json_each(before, '$.tags') "
     "WHERE journal_id = (SELECT max(id) FROM journal_entry); "
+    "DELETE FROM note WHERE todo_id IN (SELECT todo_id FROM journal_change WHERE journal_id = (SELECT max(id) FROM journal_entry)); "
+    "INSERT INTO note (id, todo_id, created, text) SELECT value ->> 'id', journal_change.todo_id, value ->> 'created', "
+    "value ->> 'text' FROM journal_change, json_each(before, '$.notes') WHERE journal_id = (SELECT max(id) FROM journal_entry); "
     "DELETE FROM journal_entry WHERE id = (SELECT max(id) FROM journal_entry); "
     "COMMIT;"
 )
@@ -144,10 +152,10 @@ def binaries(smoke):
 
 
 def data_key():
-    """A hash of the sources that decide what a generated database holds: the generator and the
-    store code that writes (a change to how lists are read keeps the cached data sets)."""
+    """A hash of the sources that decide what a generated database holds: the generator, the
+    domain and the data layer (a change to the command line keeps the cached data sets)."""
     digest = hashlib.sha256()
-    folders = ["Sources/TodoBench", "Sources/TodoCore/Store"]
+    folders = ["Sources/TodoBench", "Sources/TodoCore", "Sources/DataOperation"]
     for folder in folders:
         for base, _, files in sorted(os.walk(os.path.join(ROOT, folder))):
             for name in sorted(files):
@@ -179,7 +187,7 @@ def working_copy(path, scratch, name):
 
 
 def hyperfine(commands, runs, warmup, prepare=None, shell=False):
-    """Mean seconds of each command, timed interleaved in one hyperfine invocation."""
+    """Median seconds of each command, timed interleaved in one hyperfine invocation."""
     with tempfile.NamedTemporaryFile(suffix=".json") as export:
         arguments = ["hyperfine", "--style", "none", "--warmup", str(warmup), "--runs", str(runs),
                      "--export-json", export.name]
@@ -294,13 +302,13 @@ def main():
         large = working_copy(data[largest], scratch, "large.db")
         one = {"small": 500 if not options.smoke else 100, "large": SIZES.get(largest, 200) // 2}
         one["large"] = min(one["large"], sizes[largest] // 2)
-        for name, template in [
-            ("show N", "{todo} --db {db} show {id}"),
-            ("done N + undo", "{todo} --db {db} done {id} >/dev/null && {todo} --db {db} undo >/dev/null"),
-            ("update N +x (and -x)", "{todo} --db {db} update {id} +x >/dev/null && {todo} --db {db} update {id} -x >/dev/null"),
+        for name, template, shell in [
+            ("show N", "{todo} --db {db} show {id}", False),
+            ("done N + undo", "{todo} --db {db} done {id} >/dev/null && {todo} --db {db} undo >/dev/null", True),
+            ("update N +x (and -x)", "{todo} --db {db} update {id} +x >/dev/null && {todo} --db {db} update {id} -x >/dev/null", True),
         ]:
             commands = [template.format(todo=todo, db=large, id=one["large"]), template.format(todo=todo, db=small, id=one["small"])]
-            ours, reference = hyperfine(commands, runs, warmup, shell=True)
+            ours, reference = hyperfine(commands, runs, warmup, shell=shell)
             table.add(f"{name}: {largest} vs {smallest}", largest, ours, reference, budget(1.3))
 
         for label in dict.fromkeys(l for l in ["10k", largest] if l in sizes):
@@ -323,6 +331,9 @@ def main():
         ours, reference = hyperfine(
             [f"{todo} --db {path} list +tag7 project:work", f"sqlite3 {analyzed} {quoted(FILTER_SQL)}"], runs, warmup)
         table.add("list +tag project:x vs ANALYZEd sqlite3", largest, ours, reference, budget(1.2))
+        ours, reference = hyperfine(
+            [f"{todo} --db {path} list project:work.a.x", f"sqlite3 {analyzed} {quoted(PROJECT_SQL)}"], runs, warmup)
+        table.add("list project:x vs ANALYZEd sqlite3", largest, ours, reference, budget(1.2))
 
         ours_db = working_copy(path, scratch, "bulk.db")
         reference_db = working_copy(path, scratch, "bulk-ref.db")

@@ -32,7 +32,7 @@ static const char *load_error = "";
   do {                                                         \
     *(void **)(&variable) = dlsym(library, name);              \
     if (variable == NULL) {                                    \
-      load_error = "libedit.so.2 lacks " name;                 \
+      load_error = "libedit lacks " name;                      \
       return 0;                                                \
     }                                                          \
   } while (0)
@@ -40,10 +40,15 @@ static const char *load_error = "";
 int todo_editline_load(void) {
   static int loaded = 0;
   if (loaded) return 1;
-  void *library = dlopen("libedit.so.2", RTLD_NOW | RTLD_LOCAL);
+  /* Debian and Ubuntu name it libedit.so.2, Fedora and Arch libedit.so.0. */
+  static const char *const names[] = {"libedit.so.2", "libedit.so.0", "libedit.so"};
+  void *library = NULL;
+  for (size_t index = 0; library == NULL && index < sizeof names / sizeof names[0]; index++) {
+    library = dlopen(names[index], RTLD_NOW | RTLD_LOCAL);
+  }
   if (library == NULL) {
     const char *error = dlerror();
-    load_error = error != NULL ? error : "libedit.so.2 cannot be loaded";
+    load_error = error != NULL ? error : "libedit cannot be loaded";
     return 0;
   }
   RESOLVE(readline_function, "readline");

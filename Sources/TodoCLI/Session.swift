@@ -26,6 +26,8 @@ final class Session {
   /// The line of the shell script being run (piped shell), for error messages.
   var scriptLine: Int?
   private var openContexts: [String: Context] = [:]
+  /// Databases opened for dry runs without upgrading them (see `dryRunContext`).
+  private var dryRunContexts: [String: Context] = [:]
 
   init(
     environment: [String: String], standardOutput: OutputStream, standardError: OutputStream,
@@ -153,6 +155,8 @@ final class Session {
     if FileSystem.isDirectory(path) {
       throw .databaseFile(path: path, reason: "it is a directory; give a file path")
     }
+    // A real change after a dry run in the same shell opens the file properly (and upgrades it).
+    dryRunContexts[path] = nil
     if readOnly && !FileSystem.exists(path) {
       return try open(":memory:", shownAs: path, readOnly: false, immutable: false)
     }
@@ -183,9 +187,30 @@ final class Session {
     return context
   }
 
-  private func open(_ path: String, shownAs shown: String, readOnly: Bool, immutable: Bool) throws(Failure) -> Context {
+  /// The database for a dry run: the session's own when it is already open, or else one opened
+  /// without changing the file in any way (not switched to WAL, not migrated) and not kept.
+  func dryRunContext(path option: String?) throws(Failure) -> Context {
+    guard let (path, _) = FileSystem.databasePath(option: option, environment: environment) else {
+      throw .environment("cannot find the database: HOME is not set; give --db PATH or set TODO_DB")
+    }
+    if let open = openContexts[path] ?? dryRunContexts[path] { return open }
+    if FileSystem.isDirectory(path) {
+      throw .databaseFile(path: path, reason: "it is a directory; give a file path")
+    }
+    guard FileSystem.exists(path) else { return try context(path: option, readOnly: true) }
+    guard FileSystem.isWritable(path) else {
+      throw .databaseFile(path: path, reason: "the file is read-only, so it cannot be changed (chmod u+w makes it writable)")
+    }
+    let context = try open(path, shownAs: path, readOnly: false, immutable: false, upgrade: false)
+    dryRunContexts[path] = context
+    return context
+  }
+
+  private func open(_ path: String, shownAs shown: String, readOnly: Bool, immutable: Bool, upgrade: Bool = true)
+    throws(Failure) -> Context
+  {
     do throws(TodoError) {
-      return try TodoDatabase.open(path: path, readOnly: readOnly, immutable: immutable)
+      return try TodoDatabase.open(path: path, readOnly: readOnly, immutable: immutable, upgrade: upgrade)
     } catch .database(let error) {
       throw .database(path: shown, error)
     } catch {

@@ -127,7 +127,7 @@ import Testing
     #expect(echoed == [.text("null"), .integer(42), .real(1.5), .text("x\u{0}éfac"), .blob([2, 1])])
   }
 
-  @Test func aFunctionWithABadNameIsRefused() throws {
+  @Test func aFunctionWithTooManyArgumentsIsRefused() throws {
     let context = try Context.inMemory()
     #expect(throws: DatabaseError.self) {
       try DataOperation<Void, DatabaseError> { connection throws(DatabaseError) in

@@ -129,7 +129,12 @@ import TodoCore
       return "n"
     }
     for index in 1...5 { #expect(session.execute(arguments: ["add", "errand \(index)"]) == 0) }
-    #expect(session.execute(arguments: ["delete", "errand"]) == 0)
+    let output = OutputStream.memory()
+    let deleting = Session(
+      environment: ["TODO_DB": folder + "/todo.db"], standardOutput: output, standardError: .memory(), inputIsTerminal: false)
+    deleting.readAnswer = session.readAnswer
+    #expect(deleting.execute(arguments: ["delete", "errand"]) == 0)
+    #expect(output.collectedText.hasSuffix("Deleted 5 tasks; 'todo undo' reverts them together.\n"))
   }
 
   @Test func theRuleOfWhenToAsk() {

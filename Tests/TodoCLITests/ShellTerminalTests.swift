@@ -459,7 +459,7 @@ struct ShellTerminalTests {
     #expect(try statuses(sandbox) == Array(repeating: "deleted", count: 5) + ["pending"])
   }
 
-  @Test func shellsRunningAtOnceKeepEachOthersHistory() throws {
+  @Test func shellsTakingTurnsKeepEachOthersHistory() throws {
     try #require(tmuxIsInstalled, "tmux is not installed; 'make test' installs it (apt-get install -y tmux)")
     let sandbox = try ShellSandbox()
     let first = ShellTerminal(sandbox: sandbox, name: "first")
@@ -483,6 +483,28 @@ struct ShellTerminalTests {
     for line in ["add\\040one", "add\\040two", "add\\040three"] {
       #expect(history.contains(line), "\(history)")
     }
+  }
+
+  @Test func aHistoryFileThatCannotBeReadIsNeverOverwritten() throws {
+    try #require(tmuxIsInstalled, "tmux is not installed; 'make test' installs it (apt-get install -y tmux)")
+    let sandbox = try ShellSandbox()
+    let terminal = ShellTerminal(sandbox: sandbox)
+    defer {
+      terminal.close()
+      sandbox.remove()
+    }
+    try FileManager.default.createDirectory(at: sandbox.historyFile.deletingLastPathComponent(), withIntermediateDirectories: true)
+    let foreign = "not a history file\nkeep me\n"
+    try foreign.write(to: sandbox.historyFile, atomically: true, encoding: .utf8)
+    try terminal.start()
+    try terminal.runLine("add kept")
+    #expect(terminal.screen().contains("todo: warning: cannot read history"), "\(terminal.screen())")
+    try terminal.runLine("list")
+    #expect(try String(contentsOf: sandbox.historyFile, encoding: .utf8) == foreign)
+    // The line is still recalled in this session.
+    try terminal.press("Up")
+    try terminal.press("Up")
+    #expect(terminal.waitForLastLine { $0 == "todo> add kept" }, "\(terminal.screen())")
   }
 }
 

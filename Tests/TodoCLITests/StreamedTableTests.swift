@@ -37,13 +37,19 @@ import TodoCore
       todo(3, "Plan the launch", tags: ["averyveryverylongtag"], project: "work.q4"),
     ]
     let lines = draw(tasks, width: nil, window: 2)
-    // The layout comes from tasks 1 and 2; the project and tags columns stay (empty so far), and
-    // task 3's wider cells push its line rather than being cut.
-    #expect(lines[0] == "ID  Pri  Due  Project  Tags  Title")
-    // ID, then Pri (3) Due (3) Project (7) Tags (4) at their headers' widths, two spaces apart.
+    // The layout comes from tasks 1 and 2; the project and tags columns stay (empty so far), the
+    // due column takes the widest a due cell can be (`overdue 59min`), and task 3's wider cells
+    // push its line rather than being cut.
     let gap = { (count: Int) in String(repeating: " ", count: count) }
-    #expect(lines[1] == " 1" + gap(2 + 3 + 2 + 3 + 2 + 7 + 2 + 4 + 2) + "Sweep")
-    #expect(lines[3] == " 3" + gap(2 + 3 + 2 + 3 + 2) + "work.q4  averyveryverylongtag  Plan the launch")
+    #expect(lines[0] == "ID  Pri  Due" + gap(10 + 2) + "Project  Tags  Title")
+    // ID, then Pri (3) Due (13) Project (7) Tags (4), two spaces apart.
+    #expect(lines[1] == " 1" + gap(2 + 3 + 2 + 13 + 2 + 7 + 2 + 4 + 2) + "Sweep")
+    #expect(lines[3] == " 3" + gap(2 + 3 + 2 + 13 + 2) + "work.q4  averyveryverylongtag  Plan the launch")
+  }
+
+  @Test func aListOfExactlyTheWindowIsStillLaidOutExactly() {
+    let lines = draw([todo(1, "Sweep", tags: ["chore"]), todo(2, "Read")], width: nil, window: 2)
+    #expect(lines == ["ID  Tags   Title", " 1  chore  Sweep", " 2         Read"])
   }
 
   @Test func pastTheWindowOnATerminalCellsAreCutToTheirColumn() {

@@ -3,7 +3,8 @@ import Testing
 
 @testable import TodoCore
 
-/// SQLite's planner statistics follow the number of tasks: written by writes, never by reads.
+/// SQLite's planner statistics follow the number of tasks, and are good enough for the planner
+/// to start a project filter from the project index.
 @Suite struct PlannerStatisticsTests {
   private func statistics(_ context: Context) throws -> Int64? {
     try DataOperation<Int64?, DatabaseError> { connection throws(DatabaseError) in
@@ -37,8 +38,28 @@ import Testing
     #expect(try statistics(context) == first)
     try add(600, to: context)
     try PlannerStatistics.refresh().operate(in: context)
-    // ANALYZE reads a bounded sample, so the new count is an estimate, but it is a new one.
-    let second = try #require(try statistics(context))
-    #expect(second > first, "statistics after doubling: \(second)")
+    #expect(try statistics(context) == 2_100)
+  }
+
+  @Test func withStatisticsAProjectFilterStartsFromTheProjectIndex() throws {
+    let context = try makeTodoContext()
+    try DataOperation<Void, TodoError> { connection throws(TodoError) in
+      for index in 0..<1_200 {
+        var changes = TodoChanges(title: "task \(index)")
+        changes.project = .set(index % 100 == 0 ? "rare" : "common.\(index % 7)")
+        _ = try TodoStore.add(changes, now: storeNow, command: "add").run(connection)
+      }
+    }.transaction().operate(in: context)
+    try PlannerStatistics.refresh().operate(in: context)
+    var filter = TodoFilter()
+    filter.projects = ["rare"]
+    let predicate = filter.predicate(now: storeNow)
+    let plan = try DataOperation<[String], DatabaseError> { connection throws(DatabaseError) in
+      try connection.all("EXPLAIN QUERY PLAN SELECT id FROM todo WHERE \(predicate.sql)", predicate.arguments) {
+        row throws(DatabaseError) in try row.string("detail")
+      }
+    }.operate(in: context)
+    #expect(plan.contains { $0.contains("todo_by_project") }, "plan: \(plan)")
+    #expect(!plan.contains { $0.contains("todo_by_status_due") }, "plan: \(plan)")
   }
 }

@@ -13,7 +13,7 @@
 /* The function libedit calls on Tab: the word, its start and end (in characters). */
 typedef char **todo_completion_function(const char *text, int start, int end);
 
-/* Loads libedit (libedit.so.2); 1 on success, 0 when it cannot be loaded or lacks a function. */
+/* Loads libedit (libedit.so.2, .so.0 or .so); 1 on success, 0 when it cannot be loaded or lacks a function. */
 int todo_editline_load(void);
 /* Why loading failed, for the message (dlerror's text), or "" when it did not. */
 const char *todo_editline_load_error(void);

@@ -32,7 +32,8 @@ extension Connection {
     }
     transactionDepth -= 1
     guard commit else {
-      rollBack(depth: depth, savepoint: savepoint)
+      // A dry run must not report success with its changes still pending.
+      if let error = rollBack(depth: depth, savepoint: savepoint) { throw Failure(error) }
       return value
     }
     do {
@@ -44,12 +45,20 @@ extension Connection {
     return value
   }
 
-  private func rollBack(depth: Int, savepoint: String) {
-    if depth == 0 {
-      // SQLite may already have rolled back on its own (e.g. SQLITE_FULL): then there is nothing to undo.
-      if !isAutocommit { try? executeScript("ROLLBACK") }
-    } else {
-      try? executeScript("ROLLBACK TO \(savepoint); RELEASE \(savepoint)")
+  /// Rolls back to where `depth` began; the error, if rolling back failed (after a failure the
+  /// caller already has an error to report and ignores this one).
+  @discardableResult
+  private func rollBack(depth: Int, savepoint: String) -> DatabaseError? {
+    do {
+      if depth == 0 {
+        // SQLite may already have rolled back on its own (e.g. SQLITE_FULL): then there is nothing to undo.
+        if !isAutocommit { try executeScript("ROLLBACK") }
+      } else {
+        try executeScript("ROLLBACK TO \(savepoint); RELEASE \(savepoint)")
+      }
+      return nil
+    } catch {
+      return error
     }
   }
 }

@@ -156,8 +156,9 @@ public struct Repository<E: Entity>: Sendable {
   }
 
   /// Writes only the columns in which `entity` differs from `original` (the same row as read
-  /// before); nothing at all when none differ. SQLite rewrites an index whenever an UPDATE names
-  /// one of its columns, so a bulk change of one field must not name all of them.
+  /// before). SQLite rewrites an index whenever an UPDATE names one of its columns, so a bulk
+  /// change of one field must not name all of them. When no column differs nothing is written
+  /// and nothing is checked (not even that the row exists).
   ///
   /// ```swift
   /// var book = try books.object(id: 1).operate(in: context)
@@ -165,7 +166,7 @@ public struct Repository<E: Entity>: Sendable {
   /// book.year = 1965
   /// try books.update(book, from: original).operate(in: context)   // UPDATE book SET "year" = ? …
   /// ```
-  /// - Throws: `DatabaseError.notFound` when no row has the entity's key.
+  /// - Throws: `DatabaseError.notFound` when a column differs and no row has the entity's key.
   public func update(_ entity: E, from original: E) -> DataOperation<E, DatabaseError> {
     DataOperation { connection throws(DatabaseError) in
       var columns = Columns(capacity: statements.columns.count)

@@ -102,19 +102,23 @@ struct CommandRunner {
     if access == .write && !exists {
       _ = try perform(operation, access: .dryRun)
     }
-    // A dry run on a database that does not exist runs on an empty one in memory.
-    let context = try session.context(path: path, readOnly: access == .read || (access == .dryRun && !exists))
+    // A dry run changes nothing, not even the file's journal mode or schema version: all it reads
+    // and does runs on an empty database in memory when there is no file, else on one opened
+    // without upgrading, and is rolled back.
+    let dryRun = access == .dryRun || invocation.options.dryRun
+    let context = dryRun ? try session.dryRunContext(path: path) : try session.context(path: path, readOnly: access == .read)
     do throws(TodoError) {
       // This is the command's one transaction. TodoStore's mutations are atomic on their own as
       // well (for other callers); inside this one they become a savepoint, a negligible cost.
       // Writes take the write lock up front; reads get a snapshot that blocks no writer.
       switch access {
+      case .read where dryRun: return try TodoDatabase.upgraded(operation).rolledBack(.deferred).operate(in: context)
       case .read: return try operation.transaction(.deferred).operate(in: context)
       case .write:
         // The planner's statistics are kept fresh in the transaction of a write, never in a read.
         return try operation.flatMap { value in PlannerStatistics.refresh().map { value } }
           .transaction(.immediate).operate(in: context)
-      case .dryRun: return try operation.rolledBack(.immediate).operate(in: context)
+      case .dryRun: return try TodoDatabase.upgraded(operation).rolledBack(.immediate).operate(in: context)
       }
     } catch {
       throw .domain(error)
@@ -134,15 +138,17 @@ struct CommandRunner {
     var confirmed = operation
     if let selection, !invocation.options.assumeYes, session.inputIsTerminal {
       let preview = try perform(operation, access: .dryRun)
-      if Confirmation.isNeeded(for: selection, changing: preview.tasks.count) {
+      let shown = preview.tasks.map(\.id)
+      if Confirmation.isNeeded(for: selection, changing: shown.count) {
         guard session.ask(Confirmation.question(verb: verb, tasks: preview.tasks)) else {
           throw .cancelled("nothing was changed")
         }
-        // Another process may have changed the selection while the question waited.
-        let shown = preview.tasks.map(\.id)
-        confirmed = operation.flatMap { report in
-          report.tasks.map(\.id) == shown ? .pure(report) : .fail(.selectionChanged)
-        }
+      }
+      // Another process may have changed the selection since the preview (while the question
+      // waited, or just before the write): then the change is not the one shown, or one that
+      // would have needed a question. It writes exactly what was previewed, or nothing.
+      confirmed = operation.flatMap { report in
+        report.tasks.map(\.id) == shown ? .pure(report) : .fail(.selectionChanged)
       }
     }
     renderChange(try perform(confirmed, access: .write), verb: verb, dryRun: false, oneObject: oneObject)

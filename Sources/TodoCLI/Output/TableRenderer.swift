@@ -250,11 +250,12 @@ final class TableWriter {
 
   /// Fixes the layout from `firstRows` (one measured cell per column each), and writes the header
   /// and those rows. `hidden` columns are never shown; columns that are empty in every first row
-  /// are left out only with `dropEmptyColumns` (a later row may need them). Nil, writing nothing,
-  /// when there are no rows.
+  /// are left out only with `dropEmptyColumns` (a later row may need them); `widestCells` gives
+  /// columns at least that width (a later row may be wider). Nil, writing nothing, when there are
+  /// no rows.
   init?(
-    columns: [Table.Column], firstRows: [[Table.MeasuredCell]], hidden: Set<Int> = [], width: Int?, colorEnabled: Bool,
-    to stream: OutputStream, dropEmptyColumns: Bool
+    columns: [Table.Column], firstRows: [[Table.MeasuredCell]], hidden: Set<Int> = [], widestCells: [Int: Int] = [:],
+    width: Int?, colorEnabled: Bool, to stream: OutputStream, dropEmptyColumns: Bool
   ) {
     guard !firstRows.isEmpty else { return nil }
     let visible = columns.indices.filter { column in
@@ -268,6 +269,7 @@ final class TableWriter {
     let everyColumn = visible.count == columns.count
     let cells = everyColumn ? firstRows : firstRows.map { row in visible.map { row[$0] } }
     var natural = header.map(\.width)
+    for (position, column) in visible.enumerated() { natural[position] = max(natural[position], widestCells[column] ?? 0) }
     for row in cells {
       for position in row.indices where row[position].width > natural[position] { natural[position] = row[position].width }
     }

@@ -35,6 +35,9 @@ struct TaskText {
   /// The columns of a list table and how a task fills them.
   struct TableShape {
     let columns: [Table.Column]
+    /// The widest any cell of a column can be, for the columns where that is known in advance
+    /// (status, priority, due and the time columns): a streamed table reserves it.
+    let widestCells: [Int: Int]
     private let showStatus: Bool
     private let timeColumns: [(String, @Sendable (Todo) -> Int64?)]
     private let text: TaskText
@@ -47,11 +50,23 @@ struct TaskText {
       if showStatus { columns.append(Table.Column(header: "Status", shrink: .drop)) }
       columns += [Table.Column(header: "Pri", shrink: .drop), Table.Column(header: "Due", shrink: .drop)]
       for (header, _) in timeColumns { columns.append(Table.Column(header: header, shrink: .drop)) }
+      var widest: [Int: Int] = [:]
+      for (index, column) in columns.enumerated() {
+        switch column.header {
+        case "Status": widest[index] = "deleted".count
+        case "Pri": widest[index] = 1
+        // `overdue 59min`, and `59min ago` for the time columns.
+        case "Due": widest[index] = "overdue 59min".count
+        case "ID": break
+        default: widest[index] = "59min ago".count
+        }
+      }
       columns += [
         Table.Column(header: "Project", shrink: .truncateThenDrop), Table.Column(header: "Tags", shrink: .truncateThenDrop),
         Table.Column(header: "Title", flexible: true),
       ]
       self.columns = columns
+      widestCells = widest
     }
 
     /// The cells of one task.
@@ -155,8 +170,9 @@ extension String {
 /// list keeps the layout of its first `window` tasks and writes the rest as they come, so memory
 /// stays bounded however many tasks there are. There, every column is kept (a later task may need
 /// one that was empty so far), the status column shows whenever the filter can select closed
-/// tasks, and a later cell wider than its column pushes its line rather than being cut (into a
-/// pipe) or is cut to the column (on a terminal).
+/// tasks, the columns of known width (status, priority, due, times) take their widest, and a
+/// later project or tags cell wider than its column pushes its line rather than being cut (into
+/// a pipe) or is cut to the column (on a terminal).
 final class StreamedTaskTable: @unchecked Sendable {
   // @unchecked: used only inside one operation run, while the calling thread waits for it.
   static let defaultWindow = 10_000
@@ -193,9 +209,15 @@ final class StreamedTaskTable: @unchecked Sendable {
       writer.write(shape.row(todo))
       return
     }
+    // The first task past the window fixes the layout; a list of exactly `window` tasks is
+    // still laid out exactly.
+    if buffered.count == window {
+      draw(streaming: true)
+      writer?.write(shape.row(todo))
+      return
+    }
     if todo.status != .pending { sawClosedTask = true }
     buffered.append(shape.row(todo).map(Table.MeasuredCell.init))
-    if buffered.count == window { draw(streaming: true) }
   }
 
   /// Draws a list that fitted in the window.
@@ -207,8 +229,9 @@ final class StreamedTaskTable: @unchecked Sendable {
     // A longer list shows the status column whenever its filter can select closed tasks.
     let showStatus = sawClosedTask || (streaming && filter.effectiveStatus != .pending)
     writer = TableWriter(
-      columns: shape.columns, firstRows: buffered, hidden: showStatus ? [] : [Self.statusColumn], width: width,
-      colorEnabled: color, to: output, dropEmptyColumns: !streaming)
+      columns: shape.columns, firstRows: buffered, hidden: showStatus ? [] : [Self.statusColumn],
+      widestCells: streaming ? shape.widestCells : [:], width: width, colorEnabled: color, to: output,
+      dropEmptyColumns: !streaming)
     buffered = []
   }
 }

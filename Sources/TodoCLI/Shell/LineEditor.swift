@@ -136,6 +136,15 @@ final class LineEditor {
     // 0666 & ~umask, and the history holds everything typed.
     let lock = HistoryLock(path: historyFile, exclusive: true)
     defer { lock?.release() }
+    // The file is read back first, into a fresh history. When it cannot be read (no permission,
+    // or not a history file), it is not rewritten: the line is kept in memory only, and the
+    // history of this session stays as it was.
+    guard lock != nil, Self.canRead(historyFile) else {
+      _ = todo_editline_add_history(line)
+      newestEntry = line
+      warnOnce("cannot read history \(historyFile); this session's history is not saved")
+      return
+    }
     todo_editline_clear_history()
     let status = todo_editline_read_history(historyFile)
     if status != 0 && status != ENOENT {
@@ -147,6 +156,17 @@ final class LineEditor {
     if written != 0 {
       warnOnce("cannot save history \(historyFile): \(String(cString: strerror(written)))")
     }
+  }
+
+  /// Whether `path` is empty, missing, or starts like a libedit history file, and can be read:
+  /// only then may it be replaced by what is read back from it plus a line.
+  private static func canRead(_ path: String) -> Bool {
+    let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+    guard descriptor >= 0 else { return errno == ENOENT }
+    defer { close(descriptor) }
+    var header = [UInt8](repeating: 0, count: 12)
+    let count = read(descriptor, &header, header.count)
+    return count == 0 || (count == 12 && header == Array("_HiStOrY_V2_".utf8))
   }
 
   private func warnOnce(_ message: String) {

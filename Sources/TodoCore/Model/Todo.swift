@@ -173,6 +173,9 @@ public struct Todo: Entity, Equatable {
         if index > start { names.append(String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)) }
         start = index + 1
       }
+      // The key's order is how SQLite walks the tag table here, but group_concat promises no
+      // order: sort when it ever differs (checking is one pass, and tags compare as sets).
+      if !zip(names, names.dropFirst()).allSatisfy({ $0 < $1 }) { names.sort() }
       return names
     }
   }

@@ -12,15 +12,30 @@ public enum TextSearch {
   /// The SQL function's name.
   static let functionName = "todo_contains"
 
-  /// A word as it is compared: lower-cased in every script.
-  public static func folded(_ word: String) -> String {
-    word.lowercased()
+  /// Text as it is compared: lower-cased in every script, then folded where lower case still
+  /// keeps two forms apart: Greek final sigma (ς) is σ, German ß is ss, and the dot that
+  /// lower-casing the Turkish İ leaves (i + U+0307) is dropped, so `istanbul` finds "İstanbul".
+  public static func folded(_ text: String) -> String {
+    let lowered = text.lowercased()
+    guard lowered.unicodeScalars.contains(where: { $0 == "ς" || $0 == "ß" || $0 == "\u{307}" }) else { return lowered }
+    var result = String.UnicodeScalarView()
+    var previous: Unicode.Scalar?
+    for scalar in lowered.unicodeScalars {
+      switch scalar {
+      case "ς": result.append("σ")
+      case "ß": result.append(contentsOf: "ss".unicodeScalars)
+      case "\u{307}" where previous == "i": break
+      default: result.append(scalar)
+      }
+      previous = scalar
+    }
+    return String(result)
   }
 
   /// Whether `text` contains the already folded `word`, comparing characters by canonical
   /// equivalence (a precomposed é equals e + U+0301).
   public static func contains(_ text: String, folded word: String) -> Bool {
-    text.lowercased().contains(word)
+    folded(text).contains(word)
   }
 
   /// Defines `todo_contains(text, word)` on a connection: 1 when it matches, 0 when not, NULL

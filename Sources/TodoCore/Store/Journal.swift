@@ -56,22 +56,17 @@ enum Journal {
       'notes', json((SELECT json_group_array(json_object('id', id, 'created', created, 'text', text))
                      FROM note WHERE note.todo_id = todo.id)))
     """
-  static let snapshotSQL = "SELECT \(snapshot) FROM todo WHERE id = ?"
 
-  /// Records a task's state before the command changes it (or `nil`: the command creates it).
-  /// Only the first record of a task in an entry counts: that is its state before the command.
-  /// `sequence` orders the records of one entry (undo reverts them in reverse).
-  static func record(entry: JournalEntry, sequence: Int, todoID: Int64, existing: Bool, on connection: Connection)
-    throws(DatabaseError)
-  {
-    let before: SQLValue = existing ? try connection.scalar(snapshotSQL, [.integer(todoID)]) : .null
+  /// Records that the command creates a task: undo removes it.
+  static func recordCreated(entry: JournalEntry, todoID: Int64, on connection: Connection) throws(DatabaseError) {
     try connection.execute(
-      "INSERT OR IGNORE INTO journal_change (journal_id, todo_id, sequence, before) VALUES (?, ?, ?, ?)",
-      [.integer(entry.id), .integer(todoID), .integer(Int64(sequence)), before])
+      "INSERT OR IGNORE INTO journal_change (journal_id, todo_id, sequence, before) VALUES (?, ?, 0, NULL)",
+      [.integer(entry.id), .integer(todoID)])
   }
 
-  /// Records, in one statement, the state of tasks a command is about to change; their order in
-  /// `todoIDs` is the order `undo` reverts them in reverse.
+  /// Records, in one statement, the state of tasks a command is about to change (before it
+  /// writes anything). Only the first record of a task in an entry counts: that is its state
+  /// before the command. `sequence` keeps the order of `todoIDs`.
   static func record(entry: JournalEntry, todoIDs: [Int64], on connection: Connection) throws(DatabaseError) {
     guard !todoIDs.isEmpty else { return }
     try connection.execute(

@@ -65,7 +65,11 @@ public enum TodoDatabase {
   /// ```
   /// - Throws: `TodoError.database` when the file cannot be opened, is not a todo database, or was
   ///   written by a newer version of todo.
-  public static func open(path: String, readOnly: Bool = false, immutable: Bool = false) throws(TodoError) -> Context {
+  /// `upgrade` false leaves the file exactly as it is (no switch to WAL, no migration): for a dry
+  /// run, which then runs its operation through `upgraded(_:)` inside its rolled-back transaction.
+  public static func open(path: String, readOnly: Bool = false, immutable: Bool = false, upgrade: Bool = true)
+    throws(TodoError) -> Context
+  {
     do throws(DatabaseError) {
       var options = Context.Options()
       options.readOnly = readOnly
@@ -74,6 +78,7 @@ public enum TodoDatabase {
       let context = try Context(path: path, options: options)
       try TextSearch.define.operate(in: context)
       let version = try checkOwnership.operate(in: context)
+      guard upgrade else { return context }
       if !readOnly { try Context.enableWAL().operate(in: context) }
       // An up-to-date database (nearly always) needs no migration step at all.
       if version != Schema.migrator.latestVersion { _ = try Schema.migrator.migrate().operate(in: context) }
@@ -81,6 +86,13 @@ public enum TodoDatabase {
     } catch {
       throw .database(error)
     }
+  }
+
+  /// `operation`, run after the migrations a database opened with `upgrade: false` may still need
+  /// (none when it is up to date), so that a dry run on an older database sees the current schema
+  /// and, rolled back, leaves the file as it was.
+  public static func upgraded<Value>(_ operation: DataOperation<Value, TodoError>) -> DataOperation<Value, TodoError> {
+    Schema.migrator.migrate().mapError(TodoError.init).flatMap { _ in operation }
   }
 
   /// The schema version, read in one statement with the number of tables; fails, reading only,

@@ -56,7 +56,7 @@ extension TodoStore {
         .mapError(TodoError.init)
         .flatMap { todo in
           DataOperation { connection throws(DatabaseError) in
-            try Journal.record(entry: entry, sequence: 0, todoID: todo.id, existing: false, on: connection)
+            try Journal.recordCreated(entry: entry, todoID: todo.id, on: connection)
             try writeTags(todo.tags, of: todo.id, replacing: false, on: connection)
             try addNotes(changes.notes, to: todo.id, now: now, on: connection)
             return try load(todo.id, on: connection)
@@ -174,9 +174,9 @@ extension TodoStore {
     return resolve(filter, now: now)
   }
 
-  /// Loads each task, lets `edit` change it (returning false when nothing changed), journals and
-  /// writes the changed ones, and writes one journal entry for them all. With no change at all,
-  /// no journal entry is written.
+  /// Loads the tasks, lets `edit` change each (or say why it stays as it is), journals the
+  /// changed ones before writing them, and writes one journal entry for them all. With no change
+  /// at all, no journal entry is written.
   private static func change(
     _ ids: [Int64], now: Int64, command: String, verb: String,
     edit: @escaping @Sendable (inout Todo) -> EditOutcome,
@@ -201,7 +201,7 @@ extension TodoStore {
         try Journal.record(entry: entry, todoIDs: changedIDs, on: connection)
         for (before, todo) in edited {
           _ = try todos.update(todo, from: before).run(connection)
-          if todo.tags != before.tags { try writeTags(todo.tags, of: todo.id, on: connection) }
+          try updateTags(from: before.tags, to: todo.tags, of: todo.id, on: connection)
           try afterEach(todo, connection)
         }
         let changed = try loadAll(changedIDs, on: connection)

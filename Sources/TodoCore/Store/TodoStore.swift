@@ -68,6 +68,17 @@ public enum TodoStore {
     }
   }
 
+  /// Changes a task's tags from `old` to `new`: only the tags removed are deleted and only those
+  /// added are inserted.
+  static func updateTags(from old: [String], to new: [String], of id: Int64, on connection: Connection) throws(DatabaseError) {
+    for tag in Set(old).subtracting(new).sorted() {
+      try connection.execute("DELETE FROM tag WHERE todo_id = ? AND name = ?", [.integer(id), .text(tag)])
+    }
+    for tag in Set(new).subtracting(old).sorted() {
+      try connection.execute("INSERT INTO tag (todo_id, name) VALUES (?, ?)", [.integer(id), .text(tag)])
+    }
+  }
+
   /// Replaces a task's tags (`replacing` false: a new task, which has none to delete yet).
   static func writeTags(_ tags: [String], of id: Int64, replacing: Bool = true, on connection: Connection) throws(DatabaseError) {
     if replacing { try connection.execute("DELETE FROM tag WHERE todo_id = ?", [.integer(id)]) }
@@ -160,9 +171,7 @@ public enum TodoStore {
     var filter = TodoFilter()
     filter.references = references
     return resolve(filter, now: 0).flatMap { ids in
-      DataOperation { connection throws(DatabaseError) in
-        try ids.map { id throws(DatabaseError) in try load(id, on: connection) }
-      }.mapError(TodoError.init)
+      DataOperation { connection throws(DatabaseError) in try loadAll(ids, on: connection) }.mapError(TodoError.init)
     }
   }
 

@@ -413,7 +413,8 @@ struct ShellTerminalTests {
     return objects.compactMap { $0["status"] as? String }
   }
 
-  @Test func aLargeChangeAsksOnATerminalAndOnlyYesChangesAnything() throws {
+  /// Runs `body` with a fresh sandbox and a terminal that has not started anything yet.
+  private func withTerminal(_ body: (ShellSandbox, ShellTerminal) throws -> Void) throws {
     try #require(tmuxIsInstalled, "tmux is not installed; 'make test' installs it (apt-get install -y tmux)")
     let sandbox = try ShellSandbox()
     let terminal = ShellTerminal(sandbox: sandbox)
@@ -421,42 +422,48 @@ struct ShellTerminalTests {
       terminal.close()
       sandbox.remove()
     }
-    // Added through a pipe: no terminal, so nothing asks.
-    let added = try sandbox.run(["shell"], input: (1...5).map { "add errand \($0)\n" }.joined() + "add other\n")
-    #expect(added.status == 0, "\(added.error)")
-    try terminal.start(["delete", "errand"])
-    #expect(terminal.waitForScreen { $0.contains("Delete 5 tasks? [y/N]") }, "\(terminal.screen())")
-    #expect(terminal.screen().contains("  1  errand 1"))
-    try terminal.type("n")
-    try terminal.press("Enter")
-    #expect(terminal.waitForScreen { $0.contains("status=1") }, "\(terminal.screen())")
-    #expect(terminal.screen().contains("todo: error: nothing was changed"))
-    #expect(try statuses(sandbox) == Array(repeating: "pending", count: 6))
+    try body(sandbox, terminal)
+  }
 
-    try terminal.start(["done", "errand"])
-    #expect(terminal.waitForScreen { $0.contains("Complete 5 tasks? [y/N]") }, "\(terminal.screen())")
-    try terminal.type("y")
-    try terminal.press("Enter")
-    #expect(terminal.waitForScreen { $0.contains("status=0") }, "\(terminal.screen())")
-    #expect(terminal.screen().contains("Completed 5 tasks; 'todo undo' reverts them together."))
-    #expect(try statuses(sandbox) == Array(repeating: "done", count: 5) + ["pending"])
+  @Test func aLargeChangeAsksOnATerminalAndOnlyYesChangesAnything() throws {
+    try withTerminal { sandbox, terminal in
+      // Added through a pipe: no terminal, so nothing asks.
+      let added = try sandbox.run(["shell"], input: (1...5).map { "add errand \($0)\n" }.joined() + "add other\n")
+      #expect(added.status == 0, "\(added.error)")
+      try terminal.start(["delete", "errand"])
+      #expect(terminal.waitForScreen { $0.contains("Delete 5 tasks? [y/N]") }, "\(terminal.screen())")
+      #expect(terminal.screen().contains("  1  errand 1"))
+      try terminal.type("n")
+      try terminal.press("Enter")
+      #expect(terminal.waitForScreen { $0.contains("status=1") }, "\(terminal.screen())")
+      #expect(terminal.screen().contains("todo: error: nothing was changed"))
+      #expect(try statuses(sandbox) == Array(repeating: "pending", count: 6))
 
-    // --yes does not ask.
-    try terminal.start(["reopen", "errand", "--yes"])
-    #expect(terminal.waitForScreen { $0.contains("status=0") }, "\(terminal.screen())")
-    #expect(!terminal.screen().contains("[y/N]"))
+      try terminal.start(["done", "errand"])
+      #expect(terminal.waitForScreen { $0.contains("Complete 5 tasks? [y/N]") }, "\(terminal.screen())")
+      try terminal.type("y")
+      try terminal.press("Enter")
+      #expect(terminal.waitForScreen { $0.contains("status=0") }, "\(terminal.screen())")
+      #expect(terminal.screen().contains("Completed 5 tasks; 'todo undo' reverts them together."))
+      #expect(try statuses(sandbox) == Array(repeating: "done", count: 5) + ["pending"])
 
-    // In the shell it asks too, and hints speak without the todo word.
-    try terminal.start()
-    try terminal.type("delete errand")
-    try terminal.press("Enter")
-    #expect(terminal.waitForScreen { $0.contains("Delete 5 tasks? [y/N]") }, "\(terminal.screen())")
-    try terminal.type("n")
-    try terminal.press("Enter")
-    #expect(terminal.waitForLastLine { $0 == "todo>" }, "\(terminal.screen())")
-    try terminal.runLine("todo delete errand -y")
-    #expect(terminal.screen().contains("Deleted 5 tasks; 'undo' reverts them together."), "\(terminal.screen())")
-    #expect(try statuses(sandbox) == Array(repeating: "deleted", count: 5) + ["pending"])
+      // --yes does not ask.
+      try terminal.start(["reopen", "errand", "--yes"])
+      #expect(terminal.waitForScreen { $0.contains("status=0") }, "\(terminal.screen())")
+      #expect(!terminal.screen().contains("[y/N]"))
+
+      // In the shell it asks too, and hints speak without the todo word.
+      try terminal.start()
+      try terminal.type("delete errand")
+      try terminal.press("Enter")
+      #expect(terminal.waitForScreen { $0.contains("Delete 5 tasks? [y/N]") }, "\(terminal.screen())")
+      try terminal.type("n")
+      try terminal.press("Enter")
+      #expect(terminal.waitForLastLine { $0 == "todo>" }, "\(terminal.screen())")
+      try terminal.runLine("todo delete errand -y")
+      #expect(terminal.screen().contains("Deleted 5 tasks; 'undo' reverts them together."), "\(terminal.screen())")
+      #expect(try statuses(sandbox) == Array(repeating: "deleted", count: 5) + ["pending"])
+    }
   }
 
   @Test func shellsTakingTurnsKeepEachOthersHistory() throws {
@@ -486,25 +493,20 @@ struct ShellTerminalTests {
   }
 
   @Test func aHistoryFileThatCannotBeReadIsNeverOverwritten() throws {
-    try #require(tmuxIsInstalled, "tmux is not installed; 'make test' installs it (apt-get install -y tmux)")
-    let sandbox = try ShellSandbox()
-    let terminal = ShellTerminal(sandbox: sandbox)
-    defer {
-      terminal.close()
-      sandbox.remove()
+    try withTerminal { sandbox, terminal in
+      try FileManager.default.createDirectory(at: sandbox.historyFile.deletingLastPathComponent(), withIntermediateDirectories: true)
+      let foreign = "not a history file\nkeep me\n"
+      try foreign.write(to: sandbox.historyFile, atomically: true, encoding: .utf8)
+      try terminal.start()
+      try terminal.runLine("add kept")
+      #expect(terminal.screen().contains("todo: warning: cannot read history"), "\(terminal.screen())")
+      try terminal.runLine("list")
+      #expect(try String(contentsOf: sandbox.historyFile, encoding: .utf8) == foreign)
+      // The line is still recalled in this session.
+      try terminal.press("Up")
+      try terminal.press("Up")
+      #expect(terminal.waitForLastLine { $0 == "todo> add kept" }, "\(terminal.screen())")
     }
-    try FileManager.default.createDirectory(at: sandbox.historyFile.deletingLastPathComponent(), withIntermediateDirectories: true)
-    let foreign = "not a history file\nkeep me\n"
-    try foreign.write(to: sandbox.historyFile, atomically: true, encoding: .utf8)
-    try terminal.start()
-    try terminal.runLine("add kept")
-    #expect(terminal.screen().contains("todo: warning: cannot read history"), "\(terminal.screen())")
-    try terminal.runLine("list")
-    #expect(try String(contentsOf: sandbox.historyFile, encoding: .utf8) == foreign)
-    // The line is still recalled in this session.
-    try terminal.press("Up")
-    try terminal.press("Up")
-    #expect(terminal.waitForLastLine { $0 == "todo> add kept" }, "\(terminal.screen())")
   }
 }
 

@@ -299,16 +299,10 @@ private let tmuxIsInstalled: Bool = {
 struct ShellTerminalTests {
   /// Runs `body` with a started shell in a fresh sandbox, then tears both down.
   private func withShell(_ body: (ShellTerminal) throws -> Void) throws {
-    // A missing tmux fails the test rather than skipping it: `make test` installs tmux.
-    try #require(tmuxIsInstalled, "tmux is not installed; 'make test' installs it (apt-get install -y tmux)")
-    let sandbox = try ShellSandbox()
-    let terminal = ShellTerminal(sandbox: sandbox)
-    defer {
-      terminal.close()
-      sandbox.remove()
+    try withTerminal { _, terminal in
+      try terminal.start()
+      try body(terminal)
     }
-    try terminal.start()
-    try body(terminal)
   }
 
   @Test func addedTaskIsListed() throws {
@@ -415,6 +409,7 @@ struct ShellTerminalTests {
 
   /// Runs `body` with a fresh sandbox and a terminal that has not started anything yet.
   private func withTerminal(_ body: (ShellSandbox, ShellTerminal) throws -> Void) throws {
+    // A missing tmux fails the test rather than skipping it: `make test` installs tmux.
     try #require(tmuxIsInstalled, "tmux is not installed; 'make test' installs it (apt-get install -y tmux)")
     let sandbox = try ShellSandbox()
     let terminal = ShellTerminal(sandbox: sandbox)

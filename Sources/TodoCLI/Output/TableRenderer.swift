@@ -283,9 +283,14 @@ final class TableWriter {
 
   /// Writes one more row in the fixed layout.
   func write(_ row: [Table.Cell]) {
+    write(measured: row.map(Table.MeasuredCell.init))
+  }
+
+  /// Writes one more row, already measured (one cell per column), in the fixed layout.
+  func write(measured row: [Table.MeasuredCell]) {
     let cells = layout.kept.map { position in
       let column = visible[position]
-      return Table.MeasuredCell(column < row.count ? row[column] : Table.Cell(""))
+      return column < row.count ? row[column] : Table.MeasuredCell(Table.Cell(""))
     }
     Table.writeLine(cells, layout: layout, colorEnabled: colorEnabled, to: stream)
   }

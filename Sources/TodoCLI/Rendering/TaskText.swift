@@ -71,20 +71,31 @@ struct TaskText {
 
     /// The cells of one task.
     func row(_ todo: Todo) -> [Table.Cell] {
-      var row: [Table.Cell] = []
+      cells(of: todo, as: Table.Cell.self) { $0 }
+    }
+
+    /// The cells of one task, made safe for the terminal and measured: what a streamed table
+    /// keeps, made without an intermediate array of plain cells.
+    func measuredRow(_ todo: Todo) -> [Table.MeasuredCell] {
+      cells(of: todo, as: Table.MeasuredCell.self, Table.MeasuredCell.init)
+    }
+
+    private func cells<Cell>(of todo: Todo, as type: Cell.Type, _ make: (Table.Cell) -> Cell) -> [Cell] {
+      var row: [Cell] = []
       row.reserveCapacity(columns.count)
-      row.append(Table.Cell(String(todo.id)))
+      func append(_ cell: Table.Cell) { row.append(make(cell)) }
+      append(Table.Cell(String(todo.id)))
       if showStatus {
-        row.append(Table.Cell(todo.status.rawValue, style: todo.status == .done ? .green : todo.status == .deleted ? .gray : nil))
+        append(Table.Cell(todo.status.rawValue, style: todo.status == .done ? .green : todo.status == .deleted ? .gray : nil))
       }
-      row.append(Table.Cell(todo.priority?.rawValue ?? "", style: TaskText.style(of: todo.priority)))
-      row.append(text.dueCell(todo))
+      append(Table.Cell(todo.priority?.rawValue ?? "", style: TaskText.style(of: todo.priority)))
+      append(text.dueCell(todo))
       for (_, time) in timeColumns {
-        row.append(Table.Cell(time(todo).map { Timestamp.relative($0, now: text.now, past: .ago) } ?? "", style: .dim))
+        append(Table.Cell(time(todo).map { Timestamp.relative($0, now: text.now, past: .ago) } ?? "", style: .dim))
       }
-      row.append(Table.Cell(todo.project ?? "", style: .magenta))
-      row.append(Table.Cell(todo.tags.count == 1 ? todo.tags[0] : todo.tags.joined(separator: " "), style: .cyan))
-      row.append(Table.Cell(todo.title, style: todo.status == .pending ? nil : .dim))
+      append(Table.Cell(todo.project ?? "", style: .magenta))
+      append(Table.Cell(todo.tags.count == 1 ? todo.tags[0] : todo.tags.joined(separator: " "), style: .cyan))
+      append(Table.Cell(todo.title, style: todo.status == .pending ? nil : .dim))
       return row
     }
   }
@@ -206,18 +217,18 @@ final class StreamedTaskTable: @unchecked Sendable {
 
   func add(_ todo: Todo) {
     if let writer {
-      writer.write(shape.row(todo))
+      writer.write(measured: shape.measuredRow(todo))
       return
     }
     // The first task past the window fixes the layout; a list of exactly `window` tasks is
     // still laid out exactly.
     if buffered.count == window {
       draw(streaming: true)
-      writer?.write(shape.row(todo))
+      writer?.write(measured: shape.measuredRow(todo))
       return
     }
     if todo.status != .pending { sawClosedTask = true }
-    buffered.append(shape.row(todo).map(Table.MeasuredCell.init))
+    buffered.append(shape.measuredRow(todo))
   }
 
   /// Draws a list that fitted in the window.

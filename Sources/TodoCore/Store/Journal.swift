@@ -32,10 +32,13 @@ public struct JournalEntry: Entity, Equatable {
 /// before it changed (as JSON built by SQLite), so `undo` can put it back exactly.
 enum Journal {
   /// Starts an entry for a command; the summary is filled in by `finish`.
-  static func begin(command: String, now: Int64) -> DataOperation<JournalEntry, TodoError> {
+  /// With a `summary`, the entry is complete at once (a command that knows what it did before
+  /// it records it, like `add`) and needs no `finish`.
+  static func begin(command: String, now: Int64, summary: String = "") -> DataOperation<JournalEntry, TodoError> {
     Repository<JournalEntry>().add { entry in
       entry.created = now
       entry.command = command
+      entry.summary = summary
     }.mapError(TodoError.init)
   }
 

@@ -44,9 +44,9 @@ extension TodoStore {
       guard changes.title != nil else { throw .invalid("a task needs a title") }
       try Validation.changes(changes)
     }
+    // The task first: its id is in the journal entry's summary, which is then written once.
     return validated
-      .flatMap { Journal.begin(command: command, now: now) }
-      .flatMap { entry in
+      .flatMap {
         todos.add { todo in
           todo.uuid = UUIDGenerator.make()
           todo.created = now
@@ -54,18 +54,16 @@ extension TodoStore {
           changes.apply(to: &todo)
         }
         .mapError(TodoError.init)
-        .flatMap { todo in
+      }
+      .flatMap { todo in
+        Journal.begin(command: command, now: now, summary: "added task \(todo.id)").flatMap { entry in
           DataOperation { connection throws(DatabaseError) in
             try Journal.recordCreated(entry: entry, todoID: todo.id, on: connection)
             try writeTags(todo.tags, of: todo.id, replacing: false, on: connection)
             try addNotes(changes.notes, to: todo.id, now: now, on: connection)
-            return try load(todo.id, on: connection)
+            let stored = try load(todo.id, on: connection)
+            return ChangeReport(tasks: [stored], unchanged: [], summary: "added task \(stored.id)")
           }.mapError(TodoError.init)
-        }
-        .flatMap { todo in
-          Journal.finish(entry, summary: "added task \(todo.id)").map { _ in
-            ChangeReport(tasks: [todo], unchanged: [], summary: "added task \(todo.id)")
-          }
         }
       }
       .transaction()

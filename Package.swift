@@ -4,11 +4,7 @@ import PackageDescription
 /// Release builds let the compiler specialise generic code across modules (`Row.decode`,
 /// `Repository<Todo>`…) instead of resolving type metadata per value at run time: the data layer
 /// and the list are measured against the SQLite C API (`make bench`).
-/// Exclusivity is still checked at compile time and in debug builds (every test run); release
-/// builds skip the run-time checks of class properties on the hot paths of reading rows.
-let crossModule: [SwiftSetting] = [
-  .unsafeFlags(["-cross-module-optimization", "-enforce-exclusivity=unchecked"], .when(configuration: .release))
-]
+let crossModule: [SwiftSetting] = [.unsafeFlags(["-cross-module-optimization"], .when(configuration: .release))]
 
 let package = Package(
   name: "todo",

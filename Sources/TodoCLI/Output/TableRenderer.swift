@@ -80,8 +80,8 @@ struct Table: Sendable {
   /// The narrowest a flexible column is made before other columns are left out for it.
   static let minimumFlexibleWidth = 15
   /// The gap between two columns.
-  static let separator = "  "
-  /// Its width, as a constant: `String.count` walks the characters every time it is asked.
+  /// The width of the gap between two columns (two spaces), as a constant: `String.count`
+  /// walks the characters every time it is asked.
   static let separatorWidth = 2
 
   var columns: [Column]
@@ -279,11 +279,6 @@ final class TableWriter {
     for row in cells {
       Table.writeLine(keepsAll ? row : layout.kept.map { row[$0] }, layout: layout, colorEnabled: colorEnabled, to: stream)
     }
-  }
-
-  /// Writes one more row in the fixed layout.
-  func write(_ row: [Table.Cell]) {
-    write(measured: row.map(Table.MeasuredCell.init))
   }
 
   /// Writes one more row, already measured (one cell per column), in the fixed layout.

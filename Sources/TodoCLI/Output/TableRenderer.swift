@@ -79,7 +79,6 @@ struct Table: Sendable {
 
   /// The narrowest a flexible column is made before other columns are left out for it.
   static let minimumFlexibleWidth = 15
-  /// The gap between two columns.
   /// The width of the gap between two columns (two spaces), as a constant: `String.count`
   /// walks the characters every time it is asked.
   static let separatorWidth = 2
@@ -240,7 +239,7 @@ struct Table: Sendable {
 /// ```swift
 /// let writer = TableWriter(columns: columns, firstRows: window, width: nil, colorEnabled: false,
 ///                          to: output, dropEmptyColumns: false)
-/// writer?.write(row)
+/// writer?.write(measured: row.map(Table.MeasuredCell.init))
 /// ```
 final class TableWriter {
   private let visible: [Int]

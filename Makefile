@@ -19,7 +19,7 @@ BUILD_PACKAGES = libsqlite3-dev libedit-dev pkg-config
 TEST_PACKAGES = tmux mandoc sqlite3 hyperfine time python3
 BENCH_PACKAGES = sqlite3 hyperfine time python3 taskwarrior
 
-.PHONY: all build release static-cxx deps test-deps bench-deps run test test-tsan bench bench-quick install clean
+.PHONY: all build release static-cxx deps test-deps bench-deps run test test-tsan test-asan bench bench-quick install clean
 
 all: build
 
@@ -71,6 +71,11 @@ test: test-deps
 test-tsan: test-deps
 	$(SWIFT) test --sanitize=thread --scratch-path .build-tsan
 
+# Every test under AddressSanitizer; the end-to-end and terminal tests run the instrumented
+# binary. XCTest leaks a little on its own, so leak detection is off.
+test-asan: test-deps
+	ASAN_OPTIONS=detect_leaks=0 $(SWIFT) test --sanitize=address --scratch-path .build-asan
+
 # The budgets of shared/DESIGN.md as ratios measured side by side (1k to 1M tasks); the table
 # goes to bench/RESULTS.md. bench-quick: 1k and 10k only.
 bench: bench-deps
@@ -85,4 +90,4 @@ install: release
 	install -m 0644 man/todo.1 $(DESTDIR)$(PREFIX)/share/man/man1/todo.1
 
 clean:
-	rm -rf .build .build-tsan bench/data
+	rm -rf .build .build-tsan .build-asan bench/data

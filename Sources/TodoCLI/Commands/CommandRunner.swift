@@ -90,6 +90,9 @@ struct CommandRunner {
     /// One transaction that is rolled back: what would happen, with nothing written (and no
     /// file created when the database does not exist yet).
     case dryRun
+    /// The same, on the connection the write that follows will use: the preview of a change
+    /// that is about to be made anyway (the question on a terminal).
+    case preview
   }
 
   /// Runs the command's one operation, as one transaction, on the session's database.
@@ -105,8 +108,9 @@ struct CommandRunner {
     // A dry run changes nothing, not even the file's journal mode or schema version: all it reads
     // and does runs on an empty database in memory when there is no file, else on one opened
     // without upgrading, and is rolled back.
-    let dryRun = access == .dryRun || invocation.options.dryRun
-    let context = dryRun ? try session.dryRunContext(path: path) : try session.context(path: path, readOnly: access == .read)
+    let dryRun = access == .dryRun || invocation.options.dryRun || (access == .preview && !exists)
+    let context =
+      dryRun ? try session.dryRunContext(path: path) : try session.context(path: path, readOnly: access == .read)
     do throws(TodoError) {
       // This is the command's one transaction. TodoStore's mutations are atomic on their own as
       // well (for other callers); inside this one they become a savepoint, a negligible cost.
@@ -118,7 +122,7 @@ struct CommandRunner {
         // The planner's statistics are kept fresh in the transaction of a write, never in a read.
         return try operation.flatMap { value in PlannerStatistics.refresh().map { value } }
           .transaction(.immediate).operate(in: context)
-      case .dryRun: return try TodoDatabase.upgraded(operation).rolledBack(.immediate).operate(in: context)
+      case .dryRun, .preview: return try TodoDatabase.upgraded(operation).rolledBack(.immediate).operate(in: context)
       }
     } catch {
       throw .domain(error)
@@ -137,7 +141,7 @@ struct CommandRunner {
     }
     var confirmed = operation
     if let selection, !invocation.options.assumeYes, session.inputIsTerminal {
-      let preview = try perform(operation, access: .dryRun)
+      let preview = try perform(operation, access: .preview)
       let shown = preview.tasks.map(\.id)
       if Confirmation.isNeeded(for: selection, changing: shown.count) {
         guard session.ask(Confirmation.question(verb: verb, tasks: preview.tasks)) else {

@@ -107,7 +107,8 @@ public struct Repository<E: Entity>: Sendable {
   public func object(id: Int64) -> DataOperation<E, DatabaseError> {
     let sql = statements.selectByKey
     return DataOperation { connection throws(DatabaseError) in
-      guard let entity = try connection.first(sql, [.integer(id)], { row throws(DatabaseError) in try E(row: row) })
+      guard
+        let entity = try connection.first(sql, binding: CollectionOfOne(.integer(id)), { row throws(DatabaseError) in try E(row: row) })
       else { throw .notFound(table: E.tableName, key: String(id)) }
       return entity
     }

@@ -202,6 +202,14 @@ public final class Connection {
   public func first<Value>(
     _ sql: String, _ arguments: [SQLValue] = [], _ decode: (Row) throws(DatabaseError) -> Value
   ) throws(DatabaseError) -> Value? {
+    try first(sql, binding: arguments, decode)
+  }
+
+  /// `first(_:_:_:)` with the arguments in any collection (`CollectionOfOne(.integer(id))` for a
+  /// look-up by key, which needs no array).
+  func first<Value>(
+    _ sql: String, binding arguments: some Collection<SQLValue>, _ decode: (Row) throws(DatabaseError) -> Value
+  ) throws(DatabaseError) -> Value? {
     let statement = try statement(for: sql)
     try statement.bind(arguments, connection: handle)
     statement.isBusy = true

@@ -1,0 +1,49 @@
+import Foundation
+import Testing
+
+/// A database written by todo 0.1.0 (commit 22b6dc2, made with its own binary: five tasks with
+/// tags, a project, priorities, due dates, a note, a done and a deleted task, and eight journal
+/// entries) is opened by this version with every task and every undo step intact.
+@Suite struct PreviousVersionTests {
+  private func sandboxWithFixture() throws -> TodoSandbox {
+    let todo = try TodoSandbox()
+    let fixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+      .appendingPathComponent("Fixtures/made-by-0.1.0.db")
+    try FileManager.default.copyItem(atPath: fixture.path, toPath: todo.databasePath)
+    return todo
+  }
+
+  @Test func everyTaskOfA010DatabaseIsReadAsItWasWritten() throws {
+    let todo = try sandboxWithFixture()
+    let tasks = try todo("list", "status:all", "--sort", "id", "--json").jsonArray()
+    #expect(tasks.map { $0["title"] as? String } == ["Buy milk", "Pay rent", "Café 日本 🎉", "Old task", "Gone"])
+    #expect(tasks.map { $0["status"] as? String } == ["pending", "pending", "pending", "done", "deleted"])
+    #expect(tasks.map { $0["priority"] as? String } == ["M", "H", "L", nil, nil])
+    #expect(tasks.map { $0["project"] as? String } == [nil, "home", "work.q4", nil, nil])
+    #expect(jsonStrings(tasks[0]["tags"]) == ["errand", "home"])
+    #expect(tasks[0]["due"] as? String == "2026-11-22T00:00:00Z")
+    #expect(tasks[1]["due"] as? String == "2026-11-30T23:59:59Z")
+    #expect((tasks[1]["notes"] as? [[String: Any]])?.first?["text"] as? String == "landlord wants it by the 1st")
+    #expect(tasks[3]["completed"] as? String == "2026-11-21T09:30:00Z")
+    #expect(Set(tasks.compactMap { $0["uuid"] as? String }).count == 5)
+    let history = try todo("history", "--json").jsonArray()
+    #expect(history.count == 8)
+    #expect(history.first?["command"] as? String == "update 1 pri:M")
+  }
+
+  @Test func itsJournalStillUndoesAndNewChangesWork() throws {
+    let todo = try sandboxWithFixture()
+    // The newest entries, written by 0.1.0, undo as they did.
+    #expect(todo("undo").status == 0)
+    #expect(isJSONNull(try todo.task(1)["priority"]), "it had no priority before update 1 pri:M")
+    #expect(todo("undo").status == 0)
+    #expect(try todo.task(5)["status"] as? String == "pending")
+    // A change by this version, and its undo, on the old file.
+    #expect(todo("update", "2", "+rent", "--note", "paid").status == 0)
+    #expect(todo("undo").status == 0)
+    let rent = try todo.task(2)
+    #expect(jsonStrings(rent["tags"]) == [])
+    #expect((rent["notes"] as? [Any])?.count == 1)
+    #expect(todo.shell("sqlite3 \"$TODO_DB\" 'PRAGMA integrity_check;'").stdout == "ok\n")
+  }
+}

@@ -52,6 +52,7 @@ public final class Context: @unchecked Sendable {
   /// ```
   /// - Throws: `DatabaseError.sqlite` when the file cannot be opened or is not a database.
   public init(path: String, options: Options = Options()) throws(DatabaseError) {
+    _ = sqliteConfigured
     var flags = SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE
     flags |= options.readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE
     if options.create && !options.readOnly { flags |= SQLITE_OPEN_CREATE }
@@ -153,3 +154,9 @@ public final class Context: @unchecked Sendable {
     }
   }
 }
+
+/// Process-wide SQLite settings, applied once before the first connection opens: memory
+/// statistics off (nothing here reads them; they cost a mutex per allocation).
+private let sqliteConfigured: Void = {
+  _ = csqlite_disable_memory_statistics()
+}()

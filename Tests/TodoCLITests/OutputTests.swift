@@ -137,6 +137,22 @@ import TestSupport
     #expect(displayWidth(of: text) == width)
   }
 
+  /// The eight-bytes-at-a-time check agrees with a byte-by-byte one for every byte value at
+  /// every position of strings of 1 to 17 bytes (inside a word and in the tail).
+  @Test func printableASCIICheckAgreesWithTheByteByByteOne() {
+    for length in 1...17 {
+      for position in 0..<length {
+        for value in UInt8(0)...UInt8(255) {
+          var bytes = [UInt8](repeating: UInt8(ascii: "a"), count: length)
+          bytes[position] = value
+          let text = String(decoding: bytes, as: UTF8.self)
+          let expected = text.utf8.allSatisfy { $0 >= 0x20 && $0 < 0x7F }
+          #expect(isPrintableASCII(text) == expected, "byte \(value) at \(position) of \(length)")
+        }
+      }
+    }
+  }
+
   @Test func sanitizingShowsControlCharactersAsEscapes() {
     #expect(sanitizedForTerminal("plain 日本 🎉") == "plain 日本 🎉")
     #expect(sanitizedForTerminal("a\nb\tc\r\n") == #"a\nb\tc\r\n"#)

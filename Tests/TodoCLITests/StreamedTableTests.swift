@@ -21,7 +21,7 @@ import TodoCore
     let table = StreamedTaskTable(
       filter: filter, sort: [], text: TaskText(now: 0, color: false), width: width, color: false, output: output,
       window: window)
-    for task in todos { table.add(task) }
+    for task in todos { table.add(TaskRow(task)) }
     table.finish()
     return TodoRun.lines(of: output.collectedText)
   }

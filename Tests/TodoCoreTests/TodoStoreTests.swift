@@ -179,6 +179,36 @@ import Testing
     #expect(try list.operate(in: context).map(\.title) == ["one", "two"])
   }
 
+  /// The rows a list table reads carry the same fields as the whole tasks, tags in name order,
+  /// and the times only when the order uses one.
+  @Test func listRowsCarryWhatTheTasksHold() throws {
+    let context = try makeTodoContext()
+    try addTask("Pay rent", in: context) {
+      $0.addTags = ["zeta", "home", "bills", "Émile", "a"]
+      $0.project = .set("home.flat")
+      $0.priority = .set(.low)
+      $0.due = .set(storeNow + 3600)
+    }
+    try addTask("Plain", in: context, at: storeNow + 10)
+    try addTask("Closed", in: context, at: storeNow + 20) { $0.addTags = ["x"] }
+    _ = try TodoStore.complete(ids(.id(3)), now: storeNow + 30, command: "done 3").operate(in: context)
+    final class Rows: @unchecked Sendable { var rows: [TaskRow] = [] }
+    for sort in [[], [SortKey(.created, descending: true)], [SortKey(.completed)]] {
+      let filter = select { $0.status = .all }
+      let expected = try TodoStore.list(filter, sort: sort, now: storeNow).operate(in: context).map { todo in
+        var row = TaskRow(todo)
+        if !TaskRow.showsTimes(sortedBy: sort) { (row.created, row.modified, row.completed) = (0, 0, nil) }
+        return row
+      }
+      let collected = Rows()
+      let count = try TodoStore.forEachRow(filter, sort: sort, limit: nil, now: storeNow) { collected.rows.append($0) }
+        .operate(in: context)
+      #expect(count == 3)
+      #expect(collected.rows == expected)
+    }
+    #expect(TaskRow(try TodoStore.task(.id(1)).operate(in: context)).tagText == "a bills home zeta Émile")
+  }
+
   @Test func anotherProgramsDatabaseIsRefusedAndLeftUnchanged() throws {
     let path = "/tmp/todo-foreign-\(UInt64.random(in: 0...UInt64.max)).db"
     defer { _ = unlink(path) }

@@ -230,7 +230,7 @@ struct CommandRunner {
     let table = StreamedTaskTable(
       filter: query.filter, sort: query.sort, text: text, width: session.terminalWidth, color: color, output: output)
     let count = try perform(
-      TodoStore.forEach(query.filter, sort: query.sort, limit: query.limit, now: now, notes: false) { table.add($0) },
+      TodoStore.forEachRow(query.filter, sort: query.sort, limit: query.limit, now: now) { table.add($0) },
       access: .read)
     table.finish()
     if count == 0 {

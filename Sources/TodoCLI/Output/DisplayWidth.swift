@@ -145,11 +145,33 @@ private func clusterWidth(of scalars: some Collection<Unicode.Scalar>) -> Int {
 /// Whether every byte is printable ASCII (0x20–0x7E): then a string is as wide as it is long
 /// and needs no escaping. One tight loop over the bytes: this runs for every cell of a list.
 func isPrintableASCII(_ text: String) -> Bool {
+  let answer = text.utf8.withContiguousStorageIfAvailable(isPrintableASCII(bytes:))
+  if let answer { return answer }
   var text = text
-  return text.withUTF8 { bytes in
-    for byte in bytes where byte < 0x20 || byte >= 0x7F { return false }
-    return true
+  return text.withUTF8(isPrintableASCII(bytes:))
+}
+
+/// Eight bytes at a time: a word has a byte below 0x20 when subtracting 0x20 from every byte
+/// borrows into a byte whose top bit was clear, and one at 0x7F or above when adding 1 sets a
+/// top bit (or it was set already). Either test is exact about whether such a byte exists.
+private func isPrintableASCII(bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+  guard let base = bytes.baseAddress else { return true }
+  let count = bytes.count
+  var index = 0
+  let high: UInt64 = 0x8080_8080_8080_8080
+  while index + 8 <= count {
+    let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
+    if ((word &- 0x2020_2020_2020_2020) & ~word & high) != 0 || ((word &+ 0x0101_0101_0101_0101) | word) & high != 0 {
+      return false
+    }
+    index += 8
   }
+  while index < count {
+    let byte = base[index]
+    if byte < 0x20 || byte >= 0x7F { return false }
+    index += 1
+  }
+  return true
 }
 
 /// A cell's text made safe for the terminal, and its width: the two things a table needs of

@@ -96,7 +96,11 @@ struct Table: Sendable {
   ///
   /// A table without rows writes nothing: the caller says "no tasks" its own way.
   func render(to stream: OutputStream, width: Int?, colorEnabled: Bool) {
-    let measured = rows.map { row in columns.indices.map { MeasuredCell($0 < row.count ? row[$0] : Cell("")) } }
+    var measured: [MeasuredCell] = []
+    measured.reserveCapacity(rows.count * columns.count)
+    for row in rows {
+      for column in columns.indices { measured.append(MeasuredCell(column < row.count ? row[column] : Cell(""))) }
+    }
     _ = TableWriter(
       columns: columns, firstRows: measured, width: width, colorEnabled: colorEnabled, to: stream, dropEmptyColumns: true)
   }
@@ -119,6 +123,11 @@ struct Table: Sendable {
     init(_ cell: Cell) {
       (text, width) = terminalTextAndWidth(cell.text)
       style = cell.style
+    }
+
+    init(text: String, style: TextStyle?) {
+      (self.text, width) = terminalTextAndWidth(text)
+      self.style = style
     }
   }
 
@@ -183,10 +192,13 @@ struct Table: Sendable {
     }
   }
 
-  /// One line: cells padded to their column width, styled, and cut after the last non-empty
-  /// one; never wider than the layout's width, and never ending with spaces.
-  static func writeLine(_ cells: [MeasuredCell], layout: Layout, colorEnabled: Bool, to stream: OutputStream) {
-    guard let last = cells.lastIndex(where: { !$0.text.isEmpty }) else {
+  /// One line: the cells of `row` at the columns `shown` (one per column of the layout, in its
+  /// order), padded to their column width, styled, and cut after the last non-empty one; never
+  /// wider than the layout's width, and never ending with spaces.
+  static func writeLine(
+    _ row: UnsafeBufferPointer<MeasuredCell>, shown: [Int], layout: Layout, colorEnabled: Bool, to stream: OutputStream
+  ) {
+    guard let last = shown.lastIndex(where: { !row[$0].text.isEmpty }) else {
       stream.write("\n")
       return
     }
@@ -200,29 +212,31 @@ struct Table: Sendable {
         used += Self.separatorWidth
       }
       if let limit = layout.width { width = min(width, limit - used) }
-      var cell = cells[position]
+      let cell = row[shown[position]]
+      var text = cell.text
+      var textWidth = cell.width
       // Without a width (a pipe), a cell wider than its column (a row streamed after the layout
       // was fixed) is never cut: it pushes the rest of its line instead.
-      if layout.width != nil && cell.width > width {
-        cell.text = truncated(cell.text, toWidth: width)
-        cell.width = displayWidth(of: cell.text)
+      if layout.width != nil && textWidth > width {
+        text = truncated(text, toWidth: width)
+        textWidth = displayWidth(of: text)
       }
       if position == last {
-        while cell.text.utf8.last == UInt8(ascii: " ") {
-          cell.text.removeLast()
-          cell.width -= 1
+        while text.utf8.last == UInt8(ascii: " ") {
+          text.removeLast()
+          textWidth -= 1
         }
       }
-      let padding = max(0, width - cell.width)
+      let padding = max(0, width - textWidth)
       let right = layout.alignments[position] == .right
       if right { pendingSpaces += padding }
-      if !cell.text.isEmpty {
+      if !text.isEmpty {
         stream.write(repeating: UInt8(ascii: " "), count: pendingSpaces)
         pendingSpaces = 0
         if colorEnabled, let style = cell.style {
-          stream.write(style.apply(to: cell.text, colorEnabled: true))
+          stream.write(style.apply(to: text, colorEnabled: true))
         } else {
-          stream.write(cell.text)
+          stream.write(text)
         }
       }
       if !right { pendingSpaces += padding }
@@ -242,50 +256,62 @@ struct Table: Sendable {
 /// writer?.write(measured: row.map(Table.MeasuredCell.init))
 /// ```
 final class TableWriter {
-  private let visible: [Int]
+  /// The number of cells of a row (one per column, hidden ones included).
+  private let columnCount: Int
+  /// The column of a row shown at each position of the layout.
+  private let shown: [Int]
   private let layout: Table.Layout
   private let stream: OutputStream
   private let colorEnabled: Bool
 
-  /// Fixes the layout from `firstRows` (one measured cell per column each), and writes the header
-  /// and those rows. `hidden` columns are never shown; columns that are empty in every first row
-  /// are left out only with `dropEmptyColumns` (a later row may need them); `widestCells` gives
-  /// columns at least that width (a later row may be wider). Nil, writing nothing, when there are
-  /// no rows.
+  /// Fixes the layout from `firstRows` (one measured cell per column for each row, the rows one
+  /// after the other), and writes the header and those rows. `hidden` columns are never shown;
+  /// columns that are empty in every first row are left out only with `dropEmptyColumns` (a
+  /// later row may need them); `widestCells` gives columns at least that width (a later row may
+  /// be wider). Nil, writing nothing, when there are no rows.
   init?(
-    columns: [Table.Column], firstRows: [[Table.MeasuredCell]], hidden: Set<Int> = [], widestCells: [Int: Int] = [:],
+    columns: [Table.Column], firstRows: [Table.MeasuredCell], hidden: Set<Int> = [], widestCells: [Int: Int] = [:],
     width: Int?, colorEnabled: Bool, to stream: OutputStream, dropEmptyColumns: Bool
   ) {
-    guard !firstRows.isEmpty else { return nil }
+    let columnCount = columns.count
+    guard columnCount > 0, !firstRows.isEmpty else { return nil }
+    let rowCount = firstRows.count / columnCount
     let visible = columns.indices.filter { column in
-      !hidden.contains(column) && (!dropEmptyColumns || firstRows.contains { !$0[column].text.isEmpty })
+      !hidden.contains(column)
+        && (!dropEmptyColumns || (0..<rowCount).contains { !firstRows[$0 * columnCount + column].text.isEmpty })
     }
     guard !visible.isEmpty else { return nil }
-    self.visible = visible
+    self.columnCount = columnCount
     self.stream = stream
     self.colorEnabled = colorEnabled
-    let header = visible.map { Table.MeasuredCell(Table.Cell(columns[$0].header, style: .heading)) }
-    let everyColumn = visible.count == columns.count
-    let cells = everyColumn ? firstRows : firstRows.map { row in visible.map { row[$0] } }
-    var natural = header.map(\.width)
-    for (position, column) in visible.enumerated() { natural[position] = max(natural[position], widestCells[column] ?? 0) }
-    for row in cells {
-      for position in row.indices where row[position].width > natural[position] { natural[position] = row[position].width }
+    let header = columns.map { Table.MeasuredCell(Table.Cell($0.header, style: .heading)) }
+    var natural = visible.map { max(header[$0].width, widestCells[$0] ?? 0) }
+    for start in stride(from: 0, to: rowCount * columnCount, by: columnCount) {
+      for (position, column) in visible.enumerated() where firstRows[start + column].width > natural[position] {
+        natural[position] = firstRows[start + column].width
+      }
     }
     layout = Table.Layout(columns: visible.map { columns[$0] }, natural: natural, width: width)
-    let keepsAll = layout.kept == Array(visible.indices)
-    Table.writeLine(keepsAll ? header : layout.kept.map { header[$0] }, layout: layout, colorEnabled: colorEnabled, to: stream)
-    for row in cells {
-      Table.writeLine(keepsAll ? row : layout.kept.map { row[$0] }, layout: layout, colorEnabled: colorEnabled, to: stream)
+    shown = layout.kept.map { visible[$0] }
+    header.withUnsafeBufferPointer { write($0) }
+    firstRows.withUnsafeBufferPointer { cells in
+      for start in stride(from: 0, to: rowCount * columnCount, by: columnCount) {
+        write(UnsafeBufferPointer(rebasing: cells[start..<start + columnCount]))
+      }
     }
   }
 
   /// Writes one more row, already measured (one cell per column), in the fixed layout.
   func write(measured row: [Table.MeasuredCell]) {
-    let cells = layout.kept.map { position in
-      let column = visible[position]
-      return column < row.count ? row[column] : Table.MeasuredCell(Table.Cell(""))
+    if row.count >= columnCount {
+      row.withUnsafeBufferPointer { write($0) }
+    } else {
+      let padded = row + Array(repeating: Table.MeasuredCell(Table.Cell("")), count: columnCount - row.count)
+      padded.withUnsafeBufferPointer { write($0) }
     }
-    Table.writeLine(cells, layout: layout, colorEnabled: colorEnabled, to: stream)
+  }
+
+  private func write(_ row: UnsafeBufferPointer<Table.MeasuredCell>) {
+    Table.writeLine(row, shown: shown, layout: layout, colorEnabled: colorEnabled, to: stream)
   }
 }

@@ -29,7 +29,7 @@ struct TaskText {
   /// gets narrow; due, priority and status go only after them.
   func table(_ todos: [Todo], sort: [SortKey] = []) -> Table {
     let shape = TableShape(showStatus: todos.contains { $0.status != .pending }, sort: sort, text: self)
-    return Table(columns: shape.columns, rows: todos.map(shape.row))
+    return Table(columns: shape.columns, rows: todos.map { shape.row(TaskRow($0)) })
   }
 
   /// The columns of a list table and how a task fills them.
@@ -39,7 +39,7 @@ struct TaskText {
     /// (status, priority, due and the time columns): a streamed table reserves it.
     let widestCells: [Int: Int]
     private let showStatus: Bool
-    private let timeColumns: [(String, @Sendable (Todo) -> Int64?)]
+    private let timeColumns: [(String, @Sendable (TaskRow) -> Int64?)]
     private let text: TaskText
 
     init(showStatus: Bool, sort: [SortKey], text: TaskText) {
@@ -70,39 +70,40 @@ struct TaskText {
     }
 
     /// The cells of one task.
-    func row(_ todo: Todo) -> [Table.Cell] {
-      cells(of: todo, as: Table.Cell.self) { $0 }
+    func row(_ todo: TaskRow) -> [Table.Cell] {
+      var row: [Table.Cell] = []
+      row.reserveCapacity(columns.count)
+      append(todo, to: &row) { Table.Cell($0, style: $1) }
+      return row
     }
 
     /// The cells of one task, made safe for the terminal and measured: what a streamed table
     /// keeps, made without an intermediate array of plain cells.
-    func measuredRow(_ todo: Todo) -> [Table.MeasuredCell] {
-      cells(of: todo, as: Table.MeasuredCell.self, Table.MeasuredCell.init)
+    func appendMeasuredRow(_ todo: TaskRow, to cells: inout [Table.MeasuredCell]) {
+      append(todo, to: &cells, Table.MeasuredCell.init(text:style:))
     }
 
-    private func cells<Cell>(of todo: Todo, as type: Cell.Type, _ make: (Table.Cell) -> Cell) -> [Cell] {
-      var row: [Cell] = []
-      row.reserveCapacity(columns.count)
-      func append(_ cell: Table.Cell) { row.append(make(cell)) }
-      append(Table.Cell(String(todo.id)))
+    /// Appends one cell per column.
+    private func append<Cell>(_ todo: TaskRow, to row: inout [Cell], _ make: (String, TextStyle?) -> Cell) {
+      row.append(make(String(todo.id), nil))
       if showStatus {
-        append(Table.Cell(todo.status.rawValue, style: todo.status == .done ? .green : todo.status == .deleted ? .gray : nil))
+        row.append(make(todo.status.rawValue, todo.status == .done ? .green : todo.status == .deleted ? .gray : nil))
       }
-      append(Table.Cell(todo.priority?.rawValue ?? "", style: TaskText.style(of: todo.priority)))
-      append(text.dueCell(todo))
+      row.append(make(todo.priority?.rawValue ?? "", TaskText.style(of: todo.priority)))
+      let (due, dueStyle) = text.dueCell(todo)
+      row.append(make(due, dueStyle))
       for (_, time) in timeColumns {
-        append(Table.Cell(time(todo).map { Timestamp.relative($0, now: text.now, past: .ago) } ?? "", style: .dim))
+        row.append(make(time(todo).map { Timestamp.relative($0, now: text.now, past: .ago) } ?? "", .dim))
       }
-      append(Table.Cell(todo.project ?? "", style: .magenta))
-      append(Table.Cell(todo.tags.count == 1 ? todo.tags[0] : todo.tags.joined(separator: " "), style: .cyan))
-      append(Table.Cell(todo.title, style: todo.status == .pending ? nil : .dim))
-      return row
+      row.append(make(todo.project ?? "", .magenta))
+      row.append(make(todo.tagText, .cyan))
+      row.append(make(todo.title, todo.status == .pending ? nil : .dim))
     }
   }
 
   /// The columns a sort by a time adds: Completed, Created, Modified.
-  fileprivate static func timeColumns(for sort: [SortKey]) -> [(String, @Sendable (Todo) -> Int64?)] {
-    var columns: [(String, @Sendable (Todo) -> Int64?)] = []
+  fileprivate static func timeColumns(for sort: [SortKey]) -> [(String, @Sendable (TaskRow) -> Int64?)] {
+    var columns: [(String, @Sendable (TaskRow) -> Int64?)] = []
     for key in sort {
       switch key.field {
       case .completed: columns.append(("Completed", { $0.completed }))
@@ -126,15 +127,15 @@ struct TaskText {
 
   /// Overdue in bold red, due today in yellow; a done or deleted task is never overdue: its due
   /// date is only a date in the past ("36h ago").
-  fileprivate func dueCell(_ todo: Todo) -> Table.Cell {
-    guard let due = todo.due else { return Table.Cell("") }
+  fileprivate func dueCell(_ todo: TaskRow) -> (String, TextStyle?) {
+    guard let due = todo.due else { return ("", nil) }
     guard todo.status == .pending else {
-      return Table.Cell(Timestamp.relative(due, now: now, past: .ago), style: .dim)
+      return (Timestamp.relative(due, now: now, past: .ago), .dim)
     }
     let text = Timestamp.relative(due, now: now)
-    if due < now { return Table.Cell(text, style: .alarm) }
-    if due - now < 86_400 { return Table.Cell(text, style: .yellow) }
-    return Table.Cell(text)
+    if due < now { return (text, .alarm) }
+    if due - now < 86_400 { return (text, .yellow) }
+    return (text, nil)
   }
 
   /// Every field of one task, then its notes.
@@ -197,8 +198,11 @@ final class StreamedTaskTable: @unchecked Sendable {
   /// Every column, the status column included; it is hidden when no task shown is closed.
   private let shape: TaskText.TableShape
   private static let statusColumn = 1
-  /// The first tasks, as measured cells (nothing else of them is kept).
-  private var buffered: [[Table.MeasuredCell]] = []
+  /// The first tasks, as measured cells one row after the other (nothing else of them is kept).
+  private var buffered: [Table.MeasuredCell] = []
+  private var bufferedRows = 0
+  /// The cells of the task being written once the layout is fixed (reused: no array per row).
+  private var row: [Table.MeasuredCell] = []
   private var sawClosedTask = false
   private var writer: TableWriter?
 
@@ -215,25 +219,24 @@ final class StreamedTaskTable: @unchecked Sendable {
     shape = TaskText.TableShape(showStatus: true, sort: sort, text: text)
   }
 
-  func add(_ todo: Todo) {
-    if let writer {
-      writer.write(measured: shape.measuredRow(todo))
-      return
-    }
+  func add(_ todo: TaskRow) {
     // The first task past the window fixes the layout; a list of exactly `window` tasks is
     // still laid out exactly.
-    if buffered.count == window {
-      draw(streaming: true)
-      writer?.write(measured: shape.measuredRow(todo))
+    if writer == nil && bufferedRows == window { draw(streaming: true) }
+    if let writer {
+      row.removeAll(keepingCapacity: true)
+      shape.appendMeasuredRow(todo, to: &row)
+      writer.write(measured: row)
       return
     }
     if todo.status != .pending { sawClosedTask = true }
-    buffered.append(shape.measuredRow(todo))
+    shape.appendMeasuredRow(todo, to: &buffered)
+    bufferedRows += 1
   }
 
   /// Draws a list that fitted in the window.
   func finish() {
-    if writer == nil && !buffered.isEmpty { draw(streaming: false) }
+    if writer == nil && bufferedRows > 0 { draw(streaming: false) }
   }
 
   private func draw(streaming: Bool) {
@@ -244,5 +247,6 @@ final class StreamedTaskTable: @unchecked Sendable {
       widestCells: streaming ? shape.widestCells : [:], width: width, colorEnabled: color, to: output,
       dropEmptyColumns: !streaming)
     buffered = []
+    bufferedRows = 0
   }
 }

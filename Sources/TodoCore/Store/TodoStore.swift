@@ -124,6 +124,36 @@ public enum TodoStore {
     }.mapError(TodoError.init)
   }
 
+  /// Streams what a list table shows of the tasks a filter selects (`TaskRow`), in order, to
+  /// `body`. Returns how many there were. The times (created, modified, completed) are read
+  /// only when the order uses one (`TaskRow.showsTimes`).
+  ///
+  /// ```swift
+  /// let count = try TodoStore.forEachRow(filter, sort: [], limit: nil, now: now) { print($0.title) }
+  ///   .operate(in: context)
+  /// ```
+  public static func forEachRow(
+    _ filter: TodoFilter, sort: [SortKey], limit: Int?, now: Int64, _ body: @escaping @Sendable (TaskRow) -> Void
+  ) -> DataOperation<Int, TodoError> {
+    let predicate = filter.predicate(now: now)
+    let times = TaskRow.showsTimes(sortedBy: sort)
+    var sql = "\(TaskRow.selectColumns(times: times)) WHERE \(predicate.sql) ORDER BY "
+    sql += SortKey.withTieBreaks(sort).map(\.ordering.clause).joined(separator: ", ")
+    var arguments = predicate.arguments
+    if let limit {
+      sql += " LIMIT ?"
+      arguments.append(.integer(Int64(max(0, limit))))
+    }
+    return DataOperation { [sql, arguments] connection throws(DatabaseError) in
+      var count = 0
+      try connection.query(sql, arguments) { row throws(DatabaseError) in
+        count += 1
+        body(try TaskRow(selected: row, times: times))
+      }
+      return count
+    }.mapError(TodoError.init)
+  }
+
   /// The tasks a filter selects, in order.
   ///
   /// ```swift

@@ -1,0 +1,98 @@
+import DataOperation
+
+/// What a list table shows of a task: no UUID, no notes, and the tags as one space-separated
+/// text in name order. A million-row list reads these instead of whole tasks, so that each row
+/// costs no tag array, no UUID string and no second query.
+///
+/// ```swift
+/// let row = TaskRow(todo)
+/// row.tagText  // "home urgent"
+/// ```
+public struct TaskRow: Sendable, Equatable {
+  public var id: Int64
+  public var title: String
+  public var status: Status
+  public var priority: Priority?
+  public var project: String?
+  public var due: Int64?
+  public var created: Int64
+  public var modified: Int64
+  public var completed: Int64?
+  /// The tags in name order, separated by one space; empty when there are none.
+  public var tagText: String
+
+  public init(_ todo: Todo) {
+    id = todo.id
+    title = todo.title
+    status = todo.status
+    priority = todo.priority
+    project = todo.project
+    due = todo.due
+    created = todo.created
+    modified = todo.modified
+    completed = todo.completed
+    tagText = todo.tags.sorted().joined(separator: " ")
+  }
+
+  /// The columns `init(selected:)` reads, in its order; the times (created, modified,
+  /// completed) only when `times`: a list shows them only when sorted by one.
+  static func selectColumns(times: Bool) -> String {
+    """
+    SELECT todo.id, todo.title, todo.status, todo.priority, todo.project, todo.due,
+      (SELECT group_concat(name, ' ') FROM tag WHERE tag.todo_id = todo.id) AS tags\(times ? ", todo.created, todo.modified, todo.completed" : "") FROM todo
+    """
+  }
+
+  /// Whether a list in this order shows a time column, and so reads the times.
+  public static func showsTimes(sortedBy sort: [SortKey]) -> Bool {
+    sort.contains { [.created, .modified, .completed].contains($0.field) }
+  }
+
+  /// Decodes a row of `selectColumns(times:)` by position; without the times they are 0 and nil.
+  init(selected row: Row, times: Bool) throws(DatabaseError) {
+    id = try row.integer(at: 0) ?? 0
+    title = try row.text(at: 1) ?? ""
+    if let known = try row.withText(at: 2, Status.init(utf8:)) { status = known } else { status = try row.decode(at: 2) }
+    switch try row.withText(at: 3, { bytes in bytes.map(Priority.init(utf8:)) }) {
+    case .some(.some(let known)): priority = known
+    case .some(.none): priority = try row.decode(at: 3)
+    case .none: priority = nil
+    }
+    project = try row.text(at: 4)
+    due = try row.integer(at: 5)
+    tagText = try row.withText(at: 6) { bytes -> String in
+      guard let bytes, !bytes.isEmpty else { return "" }
+      // group_concat promises no order; the key's order is what SQLite walks here, so this is
+      // only checked (byte order is the BINARY collation of the tag key).
+      if Self.isInByteOrder(bytes) { return String(decoding: bytes, as: UTF8.self) }
+      let names = String(decoding: bytes, as: UTF8.self).split(separator: " ").map(String.init)
+      return names.sorted().joined(separator: " ")
+    }
+    if times {
+      created = try row.integer(at: 7) ?? 0
+      modified = try row.integer(at: 8) ?? 0
+      completed = try row.integer(at: 9)
+    } else {
+      created = 0
+      modified = 0
+      completed = nil
+    }
+  }
+
+  /// Whether the space-separated words of `bytes` are in ascending byte order.
+  private static func isInByteOrder(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+    var previous = 0..<0
+    var start = 0
+    for index in 0...bytes.count where index == bytes.count || bytes[index] == UInt8(ascii: " ") {
+      let word = start..<index
+      if !previous.isEmpty
+        && !UnsafeBufferPointer(rebasing: bytes[previous]).lexicographicallyPrecedes(UnsafeBufferPointer(rebasing: bytes[word]))
+      {
+        return false
+      }
+      previous = word
+      start = index + 1
+    }
+    return true
+  }
+}

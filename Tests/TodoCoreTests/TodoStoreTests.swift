@@ -192,6 +192,17 @@ import Testing
     try addTask("Plain", in: context, at: storeNow + 10)
     try addTask("Closed", in: context, at: storeNow + 20) { $0.addTags = ["x"] }
     _ = try TodoStore.complete(ids(.id(3)), now: storeNow + 30, command: "done 3").operate(in: context)
+    // Rows in a row with the same project and tags (shared by the decoder), then different ones.
+    for title in ["Same one", "Same two"] {
+      try addTask(title, in: context, at: storeNow + 40) {
+        $0.addTags = ["x", "y"]
+        $0.project = .set("home.flat")
+      }
+    }
+    try addTask("Other", in: context, at: storeNow + 50) {
+      $0.addTags = ["x"]
+      $0.project = .set("home")
+    }
     final class Rows: @unchecked Sendable { var rows: [TaskRow] = [] }
     for sort in [[], [SortKey(.created, descending: true)], [SortKey(.completed)]] {
       let filter = select { $0.status = .all }
@@ -203,7 +214,7 @@ import Testing
       let collected = Rows()
       let count = try TodoStore.forEachRow(filter, sort: sort, limit: nil, now: storeNow) { collected.rows.append($0) }
         .operate(in: context)
-      #expect(count == 3)
+      #expect(count == 6)
       #expect(collected.rows == expected)
     }
     #expect(TaskRow(try TodoStore.task(.id(1)).operate(in: context)).tagText == "a bills home zeta Émile")

@@ -140,6 +140,12 @@ final class OutputStream {
   /// Copies `bytes` into the buffer, flushing whenever it fills; a chunk larger than the buffer
   /// goes straight to the destination once the buffer is empty.
   private func append(_ bytes: UnsafeRawBufferPointer) {
+    // The usual case, a cell or a line that fits: one copy.
+    if bytes.count < Self.bufferCapacity - bufferedCount, let source = bytes.baseAddress {
+      (buffer.baseAddress! + bufferedCount).copyMemory(from: source, byteCount: bytes.count)
+      bufferedCount += bytes.count
+      return
+    }
     var remaining = bytes[...]
     while !remaining.isEmpty && !failed {
       let free = Self.bufferCapacity - bufferedCount

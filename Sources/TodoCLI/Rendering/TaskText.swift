@@ -73,31 +73,59 @@ struct TaskText {
     func row(_ todo: TaskRow) -> [Table.Cell] {
       var row: [Table.Cell] = []
       row.reserveCapacity(columns.count)
-      append(todo, to: &row) { Table.Cell($0, style: $1) }
+      append(todo, to: &row) { text, style, _ in Table.Cell(text, style: style) }
       return row
     }
 
-    /// The cells of one task, made safe for the terminal and measured: what a streamed table
-    /// keeps, made without an intermediate array of plain cells.
-    func appendMeasuredRow(_ todo: TaskRow, to cells: inout [Table.MeasuredCell]) {
-      append(todo, to: &cells, Table.MeasuredCell.init(text:style:))
+    /// The last project and tags measured, with the text they were measured from: consecutive
+    /// rows of a list often share them (`todo list project:x`).
+    struct MeasureCache {
+      fileprivate var project: (source: String, cell: Table.MeasuredCell)?
+      fileprivate var tags: (source: String, cell: Table.MeasuredCell)?
+    }
+
+    /// Appends the cells of one task, made safe for the terminal and measured: what a streamed
+    /// table keeps, made without an intermediate array of plain cells.
+    func appendMeasuredRow(_ todo: TaskRow, to cells: inout [Table.MeasuredCell], cache: inout MeasureCache) {
+      func measured(_ text: String, _ style: TextStyle?, _ last: inout (source: String, cell: Table.MeasuredCell)?)
+        -> Table.MeasuredCell
+      {
+        if let last, last.source == text { return last.cell }
+        let cell = Table.MeasuredCell(text: text, style: style)
+        last = (text, cell)
+        return cell
+      }
+      append(todo, to: &cells) { text, style, kind in
+        switch kind {
+        case .ascii: Table.MeasuredCell(ascii: text, style: style)
+        case .project: measured(text, style, &cache.project)
+        case .tags: measured(text, style, &cache.tags)
+        case .title: Table.MeasuredCell(text: text, style: style)
+        }
+      }
+    }
+
+    /// What a cell holds: printable ASCII by construction (id, status, priority, relative
+    /// times), or text from the user.
+    private enum CellKind {
+      case ascii, project, tags, title
     }
 
     /// Appends one cell per column.
-    private func append<Cell>(_ todo: TaskRow, to row: inout [Cell], _ make: (String, TextStyle?) -> Cell) {
-      row.append(make(String(todo.id), nil))
+    private func append<Cell>(_ todo: TaskRow, to row: inout [Cell], _ make: (String, TextStyle?, CellKind) -> Cell) {
+      row.append(make(String(todo.id), nil, .ascii))
       if showStatus {
-        row.append(make(todo.status.rawValue, todo.status == .done ? .green : todo.status == .deleted ? .gray : nil))
+        row.append(make(todo.status.rawValue, todo.status == .done ? .green : todo.status == .deleted ? .gray : nil, .ascii))
       }
-      row.append(make(todo.priority?.rawValue ?? "", TaskText.style(of: todo.priority)))
+      row.append(make(todo.priority?.rawValue ?? "", TaskText.style(of: todo.priority), .ascii))
       let (due, dueStyle) = text.dueCell(todo)
-      row.append(make(due, dueStyle))
+      row.append(make(due, dueStyle, .ascii))
       for (_, time) in timeColumns {
-        row.append(make(time(todo).map { Timestamp.relative($0, now: text.now, past: .ago) } ?? "", .dim))
+        row.append(make(time(todo).map { Timestamp.relative($0, now: text.now, past: .ago) } ?? "", .dim, .ascii))
       }
-      row.append(make(todo.project ?? "", .magenta))
-      row.append(make(todo.tagText, .cyan))
-      row.append(make(todo.title, todo.status == .pending ? nil : .dim))
+      row.append(make(todo.project ?? "", .magenta, .project))
+      row.append(make(todo.tagText, .cyan, .tags))
+      row.append(make(todo.title, todo.status == .pending ? nil : .dim, .title))
     }
   }
 
@@ -203,6 +231,7 @@ final class StreamedTaskTable: @unchecked Sendable {
   private var bufferedRows = 0
   /// The cells of the task being written once the layout is fixed (reused: no array per row).
   private var row: [Table.MeasuredCell] = []
+  private var cache = TaskText.TableShape.MeasureCache()
   private var sawClosedTask = false
   private var writer: TableWriter?
 
@@ -225,12 +254,13 @@ final class StreamedTaskTable: @unchecked Sendable {
     if writer == nil && bufferedRows == window { draw(streaming: true) }
     if let writer {
       row.removeAll(keepingCapacity: true)
-      shape.appendMeasuredRow(todo, to: &row)
+      shape.appendMeasuredRow(todo, to: &row, cache: &cache)
       writer.write(measured: row)
       return
     }
     if todo.status != .pending { sawClosedTask = true }
-    shape.appendMeasuredRow(todo, to: &buffered)
+    if buffered.isEmpty { buffered.reserveCapacity(window * shape.columns.count) }
+    shape.appendMeasuredRow(todo, to: &buffered, cache: &cache)
     bufferedRows += 1
   }
 

@@ -1,5 +1,9 @@
 import DataOperation
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// What a list table shows of a task: no UUID, no notes, and the tags as one space-separated
 /// text in name order. A million-row list reads these instead of whole tasks, so that each row
 /// costs no tag array, no UUID string and no second query.
@@ -48,8 +52,28 @@ public struct TaskRow: Sendable, Equatable {
     sort.contains { [.created, .modified, .completed].contains($0.field) }
   }
 
+  /// Decodes the rows of one query of `selectColumns(times:)`, sharing a project or tag text
+  /// equal to the previous row's rather than copying it again (a list of one project repeats it
+  /// on every row).
+  struct Decoder {
+    let times: Bool
+    private var project: String?
+    private var tags = ""
+
+    init(times: Bool) { self.times = times }
+
+    mutating func decode(_ row: Row) throws(DatabaseError) -> TaskRow {
+      let task = try TaskRow(selected: row, times: times, project: project, tags: tags)
+      project = task.project
+      tags = task.tagText
+      return task
+    }
+  }
+
   /// Decodes a row of `selectColumns(times:)` by position; without the times they are 0 and nil.
-  init(selected row: Row, times: Bool) throws(DatabaseError) {
+  private init(selected row: Row, times: Bool, project previousProject: String?, tags previousTags: String)
+    throws(DatabaseError)
+  {
     id = try row.integer(at: 0) ?? 0
     title = try row.text(at: 1) ?? ""
     if let known = try row.withText(at: 2, Status.init(utf8:)) { status = known } else { status = try row.decode(at: 2) }
@@ -58,10 +82,15 @@ public struct TaskRow: Sendable, Equatable {
     case .some(.none): priority = try row.decode(at: 3)
     case .none: priority = nil
     }
-    project = try row.text(at: 4)
+    project = try row.withText(at: 4) { bytes in
+      guard let bytes else { return nil }
+      if let previousProject, Self.equals(previousProject, bytes) { return previousProject }
+      return String(decoding: bytes, as: UTF8.self)
+    }
     due = try row.integer(at: 5)
     tagText = try row.withText(at: 6) { bytes -> String in
       guard let bytes, !bytes.isEmpty else { return "" }
+      if Self.equals(previousTags, bytes) { return previousTags }
       // group_concat promises no order; the key's order is what SQLite walks here, so this is
       // only checked (byte order is the BINARY collation of the tag key).
       if Self.isInByteOrder(bytes) { return String(decoding: bytes, as: UTF8.self) }
@@ -76,6 +105,13 @@ public struct TaskRow: Sendable, Equatable {
       created = 0
       modified = 0
       completed = nil
+    }
+  }
+
+  private static func equals(_ text: String, _ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+    var text = text
+    return text.withUTF8 { utf8 in
+      utf8.count == bytes.count && (utf8.isEmpty || memcmp(utf8.baseAddress!, bytes.baseAddress!, bytes.count) == 0)
     }
   }
 

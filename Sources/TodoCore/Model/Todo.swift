@@ -1,5 +1,9 @@
 import DataOperation
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// Where a task is in its life.
 public enum Status: String, Sendable, CaseIterable, SQLValueConvertible {
   case pending, done, deleted
@@ -16,7 +20,7 @@ public enum Status: String, Sendable, CaseIterable, SQLValueConvertible {
   }
 
   private static func matches(_ bytes: UnsafeBufferPointer<UInt8>, _ word: StaticString) -> Bool {
-    word.withUTF8Buffer { expected in expected.elementsEqual(bytes) }
+    bytes.count == word.utf8CodeUnitCount && memcmp(bytes.baseAddress!, word.utf8Start, bytes.count) == 0
   }
 
   public var sqlValue: SQLValue { .text(rawValue) }

@@ -146,9 +146,10 @@ public enum TodoStore {
     }
     return DataOperation { [sql, arguments] connection throws(DatabaseError) in
       var count = 0
+      var decoder = TaskRow.Decoder(times: times)
       try connection.query(sql, arguments) { row throws(DatabaseError) in
         count += 1
-        body(try TaskRow(selected: row, times: times))
+        body(try decoder.decode(row))
       }
       return count
     }.mapError(TodoError.init)

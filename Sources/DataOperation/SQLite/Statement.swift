@@ -8,7 +8,7 @@ final class Statement {
   let sql: String
   /// True while a query is stepping through it, so that a nested use of the same SQL prepares a
   /// fresh statement instead of resetting the one in use.
-  var isBusy = false
+  @exclusivity(unchecked) var isBusy = false
   /// The result columns' names, read once; a linear search of a dozen short names is faster
   /// than hashing the name for a dictionary.
   private var columnNames: [String]?

@@ -34,21 +34,68 @@ public struct DateExpressionError: Error, Equatable, Sendable {
   }
 }
 
+/// A calendar date (no time of day, no zone): what `today`, `fri` or `dec 24` name.
+///
+/// ```swift
+/// CalendarDay(year: 2026, month: 12, day: 24).description  // "2026-12-24"
+/// ```
+public struct CalendarDay: Equatable, Hashable, Sendable, CustomStringConvertible {
+  public var year: Int64
+  public var month: Int
+  public var day: Int
+
+  public init(year: Int64, month: Int, day: Int) {
+    self.year = year
+    self.month = month
+    self.day = day
+  }
+
+  /// `YYYY-MM-DD`.
+  public var description: String {
+    func pad(_ value: Int64, _ width: Int) -> String {
+      let digits = String(value)
+      return String(repeating: "0", count: max(0, width - digits.count)) + digits
+    }
+    return "\(pad(year, 4))-\(pad(Int64(month), 2))-\(pad(Int64(day), 2))"
+  }
+}
+
+/// How a date expression was read: the instant it stands for and, when it named a day without
+/// a time of day (`today`, `fri`, `dec 24`, `eom`, `eom+1d`), that calendar day.
+///
+/// ```swift
+/// let reading = try DateExpressionParser(now: now).read("tomorrow 9am")
+/// reading.day  // nil: a time was given
+/// ```
+public struct DateReading: Equatable, Sendable {
+  /// The instant: for a day, the start of it in local time (the end of it, 23:59:59, for the
+  /// end-of forms `eod eow eom eoq eoy` and `end of …`).
+  public var instant: Int64
+  /// The day named, when no time of day was; nil for an instant (`now`, `+3h`, `17:00`).
+  public var day: CalendarDay?
+}
+
 /// Reads date expressions relative to a fixed `now`, in the process's local time zone.
 ///
-/// Case-insensitive, surrounding whitespace ignored:
-/// - `now`; `today`, `tomorrow`, `yesterday` (00:00 local);
-/// - `2026-12-01` (00:00 local), `2026-12-01T17:00[:00]` or with a space (local wall time),
-///   with `Z` or `±HH:MM` (that exact instant; a fraction of a second is dropped);
-/// - `monday`…`sunday`, `mon`…`sun`: the next such day strictly after today, 00:00 local;
-/// - `+3d`, `3d`, `-2d`, `2w`, `1mo` (months), `1y`, `12h`, `30min` (a bare `m` is refused as
-///   ambiguous), and `in 3 days`,
-///   `in 1 week`, `in 2 months`, `in 1 year`, `in 5 hours`, `in 10 minutes`. Days, weeks,
-///   months and years move the local calendar date and keep the wall-clock time (so `+1d`
-///   across a DST change is 23 or 25 hours); a day past the end of the month is clamped
-///   (Jan 31 + 1m = Feb 28/29). Hours and minutes are exact seconds;
-/// - `sod`/`eod`, `sow`/`eow` (ISO weeks, Monday to Sunday), `som`/`eom`, `soy`/`eoy`:
-///   start (00:00:00) or end (23:59:59) of the current day, week, month, year.
+/// Case-insensitive, surrounding whitespace ignored. A *day* (no time of day) or an *instant*:
+/// - instants: `now`; `+3d`, `3d`, `-2d`, `2w`, `1mo`, `1y`, `12h`, `30min`, `1d12h` and
+///   `in 3 days`, `in 90 min`, `in 1d12h` (relative to now, keeping its wall-clock time); a time
+///   of day alone, `17:00`, `9am`, `5:30pm`, `noon`, `midnight` (the next such time: today if
+///   still ahead); a day with a time, `tomorrow 9am`, `fri 17:00`, `friday at 5pm`,
+///   `2026-12-24 17:00`, `dec 24 9:30`; ISO 8601 with `T`, `Z` or an offset;
+/// - days: `today`, `tomorrow`, `yesterday`; `monday`…`sunday`, `mon`…`sun` and `next monday`
+///   (the next such day strictly after today); `next week`, `next month`, `next quarter`,
+///   `next year` (the first day of it); start and end of the current period, `sod sow som soq
+///   soy`, `eod eow eom eoq eoy`, `start of week`, `end of month` … (ISO weeks, Monday to
+///   Sunday); ordinals `1st`, `15th`, `31st` (the next such day of a month, strictly after today,
+///   skipping months too short); `2026-12-24`; `dec 24`, `24 dec`, `december 24 2027`,
+///   `24 december 2027` (without a year: this year's if not yet past, else next year's);
+///   `later`, `someday` (9999-12-30, as Taskwarrior);
+/// - arithmetic on any of them: `eom+1d`, `now-2h`, `friday+16h`, `tomorrow 9am+30min`. Days,
+///   weeks, months and years move the local calendar date and keep the wall-clock time (so `+1d`
+///   across a DST change is 23 or 25 hours) and keep a day a day; a day past the end of the
+///   month is clamped (Jan 31 + 1mo = Feb 28/29). Hours and minutes are exact seconds and make
+///   an instant. Units: `min`, `h`, `d`, `w`, `mo`, `y`; a bare `m` is refused as ambiguous.
 ///
 /// A local time that does not exist (in a spring-forward gap) is read with the offset in
 /// force before the gap (02:30 → 03:30 DST); an ambiguous one (in the autumn overlap) is
@@ -56,7 +103,7 @@ public struct DateExpressionError: Error, Equatable, Sendable {
 ///
 /// ```swift
 /// let parser = DateExpressionParser(now: Timestamp.now())
-/// let due = try parser.parse("friday")
+/// let due = try parser.parse("friday 17:00")
 /// ```
 public struct DateExpressionParser: Sendable {
   private let now: Int64
@@ -66,11 +113,19 @@ public struct DateExpressionParser: Sendable {
   private static let years: ClosedRange<Int64> = 1970...9999
   private static let expected = "expected a date like 2026-12-01, today, friday, +3d, eow"
   private static let outOfRange = "out of range: dates must be in the years 1970 to 9999"
+  private static let bareM = "'m' could be minutes or months: use min (30min) or mo (2mo)"
   private static let anchors = [
-    "today", "tomorrow", "yesterday", "sod", "eod", "sow", "eow", "som", "eom", "soy", "eoy",
+    "today", "tomorrow", "yesterday", "sod", "eod", "sow", "eow", "som", "eom", "soq", "eoq", "soy", "eoy",
   ]
   private static let weekdays = [
     "sunday", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday",
+  ]
+  private static let months = [
+    "january", "february", "march", "april", "may", "june", "july", "august", "september", "october", "november",
+    "december",
+  ]
+  private static let periods: [String: Character] = [
+    "day": "d", "week": "w", "month": "m", "quarter": "q", "year": "y",
   ]
 
   /// Makes a parser for expressions relative to `now`, read with the process's `TZ`.
@@ -83,7 +138,7 @@ public struct DateExpressionParser: Sendable {
     self.local = LocalTime.fields(now)
   }
 
-  /// The instant (seconds since the epoch, UTC) that `text` names.
+  /// The instant (seconds since the epoch, UTC) that `text` names (see `read`).
   ///
   /// ```swift
   /// // TZ=Europe/Berlin, now = 2026-11-21T09:30:00Z (a Saturday)
@@ -91,6 +146,16 @@ public struct DateExpressionParser: Sendable {
   /// try parser.parse("2026-02-30")  // throws: invalid date: day must be 1-28 in 2026-02
   /// ```
   public func parse(_ text: String) throws(DateExpressionError) -> Int64 {
+    try read(text).instant
+  }
+
+  /// What `text` names: an instant, and the calendar day when it named a day without a time.
+  ///
+  /// ```swift
+  /// try parser.read("fri").day          // the coming Friday
+  /// try parser.read("fri 17:00").day    // nil
+  /// ```
+  public func read(_ text: String) throws(DateExpressionError) -> DateReading {
     var trimmed = Substring(text)
     while let first = trimmed.first, first.isWhitespace { trimmed.removeFirst() }
     while let last = trimmed.last, last.isWhitespace { trimmed.removeLast() }
@@ -99,41 +164,243 @@ public struct DateExpressionParser: Sendable {
       DateExpressionError(expression: text, reason: reason)
     }
     if input.isEmpty { throw failure("empty date: " + Self.expected) }
-    if input == "now" { return now }
-
-    let result: Int64?
-    if let anchor = Self.anchors.firstIndex(of: input) {
-      result = anchored(anchor)
-    } else if let weekday = Self.weekday(named: input) {
-      guard let local else { throw failure(Self.outOfRange) }
-      let ahead = (weekday - local.weekday + 7) % 7
-      result = startOfDay(plus: ahead == 0 ? 7 : Int64(ahead))
-    } else if Self.isBareM(input) {
-      throw failure("'m' could be minutes or months: use min (30min) or mo (2mo)")
-    } else if let (amount, unit) = Self.duration(input) {
-      guard let amount else { throw failure(Self.outOfRange) }
-      result = shifted(by: amount, unit)
-    } else if let parts = DateTimeText(Array(input.utf8)) {
-      if let problem = parts.problem(allowLeapSecond: false) { throw failure(problem) }
-      guard Self.years.contains(parts.year) else {
-        throw failure("out of range: the year must be 1970 to 9999")
+    guard let local else { throw failure(Self.outOfRange) }
+    let value: Value
+    do throws(Problem) {
+      value = try expression(input, local: local)
+    } catch {
+      switch error {
+      case .notADate:
+        if let suggestion = Self.suggestion(for: input) { throw failure("not a date: did you mean '\(suggestion)'?") }
+        throw failure("not a date: " + Self.expected)
+      case .outOfRange: throw failure(Self.outOfRange)
+      case .reason(let reason): throw failure(reason)
       }
-      if let offset = parts.offset { return parts.wallSeconds - offset }
-      result = LocalTime.instant(
-        year: parts.year, month: parts.month, day: parts.day,
-        hour: parts.hour, minute: parts.minute, second: parts.second)
-    } else if let suggestion = Self.suggestion(for: input) {
-      throw failure("not a date: did you mean '\(suggestion)'?")
-    } else {
-      throw failure("not a date: " + Self.expected)
     }
-    guard let result else { throw failure(Self.outOfRange) }
-    return result
+    switch value {
+    case .instant(let instant):
+      guard let year = LocalTime.fields(instant)?.year, Self.years.contains(year) else { throw failure(Self.outOfRange) }
+      return DateReading(instant: instant, day: nil)
+    case .day(let day, let time):
+      guard Self.years.contains(day.year), let instant = Self.wall(day, time) else { throw failure(Self.outOfRange) }
+      return DateReading(instant: instant, day: day)
+    }
   }
 
-  // MARK: - Forms
+  // MARK: - Values
+
+  /// A day with the wall-clock time its instant takes (00:00, or 23:59:59 for the end-of
+  /// forms), or an instant.
+  private enum Value {
+    case day(CalendarDay, time: (Int, Int, Int))
+    case instant(Int64)
+  }
+
+  private enum Problem: Error {
+    case notADate
+    case outOfRange
+    case reason(String)
+  }
 
   private enum Unit { case minute, hour, day, week, month, year }
+
+  private static let startOfDay = (0, 0, 0)
+  private static let endOfDay = (23, 59, 59)
+
+  // MARK: - Grammar
+
+  /// A whole expression: a whole ISO 8601 text, or a term followed by `+`/`-` offsets.
+  private func expression(_ input: String, local: LocalFields) throws(Problem) -> Value {
+    if let parts = DateTimeText(Array(input.utf8)) {
+      if let problem = parts.problem(allowLeapSecond: false) { throw .reason(problem) }
+      guard Self.years.contains(parts.year) else { throw .reason("out of range: the year must be 1970 to 9999") }
+      let day = CalendarDay(year: parts.year, month: parts.month, day: parts.day)
+      if let offset = parts.offset { return .instant(parts.wallSeconds - offset) }
+      if !parts.hasTime { return .day(day, time: Self.startOfDay) }
+      guard let instant = Self.wall(day, (parts.hour, parts.minute, parts.second)) else { throw .outOfRange }
+      return .instant(instant)
+    }
+    // `eom+1d`, `now-2h`: offsets written onto the last word, after something else.
+    if let (base, offsets) = Self.splitOffsets(input) {
+      var value = try expression(base, local: local)
+      for (amount, unit) in offsets { value = try shifted(value, by: amount, unit) }
+      return value
+    }
+    return try term(input.split(whereSeparator: \.isWhitespace).map(String.init), local: local)
+  }
+
+  /// Words without offsets: a relative duration, a day with an optional time, or a time.
+  private func term(_ words: [String], local: LocalFields) throws(Problem) -> Value {
+    guard !words.isEmpty else { throw .notADate }
+    if words == ["now"] { return .instant(now) }
+    // `+3d`, `-2h`, `1d12h`: from now.
+    if words.count == 1, let offsets = try Self.signedDurations(words[0], leadingSignOptional: true) {
+      var value = Value.instant(now)
+      for (amount, unit) in offsets { value = try shifted(value, by: amount, unit) }
+      return value
+    }
+    // `in 3 days`, `in 90 min`, `in 1d12h`.
+    if words[0] == "in" {
+      let rest = Array(words.dropFirst())
+      var offsets: [(Int64?, Unit)]?
+      if rest.count == 2, let unit = Self.spelledUnits[rest[1]], !rest[0].isEmpty, rest[0].allSatisfy(\.isASCIIDigit) {
+        offsets = [(Int64(rest[0]), unit)]
+      } else if rest.count == 1, let compound = try Self.durations(Substring(rest[0])) {
+        offsets = compound
+      }
+      guard let offsets else { throw .notADate }
+      var value = Value.instant(now)
+      for (amount, unit) in offsets { value = try shifted(value, by: amount, unit) }
+      return value
+    }
+    // A trailing time of day, with an optional `at` before it.
+    var dayWords = words
+    var time: (Int, Int)?
+    if let last = dayWords.last, let parsed = try Self.timeOfDay(last) {
+      time = parsed
+      dayWords.removeLast()
+      if dayWords.last == "at" { dayWords.removeLast() }
+    }
+    if dayWords.isEmpty {
+      guard let time else { throw .notADate }
+      // The next such time: today if still ahead, else tomorrow.
+      let today = CalendarDay(year: local.year, month: local.month, day: local.day)
+      guard let instant = Self.wall(today, (time.0, time.1, 0)) else { throw .outOfRange }
+      if instant > now { return .instant(instant) }
+      guard let tomorrow = Self.wall(Self.adding(days: 1, to: today), (time.0, time.1, 0)) else { throw .outOfRange }
+      return .instant(tomorrow)
+    }
+    let (day, dayTime) = try self.day(dayWords, local: local)
+    guard let time else { return .day(day, time: dayTime) }
+    guard let instant = Self.wall(day, (time.0, time.1, 0)) else { throw .outOfRange }
+    return .instant(instant)
+  }
+
+  /// The day some words name, with the wall-clock time of its instant.
+  private func day(_ words: [String], local: LocalFields) throws(Problem) -> (CalendarDay, (Int, Int, Int)) {
+    let today = CalendarDay(year: local.year, month: local.month, day: local.day)
+    switch words.count {
+    case 1:
+      let word = words[0]
+      if let anchor = Self.anchors.firstIndex(of: word) { return anchored(Self.anchors[anchor], today: today, local: local) }
+      if let weekday = Self.weekday(named: word) { return (next(weekday: weekday, today: today, local: local), Self.startOfDay) }
+      if word == "later" || word == "someday" { return (CalendarDay(year: 9999, month: 12, day: 30), Self.startOfDay) }
+      if let parts = DateTimeText(Array(word.utf8)), !parts.hasTime, parts.offset == nil {
+        if let problem = parts.problem(allowLeapSecond: false) { throw .reason(problem) }
+        guard Self.years.contains(parts.year) else { throw .reason("out of range: the year must be 1970 to 9999") }
+        return (CalendarDay(year: parts.year, month: parts.month, day: parts.day), Self.startOfDay)
+      }
+      if let ordinal = Self.ordinal(word) { return (try next(dayOfMonth: ordinal, today: today), Self.startOfDay) }
+      if Self.isBareM(word) { throw .reason(Self.bareM) }
+    case 2 where words[0] == "next":
+      if let weekday = Self.weekday(named: words[1]) { return (next(weekday: weekday, today: today, local: local), Self.startOfDay) }
+      if let period = Self.periods[words[1]], period != "d" {
+        let (end, _) = anchored("eo" + String(period), today: today, local: local)
+        return (Self.adding(days: 1, to: end), Self.startOfDay)
+      }
+    case 3 where (words[0] == "end" || words[0] == "start") && words[1] == "of":
+      if let period = Self.periods[words[2]] {
+        return anchored((words[0] == "end" ? "eo" : "so") + String(period), today: today, local: local)
+      }
+    default: break
+    }
+    if let named = try monthDay(words, today: today) { return (named, Self.startOfDay) }
+    throw .notADate
+  }
+
+  /// `today`, `eow`, `soq`, …
+  private func anchored(_ anchor: String, today: CalendarDay, local: LocalFields) -> (CalendarDay, (Int, Int, Int)) {
+    let isoWeekday = Int64(local.weekday == 0 ? 7 : local.weekday)
+    let quarterStart = (today.month - 1) / 3 * 3 + 1
+    switch anchor {
+    case "tomorrow": return (Self.adding(days: 1, to: today), Self.startOfDay)
+    case "yesterday": return (Self.adding(days: -1, to: today), Self.startOfDay)
+    case "eod": return (today, Self.endOfDay)
+    case "sow": return (Self.adding(days: 1 - isoWeekday, to: today), Self.startOfDay)
+    case "eow": return (Self.adding(days: 7 - isoWeekday, to: today), Self.endOfDay)
+    case "som": return (CalendarDay(year: today.year, month: today.month, day: 1), Self.startOfDay)
+    case "eom":
+      return (
+        CalendarDay(year: today.year, month: today.month, day: Civil.daysIn(month: today.month, year: today.year)),
+        Self.endOfDay
+      )
+    case "soq": return (CalendarDay(year: today.year, month: quarterStart, day: 1), Self.startOfDay)
+    case "eoq":
+      let month = quarterStart + 2
+      return (CalendarDay(year: today.year, month: month, day: Civil.daysIn(month: month, year: today.year)), Self.endOfDay)
+    case "soy": return (CalendarDay(year: today.year, month: 1, day: 1), Self.startOfDay)
+    case "eoy": return (CalendarDay(year: today.year, month: 12, day: 31), Self.endOfDay)
+    default: return (today, Self.startOfDay)  // today, sod
+    }
+  }
+
+  /// The next such weekday strictly after today.
+  private func next(weekday: Int, today: CalendarDay, local: LocalFields) -> CalendarDay {
+    let ahead = (weekday - local.weekday + 7) % 7
+    return Self.adding(days: Int64(ahead == 0 ? 7 : ahead), to: today)
+  }
+
+  /// The next day numbered `number` of a month, strictly after today.
+  private func next(dayOfMonth number: Int, today: CalendarDay) throws(Problem) -> CalendarDay {
+    guard (1...31).contains(number) else { throw .reason("invalid date: a day of the month is 1st to 31st") }
+    var year = today.year
+    var month = today.month
+    if number > today.day && number <= Civil.daysIn(month: month, year: year) {
+      return CalendarDay(year: year, month: month, day: number)
+    }
+    // Every day number up to 31 comes back within a few months.
+    for _ in 0..<12 {
+      month += 1
+      if month > 12 { (month, year) = (1, year + 1) }
+      if number <= Civil.daysIn(month: month, year: year) { return CalendarDay(year: year, month: month, day: number) }
+    }
+    throw .outOfRange
+  }
+
+  /// `dec 24`, `24 dec`, `december 24 2027`, `24th december 2027`.
+  private func monthDay(_ words: [String], today: CalendarDay) throws(Problem) -> CalendarDay? {
+    guard words.count == 2 || words.count == 3 else { return nil }
+    let month: Int
+    let dayWord: String
+    if let named = Self.month(named: words[0]) {
+      (month, dayWord) = (named, words[1])
+    } else if let named = Self.month(named: words[1]) {
+      (month, dayWord) = (named, words[0])
+    } else {
+      return nil
+    }
+    guard let day = Self.ordinal(dayWord) ?? (dayWord.allSatisfy(\.isASCIIDigit) ? Int(dayWord) : nil) else { return nil }
+    var year = today.year
+    if words.count == 3 {
+      guard words[2].count == 4, words[2].allSatisfy(\.isASCIIDigit), let given = Int64(words[2]) else { return nil }
+      guard Self.years.contains(given) else { throw .reason("out of range: the year must be 1970 to 9999") }
+      year = given
+    }
+    func check(_ year: Int64) throws(Problem) {
+      let last = Civil.daysIn(month: month, year: year)
+      if !(1...last).contains(day) {
+        throw .reason("invalid date: day must be 1-\(last) in \(CalendarDay(year: year, month: month, day: 1).description.prefix(7))")
+      }
+    }
+    if words.count == 2 {
+      // This year's unless already past; Feb 29 waits for a leap year.
+      if (month, day) < (today.month, today.day) { year += 1 }
+      if month == 2 && day == 29 {
+        while !Civil.isLeap(year) { year += 1 }
+      }
+    }
+    try check(year)
+    return CalendarDay(year: year, month: month, day: day)
+  }
+
+  // MARK: - Words
+
+  private static let compactUnits: [Substring: Unit] = ["d": .day, "w": .week, "mo": .month, "y": .year, "h": .hour, "min": .minute]
+  private static let spelledUnits: [String: Unit] = [
+    "min": .minute, "mins": .minute, "minute": .minute, "minutes": .minute, "h": .hour, "hour": .hour, "hours": .hour,
+    "d": .day, "day": .day, "days": .day, "w": .week, "week": .week, "weeks": .week, "mo": .month, "month": .month,
+    "months": .month, "y": .year, "year": .year, "years": .year,
+  ]
 
   /// `[+|-]Nm`: refused, since `30m` is as likely half an hour as two and a half years.
   private static func isBareM(_ input: String) -> Bool {
@@ -143,30 +410,98 @@ public struct DateExpressionParser: Sendable {
     return !digits.isEmpty && rest.dropFirst(digits.count) == "m"
   }
 
-  /// `[+|-]N(d|w|mo|y|h|min)` or `in N unit(s)`: nil if the shape differs; a nil amount if the
-  /// number does not fit an Int64.
-  private static func duration(_ input: String) -> (Int64?, Unit)? {
-    let compact = ["d": Unit.day, "w": .week, "mo": .month, "y": .year, "h": .hour, "min": .minute]
-    let spelled: [Substring: Unit] = [
-      "min": .minute, "mins": .minute, "minute": .minute, "minutes": .minute, "hour": .hour, "hours": .hour, "day": .day,
-      "days": .day, "week": .week, "weeks": .week, "month": .month, "months": .month,
-      "year": .year, "years": .year,
-    ]
-    let words = input.split(whereSeparator: \.isWhitespace)
-    if words.count == 3, words[0] == "in", let unit = spelled[words[2]],
-      !words[1].isEmpty, words[1].allSatisfy(\.isASCIIDigit)
-    {
-      return (Int64(words[1]), unit)
+  /// `1d12h`: amounts and units one after the other; nil for another shape. A nil amount did
+  /// not fit an Int64; `Nm` is refused.
+  private static func durations(_ text: Substring, negative: Bool = false) throws(Problem) -> [(Int64?, Unit)]? {
+    var rest = text
+    var parts: [(Int64?, Unit)] = []
+    while !rest.isEmpty {
+      let digits = rest.prefix(while: \.isASCIIDigit)
+      guard !digits.isEmpty else { return nil }
+      rest = rest.dropFirst(digits.count)
+      let letters = rest.prefix(while: { $0.isASCII && $0.isLetter })
+      rest = rest.dropFirst(letters.count)
+      if letters == "m" { throw .reason(bareM) }
+      guard let unit = compactUnits[letters] else { return nil }
+      // "-" + digits keeps Int64.min readable and makes the magnitude checks exact.
+      parts.append((Int64((negative ? "-" : "") + digits), unit))
     }
-    var rest = Substring(input)
+    return parts.isEmpty ? nil : parts
+  }
+
+  /// `+3d`, `-1d12h`, and without a sign when `leadingSignOptional`.
+  private static func signedDurations(_ word: String, leadingSignOptional: Bool) throws(Problem) -> [(Int64?, Unit)]? {
+    var rest = Substring(word)
     let negative = rest.first == "-"
-    if rest.first == "+" || negative { rest.removeFirst() }
-    let digits = rest.prefix(while: \.isASCIIDigit)
-    guard !digits.isEmpty, let unit = compact[String(rest.dropFirst(digits.count))] else {
+    if rest.first == "+" || negative {
+      rest.removeFirst()
+    } else if !leadingSignOptional {
       return nil
     }
-    // "-" + digits keeps Int64.min readable and makes the magnitude check below exact.
-    return (Int64((negative ? "-" : "") + String(digits)), unit)
+    return try durations(rest, negative: negative)
+  }
+
+  /// Splits `eom+1d-2h` into `eom` and its offsets; nil when the last word carries none.
+  private static func splitOffsets(_ input: String) -> (String, [(Int64?, Unit)])? {
+    let characters = Array(input)
+    var offsets: [(Int64?, Unit)] = []
+    var end = characters.count
+    var index = characters.count - 1
+    while index > 0 {
+      let character = characters[index]
+      if character.isWhitespace { break }
+      if character == "+" || character == "-" {
+        guard let parsed = try? signedDurations(String(characters[index..<end]), leadingSignOptional: false) else { break }
+        offsets.insert(contentsOf: parsed, at: 0)
+        end = index
+      }
+      index -= 1
+    }
+    let base = String(characters[0..<end])
+    guard !offsets.isEmpty, let last = base.last, !last.isWhitespace else { return nil }
+    return (base, offsets)
+  }
+
+  /// `17:00`, `9:30`, `9am`, `5:30pm`, `noon`, `midnight`: nil for another shape.
+  private static func timeOfDay(_ word: String) throws(Problem) -> (Int, Int)? {
+    if word == "noon" { return (12, 0) }
+    if word == "midnight" { return (0, 0) }
+    var rest = Substring(word)
+    var meridiem: Substring?
+    if rest.hasSuffix("am") || rest.hasSuffix("pm") {
+      meridiem = rest.suffix(2)
+      rest = rest.dropLast(2)
+    }
+    let parts = rest.split(separator: ":", omittingEmptySubsequences: false)
+    guard (1...2).contains(parts.count), parts.allSatisfy({ !$0.isEmpty && $0.allSatisfy(\.isASCIIDigit) }),
+      parts[0].count <= 2, parts.count == 1 || parts[1].count == 2
+    else { return nil }
+    // A bare number is a time only with am/pm: `24` alone is not a date.
+    if parts.count == 1 && meridiem == nil { return nil }
+    guard var hour = Int(parts[0]), let minute = parts.count == 2 ? Int(parts[1]) : 0 else { return nil }
+    guard minute < 60 else { throw .reason("invalid time: minute must be 0-59") }
+    if let meridiem {
+      guard (1...12).contains(hour) else { throw .reason("invalid time: hour must be 1-12 with am or pm") }
+      hour = hour % 12 + (meridiem == "pm" ? 12 : 0)
+    } else if hour > 23 {
+      throw .reason("invalid time: hour must be 0-23")
+    }
+    return (hour, minute)
+  }
+
+  /// `1st`, `2nd`, `3rd`, `15th`: the number; nil for another shape.
+  private static func ordinal(_ word: String) -> Int? {
+    let digits = word.prefix(while: \.isASCIIDigit)
+    guard !digits.isEmpty, digits.count <= 2, let number = Int(digits) else { return nil }
+    let suffix = word.dropFirst(digits.count)
+    let expected: String
+    switch (number % 100 / 10 == 1, number % 10) {
+    case (false, 1): expected = "st"
+    case (false, 2): expected = "nd"
+    case (false, 3): expected = "rd"
+    default: expected = "th"
+    }
+    return suffix == expected ? number : nil
   }
 
   /// 0 = Sunday ... 6 = Saturday for a full or three-letter weekday name.
@@ -174,77 +509,74 @@ public struct DateExpressionParser: Sendable {
     weekdays.firstIndex { $0 == name || $0.prefix(3) == name }
   }
 
-  /// `today`, `eow`, …: indexes into `anchors`.
-  private func anchored(_ anchor: Int) -> Int64? {
-    guard let local else { return nil }
-    let isoWeekday = Int64(local.weekday == 0 ? 7 : local.weekday)
-    let lastOfMonth = Int64(Civil.daysIn(month: local.month, year: local.year))
-    let dayOfMonth = Int64(local.day)
-    let dayOfYear =
-      Civil.days(year: local.year, month: local.month, day: local.day)
-      - Civil.days(year: local.year, month: 1, day: 1)
-    let lastOfYear = Civil.isLeap(local.year) ? 365 : 364 as Int64
-    switch Self.anchors[anchor] {
-    case "tomorrow": return startOfDay(plus: 1)
-    case "yesterday": return startOfDay(plus: -1)
-    case "eod": return endOfDay(plus: 0)
-    case "sow": return startOfDay(plus: 1 - isoWeekday)
-    case "eow": return endOfDay(plus: 7 - isoWeekday)
-    case "som": return startOfDay(plus: 1 - dayOfMonth)
-    case "eom": return endOfDay(plus: lastOfMonth - dayOfMonth)
-    case "soy": return startOfDay(plus: -dayOfYear)
-    case "eoy": return endOfDay(plus: lastOfYear - dayOfYear)
-    default: return startOfDay(plus: 0)  // today, sod
-    }
+  /// 1 ... 12 for a full or three-letter month name (and `sept`).
+  private static func month(named name: String) -> Int? {
+    if name == "sept" { return 9 }
+    return months.firstIndex { $0 == name || (name.count == 3 && $0.prefix(3) == name) }.map { $0 + 1 }
   }
 
-  private func startOfDay(plus days: Int64) -> Int64? { day(plus: days, at: (0, 0, 0)) }
-  private func endOfDay(plus days: Int64) -> Int64? { day(plus: days, at: (23, 59, 59)) }
+  // MARK: - Arithmetic
 
-  /// The local wall time `time` on the day `days` after today.
-  private func day(plus days: Int64, at time: (Int, Int, Int)) -> Int64? {
-    guard let local, days.magnitude <= 4_000_000 else { return nil }  // > 10,000 years
-    let date = Civil.date(
-      days: Civil.days(year: local.year, month: local.month, day: local.day) + days)
-    return Self.wall(date.year, date.month, date.day, time)
-  }
-
-  /// `now` moved by `amount` units: calendar arithmetic for days and longer, exact seconds
-  /// for hours and minutes.
-  private func shifted(by amount: Int64, _ unit: Unit) -> Int64? {
-    guard let local else { return nil }
-    let time = (local.hour, local.minute, local.second)
+  /// A value moved by `amount` units: calendar arithmetic for days and longer (a day stays a
+  /// day), exact seconds for hours and minutes (which make an instant).
+  private func shifted(_ value: Value, by amount: Int64?, _ unit: Unit) throws(Problem) -> Value {
+    guard let amount else { throw .outOfRange }
     switch unit {
     case .minute, .hour:
+      let start: Int64
+      switch value {
+      case .instant(let instant): start = instant
+      case .day(let day, let time):
+        guard let instant = Self.wall(day, time) else { throw .outOfRange }
+        start = instant
+      }
       let (delta, overflow) = amount.multipliedReportingOverflow(by: unit == .hour ? 3600 : 60)
-      let (instant, overflowAgain) = now.addingReportingOverflow(delta)
-      guard !overflow, !overflowAgain, let year = LocalTime.fields(instant)?.year,
-        Self.years.contains(year)
-      else { return nil }
-      return instant
-    case .day:
-      return day(plus: amount, at: time)
-    case .week:
-      guard amount.magnitude <= 1_000_000 else { return nil }
-      return day(plus: amount * 7, at: time)
-    case .month, .year:
-      guard amount.magnitude <= 1_000_000 else { return nil }
-      let months = unit == .year ? amount * 12 : amount
-      let index = local.year * 12 + Int64(local.month - 1) + months
-      let year = index >= 0 ? index / 12 : (index - 11) / 12
-      let month = Int(index - year * 12) + 1
-      let day = min(local.day, Civil.daysIn(month: month, year: year))
-      return Self.wall(year, month, day, time)
+      let (instant, overflowAgain) = start.addingReportingOverflow(delta)
+      guard !overflow, !overflowAgain, let year = LocalTime.fields(instant)?.year, Self.years.contains(year) else {
+        throw .outOfRange
+      }
+      return .instant(instant)
+    case .day, .week, .month, .year:
+      let day: CalendarDay
+      let time: (Int, Int, Int)
+      switch value {
+      case .day(let named, let at): (day, time) = (named, at)
+      case .instant(let instant):
+        guard let fields = LocalTime.fields(instant) else { throw .outOfRange }
+        day = CalendarDay(year: fields.year, month: fields.month, day: fields.day)
+        time = (fields.hour, fields.minute, fields.second)
+      }
+      let moved: CalendarDay
+      switch unit {
+      case .day, .week:
+        let (days, overflow) = unit == .week ? amount.multipliedReportingOverflow(by: 7) : (amount, false)
+        guard !overflow, days.magnitude <= 4_000_000 else { throw .outOfRange }  // > 10,000 years
+        moved = Self.adding(days: days, to: day)
+      default:
+        guard amount.magnitude <= 1_000_000 else { throw .outOfRange }
+        let months = unit == .year ? amount * 12 : amount
+        let index = day.year * 12 + Int64(day.month - 1) + months
+        let year = index >= 0 ? index / 12 : (index - 11) / 12
+        let month = Int(index - year * 12) + 1
+        moved = CalendarDay(year: year, month: month, day: min(day.day, Civil.daysIn(month: month, year: year)))
+      }
+      guard Self.years.contains(moved.year) else { throw .outOfRange }
+      if case .day = value { return .day(moved, time: time) }
+      guard let instant = Self.wall(moved, time) else { throw .outOfRange }
+      return .instant(instant)
     }
+  }
+
+  private static func adding(days: Int64, to day: CalendarDay) -> CalendarDay {
+    let date = Civil.date(days: Civil.days(year: day.year, month: day.month, day: day.day) + days)
+    return CalendarDay(year: date.year, month: date.month, day: date.day)
   }
 
   /// A local wall-clock time, or nil outside the years 1970...9999.
-  private static func wall(_ year: Int64, _ month: Int, _ day: Int, _ time: (Int, Int, Int))
-    -> Int64?
-  {
-    guard years.contains(year) else { return nil }
+  private static func wall(_ day: CalendarDay, _ time: (Int, Int, Int)) -> Int64? {
+    guard years.contains(day.year) else { return nil }
     return LocalTime.instant(
-      year: year, month: month, day: day, hour: time.0, minute: time.1, second: time.2)
+      year: day.year, month: day.month, day: day.day, hour: time.0, minute: time.1, second: time.2)
   }
 
   // MARK: - Hints
@@ -252,7 +584,7 @@ public struct DateExpressionParser: Sendable {
   /// The keyword closest to a misspelt word (edit distance 1, or 2 for words of 5+ letters).
   private static func suggestion(for input: String) -> String? {
     guard input.allSatisfy({ $0.isLetter }) else { return nil }
-    let words = ["now"] + anchors + weekdays
+    let words = ["now"] + anchors + weekdays + months + ["later", "someday"]
     let limit = input.count >= 5 ? 2 : 1
     var best: (word: String, distance: Int)?
     for word in words {

@@ -139,10 +139,10 @@ import TodoCore
     #expect(parseError("undo", "2") == .unexpectedArgument(command: "undo", word: "2"))
     #expect(parseError("add", "x", "-later") == .unknownOption("-later", suggestion: nil))
     #expect(parseError("update", "1") == .missingArgument(command: "update", what: "new title words or attributes such as +tag, pri:H, due:friday"))
-    if case .badDateInWord(let word, let expression, _, let asText) = parseError("add", "x", "due:someday") {
-      #expect(word == "due:someday")
-      #expect(asText == "todo add -- x due:someday")
-      #expect(expression == "someday")
+    if case .badDateInWord(let word, let expression, _, let asText) = parseError("add", "x", "due:whenever") {
+      #expect(word == "due:whenever")
+      #expect(asText == "todo add -- x due:whenever")
+      #expect(expression == "whenever")
     } else {
       Issue.record("expected a bad date")
     }
@@ -152,7 +152,7 @@ import TodoCore
     let error = UsageError.unknownCommand("lsit", suggestion: "list")
     #expect(error.message == "unknown command 'lsit'")
     #expect(error.hint == "did you mean 'list'?")
-    #expect(UsageError.badDate(expression: "someday", reason: "not a date").message == "cannot read the date 'someday': not a date")
+    #expect(UsageError.badDate(expression: "whenever", reason: "not a date").message == "cannot read the date 'whenever': not a date")
   }
 
   @Test func wordsThatWouldSelectEverythingOrLookLikeBrokenIdsAreRefused() {

@@ -642,6 +642,11 @@ import Testing
       (["eom"], "2026-11-30 23:59 UTC  (2026-11-30T23:59:59Z, in 9d)"),
       (["eow"], "2026-11-22 23:59 UTC  (2026-11-22T23:59:59Z, in 38h)"),
       (["eoy"], "2026-12-31 23:59 UTC  (2026-12-31T23:59:59Z, in 5w)"),
+      (["tomorrow", "9am"], "2026-11-22 09:00 UTC  (2026-11-22T09:00:00Z, in 23h)"),
+      (["fri 17:00"], "2026-11-27 17:00 UTC  (2026-11-27T17:00:00Z, in 6d)"),
+      (["dec", "24"], "2026-12-24 00:00 UTC  (2026-12-24T00:00:00Z, in 4w)"),
+      (["eom+1d"], "2026-12-01 23:59 UTC  (2026-12-01T23:59:59Z, in 10d)"),
+      (["now-2h"], "2026-11-21 07:30 UTC  (2026-11-21T07:30:00Z, 2h ago)"),
     ]
     for (expression, expected) in cases {
       let run = todo.run(["date"] + expression)
@@ -651,7 +656,12 @@ import Testing
     let json = try todo("date", "+3d", "--json").jsonObject()
     #expect(
       canonicalJSON(json)
-        == #"{"expression":"+3d","local":"2026-11-24 09:30 UTC","relative":"in 3d","utc":"2026-11-24T09:30:00Z"}"#)
+        == #"{"day":null,"expression":"+3d","local":"2026-11-24 09:30 UTC","relative":"in 3d","utc":"2026-11-24T09:30:00Z"}"#)
+    // A day named without a time says which calendar day.
+    #expect(try todo("date", "next month", "--json").jsonObject()["day"] as? String == "2026-12-01")
+    // A date of several words is one argument to due:.
+    let task = try todo("add", "x", "due:fri 17:00", "--json").jsonObject()
+    #expect(task["due"] as? String == "2026-11-27T17:00:00Z")
   }
 
   @Test func dateHonoursTheTimeZone() throws {

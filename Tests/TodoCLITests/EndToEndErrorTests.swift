@@ -87,20 +87,20 @@ import Glibc
 
   @Test func anUnreadableDateIsAUsageErrorNamingIt() throws {
     let todo = try twoTasks()
-    let message = "todo: error: cannot read the date 'someday': not a date: expected a date like 2026-12-01, today, friday, +3d, eow"
+    let message = "todo: error: cannot read the date 'whenever': not a date: expected a date like 2026-12-01, today, friday, +3d, eow"
     // A due: word in add may have been meant as title text: the hint shows how to keep it.
     expectFailure(
-      todo, ["add", "Call", "mum", "due:someday"], status: 2,
+      todo, ["add", "Call", "mum", "due:whenever"], status: 2,
       stderr: [
         message,
-        "todo: hint: if 'due:someday' is title text, put -- before the words: todo add -- Call mum due:someday; dates: see 'todo help dates'",
+        "todo: hint: if 'due:whenever' is title text, put -- before the words: todo add -- Call mum due:whenever; dates: see 'todo help dates'",
       ])
     expectFailure(
-      todo, ["update", "1", "due:someday"], status: 2,
-      stderr: [message, "todo: hint: if 'due:someday' is title text, put -- before the words: todo update -- …; dates: see 'todo help dates'"])
-    expectFailure(todo, ["add", "x", "--due", "someday"], status: 2, stderr: [message, dateHint])
-    expectFailure(todo, ["list", "due.before:someday"], status: 2, stderr: [message, dateHint])
-    expectFailure(todo, ["date", "someday"], status: 2, stderr: [message, dateHint])
+      todo, ["update", "1", "due:whenever"], status: 2,
+      stderr: [message, "todo: hint: if 'due:whenever' is title text, put -- before the words: todo update -- …; dates: see 'todo help dates'"])
+    expectFailure(todo, ["add", "x", "--due", "whenever"], status: 2, stderr: [message, dateHint])
+    expectFailure(todo, ["list", "due.before:whenever"], status: 2, stderr: [message, dateHint])
+    expectFailure(todo, ["date", "whenever"], status: 2, stderr: [message, dateHint])
     let february = todo("add", "x", "due:2026-02-30")
     #expect(february.status == 2)
     #expect(february.errorLines.first?.hasPrefix("todo: error: cannot read the date '2026-02-30'") == true, "\(february)")
@@ -220,11 +220,11 @@ import Glibc
       if let hint { #expect(error["hint"] as? String == hint, "\(run)") } else { #expect(isJSONNull(error["hint"]), "\(run)") }
       #expect(error["exit_status"] as? Int == Int(status), "\(run)")
     }
-    let date = todo("add", "x", "due:someday", "--json")
+    let date = todo("add", "x", "due:whenever", "--json")
     #expect(date.status == 2)
     let error = try #require(try date.errorObject()["error"] as? [String: Any])
     #expect(error["code"] as? String == "usage")
-    #expect((error["message"] as? String)?.contains("'someday'") == true, "\(date)")
+    #expect((error["message"] as? String)?.contains("'whenever'") == true, "\(date)")
     let undo = try TodoSandbox()("undo", "--json")
     #expect(undo.status == 1)
     #expect((try undo.errorObject()["error"] as? [String: Any])?["code"] as? String == "nothing_to_undo", "\(undo)")
@@ -356,7 +356,7 @@ import Glibc
     #expect(todo("note", "1", "a note").status == 0)
     let before = try todo("list", "status:all", "--json").jsonArray()
     let failing: [[String]] = [
-      ["add", "x", "due:someday"], ["add", "x", "pri:Z"], ["update", "1", "New", "title", "due:someday"],
+      ["add", "x", "due:whenever"], ["add", "x", "pri:Z"], ["update", "1", "New", "title", "due:whenever"],
       ["update", "1-2", "+tag", "pri:X"], ["update", "1,999", "+tag"], ["done", "1", "999"], ["done", "1-2", "abcdef99"],
       ["rm", "2", "999"], ["reopen", "999"], ["note", "999", "x"], ["update", "1"], ["lsit"], ["add", "--jsno", "x"],
       ["update", "--where", "+home", "due:whenever"],

@@ -69,6 +69,91 @@ private let bareM = "'m' could be minutes or months: use min (30min) or mo (2mo)
     #expect(try parsed(expression, now: "2026-11-18T09:30:00Z") == result)
   }
 
+  // MARK: - Times of day, named days, arithmetic (now = Wednesday 2026-11-18 10:30 CET)
+
+  @Test(
+    arguments: [
+      ("17:00", "2026-11-18T16:00:00Z"), ("5pm", "2026-11-18T16:00:00Z"), ("5:30PM", "2026-11-18T16:30:00Z"),
+      ("9am", "2026-11-19T08:00:00Z"),  // already past today: tomorrow
+      ("10:30", "2026-11-19T09:30:00Z"),  // exactly now is not ahead
+      ("10:31", "2026-11-18T09:31:00Z"), ("noon", "2026-11-18T11:00:00Z"), ("12pm", "2026-11-18T11:00:00Z"),
+      ("midnight", "2026-11-18T23:00:00Z"), ("12am", "2026-11-18T23:00:00Z"), ("at 5pm", "2026-11-18T16:00:00Z"),
+      ("tomorrow 9am", "2026-11-19T08:00:00Z"), ("tomorrow at 9am", "2026-11-19T08:00:00Z"),
+      ("fri 17:00", "2026-11-20T16:00:00Z"), ("Friday at 5pm", "2026-11-20T16:00:00Z"),
+      ("2026-12-24 17:00", "2026-12-24T16:00:00Z"), ("2026-12-24 5pm", "2026-12-24T16:00:00Z"),
+      ("dec 24 9:30", "2026-12-24T08:30:00Z"),
+      ("next monday", "2026-11-22T23:00:00Z"), ("next wed", "2026-11-24T23:00:00Z"),
+      ("next week", "2026-11-22T23:00:00Z"), ("next month", "2026-11-30T23:00:00Z"),
+      ("next quarter", "2026-12-31T23:00:00Z"), ("next year", "2026-12-31T23:00:00Z"),
+      ("end of month", "2026-11-30T22:59:59Z"), ("end of week", "2026-11-22T22:59:59Z"),
+      ("end of day", "2026-11-18T22:59:59Z"), ("start of month", "2026-10-31T23:00:00Z"),
+      ("start of year", "2025-12-31T23:00:00Z"),
+      ("soq", "2026-09-30T22:00:00Z"), ("eoq", "2026-12-31T22:59:59Z"),
+      ("1st", "2026-11-30T23:00:00Z"), ("15th", "2026-12-14T23:00:00Z"),
+      ("18th", "2026-12-17T23:00:00Z"),  // today is the 18th: next month's
+      ("30th", "2026-11-29T23:00:00Z"), ("31st", "2026-12-30T23:00:00Z"), ("22nd", "2026-11-21T23:00:00Z"),
+      ("dec 24", "2026-12-23T23:00:00Z"), ("24 dec", "2026-12-23T23:00:00Z"), ("24th dec", "2026-12-23T23:00:00Z"),
+      ("December 24 2027", "2027-12-23T23:00:00Z"), ("24 december 2027", "2027-12-23T23:00:00Z"),
+      ("nov 18", "2026-11-17T23:00:00Z"),  // today
+      ("nov 17", "2027-11-16T23:00:00Z"),  // past: next year
+      ("feb 29", "2028-02-28T23:00:00Z"), ("sept 1", "2027-08-31T22:00:00Z"),
+      ("later", "9999-12-29T23:00:00Z"), ("someday", "9999-12-29T23:00:00Z"),
+      ("eom+1d", "2026-12-01T22:59:59Z"), ("now-2h", "2026-11-18T07:30:00Z"),
+      ("friday+16h", "2026-11-20T15:00:00Z"), ("1d12h", "2026-11-19T21:30:00Z"),
+      ("+1w2d", "2026-11-27T09:30:00Z"), ("in 90 min", "2026-11-18T11:00:00Z"),
+      ("in 1d12h", "2026-11-19T21:30:00Z"), ("tomorrow 9am+30min", "2026-11-19T08:30:00Z"),
+      ("2026-12-24+1d", "2026-12-24T23:00:00Z"), ("eom-1mo", "2026-10-30T22:59:59Z"),
+      ("today+1d-2h", "2026-11-18T21:00:00Z"),
+    ] as [(String, String)])
+  func extendedGrammar(expression: String, result: String) throws {
+    #expect(try parsed(expression, now: "2026-11-18T09:30:00Z") == result)
+  }
+
+  /// A day named without a time of day is read as that calendar day; a time, an hour or a
+  /// minute offset makes an instant.
+  @Test(
+    arguments: [
+      ("today", "2026-11-18"), ("tomorrow", "2026-11-19"), ("fri", "2026-11-20"), ("eow", "2026-11-22"),
+      ("eom", "2026-11-30"), ("eom+1d", "2026-12-01"), ("2026-12-24", "2026-12-24"), ("dec 24", "2026-12-24"),
+      ("15th", "2026-12-15"), ("next month", "2026-12-01"), ("later", "9999-12-30"), ("friday+1w", "2026-11-27"),
+      ("fri 17:00", nil), ("friday+16h", nil), ("now", nil), ("+3d", nil), ("17:00", nil),
+      ("2026-12-24T10:00", nil), ("in 3 days", nil),
+    ] as [(String, String?)])
+  func daysAndInstants(expression: String, day: String?) throws {
+    let now = try #require(Timestamp.parseRFC3339("2026-11-18T09:30:00Z"))
+    let reading = try withEnvironment("TZ", berlin) { try DateExpressionParser(now: now).read(expression) }
+    #expect(reading.day?.description == day)
+  }
+
+  @Test(
+    arguments: [
+      ("25:00", "invalid time: hour must be 0-23"), ("13pm", "invalid time: hour must be 1-12 with am or pm"),
+      ("0am", "invalid time: hour must be 1-12 with am or pm"), ("9:75", "invalid time: minute must be 0-59"),
+      ("dec 32", "invalid date: day must be 1-31 in 2026-12"), ("feb 29 2027", "invalid date: day must be 1-28 in 2027-02"),
+      ("32nd", "invalid date: a day of the month is 1st to 31st"), ("1d12m", bareM),
+      ("now 9am", notADate), ("next day", notADate), ("decc 24", notADate), ("24", notADate), ("1th", notADate),
+      ("eom+", notADate), ("eom +1d", notADate), ("jun 5 1969", "out of range: the year must be 1970 to 9999"),
+      ("9am tomorrow", notADate), ("later+1y", outOfRange),
+    ] as [(String, String)])
+  func extendedErrors(expression: String, reason: String) {
+    let error = #expect(throws: DateExpressionError.self) {
+      try parsed(expression, now: "2026-11-18T09:30:00Z")
+    }
+    #expect(error == DateExpressionError(expression: expression, reason: reason))
+  }
+
+  @Test func timesAcrossTheSpringGapAndMonthEnds() throws {
+    // Saturday 2026-03-28 12:00 CET; clocks jump on Sunday 02:00 → 03:00.
+    let now = "2026-03-28T11:00:00Z"
+    #expect(try parsed("tomorrow 2:30am", now: now) == "2026-03-29T01:30:00Z")  // read before the gap
+    #expect(try parsed("tomorrow noon", now: now) == "2026-03-29T10:00:00Z")  // 12:00 CEST
+    #expect(try parsed("eom", now: now) == "2026-03-31T21:59:59Z")
+    #expect(try parsed("31st", now: "2026-04-10T10:00:00Z") == "2026-05-30T22:00:00Z")  // April has 30
+    #expect(try parsed("29th", now: "2027-01-30T10:00:00Z") == "2027-03-28T22:00:00Z")  // not in Feb 2027
+    #expect(try parsed("29th", now: "2028-01-30T10:00:00Z") == "2028-02-28T23:00:00Z")  // leap year
+    #expect(try parsed("eoq", now: "2028-02-10T10:00:00Z") == "2028-03-31T21:59:59Z")
+  }
+
   // MARK: - DST
 
   @Test func springForwardNewYork() throws {

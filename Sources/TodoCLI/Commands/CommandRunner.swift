@@ -335,12 +335,13 @@ struct CommandRunner {
   }
 
   private func showDate(_ expression: String) throws(Failure) {
-    let seconds: Int64
+    let reading: DateReading
     do throws(DateExpressionError) {
-      seconds = try DateExpressionParser(now: now).parse(expression)
+      reading = try DateExpressionParser(now: now).read(expression)
     } catch {
       throw .usage(.badDate(expression: error.expression, reason: error.reason))
     }
+    let seconds = reading.instant
     // A date on its own is not a task: "33h ago" rather than "overdue 33h".
     let relative = Timestamp.relative(seconds, now: now, past: .ago)
     if format == .human {
@@ -352,6 +353,7 @@ struct CommandRunner {
           json.field("local", Timestamp.localDescription(seconds))
           json.field("utc", Timestamp.rfc3339(seconds))
           json.field("relative", relative)
+          json.field("day", reading.day?.description)
         }
       }
     }

@@ -285,19 +285,30 @@ enum Help {
       """,
     "dates": """
       Date expressions (in the local time zone; TZ is honoured; stored as UTC):
-        2026-12-01               that day at 00:00
-        2026-12-01T17:00         that local time (also :SS, or a space for T)
+        2026-12-01, dec 24, 24 dec, december 24 2027
+                                 that day (without a year: the next one)
+        today, tomorrow, yesterday
+        monday … sunday, mon … sun, next monday
+                                 the next such day (not today)
+        1st, 15th, 31st          the next such day of a month (not today)
+        next week|month|quarter|year         the first day of it
+        sod sow som soq soy      start of day, ISO week, month, quarter, year
+        eod eow eom eoq eoy      their ends (23:59:59); also 'end of month',
+                                 'start of week'
+        later, someday           9999-12-30
+        17:00, 9am, 5:30pm, noon, midnight   the next such time (today if ahead)
+        tomorrow 9am, fri 17:00, friday at 5pm, 2026-12-24 17:00, dec 24 9:30
         2026-12-01T17:00Z        an exact instant (also +01:00 style offsets)
         now                      this instant
-        today, tomorrow, yesterday           00:00 of that day
-        monday … sunday, mon … sun           the next such day, 00:00 (not today)
-        +3d, 3d, 2w, 2mo, 1y, 12h, 30min     from now (-2d for the past)
-        in 3 days, in 1 week, in 2 months, in 5 hours, in 30 min
-        eod, eow, eom, eoy       end of day, ISO week (Sunday), month, year (23:59:59)
-        sod, sow, som, soy       their starts
-      Months are mo and minutes min: a bare m (30m) is refused as ambiguous.
-      An unreadable date is a usage error (exit 2). 'todo date EXPR' shows how
-      one is read.
+        +3d, 3d, 2w, 2mo, 1y, 12h, 30min, 1d12h    from now (-2d for the past)
+        in 3 days, in 90 min, in 1d12h
+        eom+1d, now-2h, friday+16h           any of them plus or minus a time
+      Units: min, h, d, w, mo, y; a bare m (30m) is refused as ambiguous.
+      Days, weeks, months and years move the calendar date and keep the time
+      of day; hours and minutes are exact. A day without a time is stored as
+      its 00:00 (the end-of forms as 23:59:59). Several words need quotes:
+      due:'tomorrow 9am'. An unreadable date is a usage error (exit 2).
+      'todo date EXPR' shows how one is read.
       """,
     "filters": """
       Filters select tasks for list, done, reopen, delete and update --where:

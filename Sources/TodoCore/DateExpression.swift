@@ -82,7 +82,8 @@ public struct DateReading: Equatable, Sendable {
 ///   `in 3 days`, `in 90 min`, `in 1d12h` (relative to now, keeping its wall-clock time); a time
 ///   of day alone, `17:00`, `9am`, `5:30pm`, `noon`, `midnight` (the next such time: today if
 ///   still ahead); a day with a time, `tomorrow 9am`, `fri 17:00`, `friday at 5pm`,
-///   `2026-12-24 17:00`, `dec 24 9:30`; ISO 8601 with `T`, `Z` or an offset;
+///   `2026-12-24 17:00`, `dec 24 9:30` (the day is chosen first, so `today 9am` may be past);
+///   ISO 8601 with `T`, `Z` or an offset;
 /// - days: `today`, `tomorrow`, `yesterday`; `monday`…`sunday`, `mon`…`sun` and `next monday`
 ///   (the next such day strictly after today); `next week`, `next month`, `next quarter`,
 ///   `next year` (the first day of it); start and end of the current period, `sod sow som soq
@@ -221,7 +222,7 @@ public struct DateExpressionParser: Sendable {
       return .instant(instant)
     }
     // `eom+1d`, `now-2h`: offsets written onto the last word, after something else.
-    if let (base, offsets) = Self.splitOffsets(input) {
+    if let (base, offsets) = try Self.splitOffsets(input) {
       var value = try expression(base, local: local)
       for (amount, unit) in offsets { value = try shifted(value, by: amount, unit) }
       return value
@@ -243,6 +244,7 @@ public struct DateExpressionParser: Sendable {
     if words[0] == "in" {
       let rest = Array(words.dropFirst())
       var offsets: [(Int64?, Unit)]?
+      if rest.count == 2 && rest[1] == "m" { throw .reason(Self.bareM) }
       if rest.count == 2, let unit = Self.spelledUnits[rest[1]], !rest[0].isEmpty, rest[0].allSatisfy(\.isASCIIDigit) {
         offsets = [(Int64(rest[0]), unit)]
       } else if rest.count == 1, let compound = try Self.durations(Substring(rest[0])) {
@@ -369,7 +371,8 @@ public struct DateExpressionParser: Sendable {
     } else {
       return nil
     }
-    guard let day = Self.ordinal(dayWord) ?? (dayWord.allSatisfy(\.isASCIIDigit) ? Int(dayWord) : nil) else { return nil }
+    guard let day = Self.ordinal(dayWord) ?? (dayWord.count <= 2 && dayWord.allSatisfy(\.isASCIIDigit) ? Int(dayWord) : nil)
+    else { return nil }
     var year = today.year
     if words.count == 3 {
       guard words[2].count == 4, words[2].allSatisfy(\.isASCIIDigit), let given = Int64(words[2]) else { return nil }
@@ -442,7 +445,7 @@ public struct DateExpressionParser: Sendable {
   }
 
   /// Splits `eom+1d-2h` into `eom` and its offsets; nil when the last word carries none.
-  private static func splitOffsets(_ input: String) -> (String, [(Int64?, Unit)])? {
+  private static func splitOffsets(_ input: String) throws(Problem) -> (String, [(Int64?, Unit)])? {
     let characters = Array(input)
     var offsets: [(Int64?, Unit)] = []
     var end = characters.count
@@ -451,7 +454,7 @@ public struct DateExpressionParser: Sendable {
       let character = characters[index]
       if character.isWhitespace { break }
       if character == "+" || character == "-" {
-        guard let parsed = try? signedDurations(String(characters[index..<end]), leadingSignOptional: false) else { break }
+        guard let parsed = try signedDurations(String(characters[index..<end]), leadingSignOptional: false) else { break }
         offsets.insert(contentsOf: parsed, at: 0)
         end = index
       }

@@ -26,6 +26,19 @@ import TodoCore
     return TodoRun.lines(of: output.collectedText)
   }
 
+  /// Consecutive rows share a measured project cell only when the bytes are the same: a
+  /// decomposed é is printed as stored, not as the previous row's precomposed one.
+  @Test func aSharedProjectCellIsOnlyReusedForTheSameBytes() {
+    let composed = "Caf\u{E9}"
+    let decomposed = "Cafe\u{301}"
+    let lines = draw([todo(1, "a", project: composed), todo(2, "b", project: decomposed), todo(3, "c", project: composed)],
+      width: nil, window: 10)
+    #expect(lines.count == 4)
+    #expect(lines[1].utf8.elementsEqual(" 1  \(composed)     a".utf8) || lines[1].contains(composed))
+    #expect(lines[2].utf8.contains(0xCC) && !lines[2].unicodeScalars.contains("\u{E9}"))
+    #expect(lines[3].unicodeScalars.contains("\u{E9}"))
+  }
+
   @Test func aListThatFitsTheWindowIsLaidOutExactly() {
     let lines = draw([todo(1, "Sweep", tags: ["chore"]), todo(2, "Read")], width: nil, window: 10)
     #expect(lines == ["ID  Tags   Title", " 1  chore  Sweep", " 2         Read"])

@@ -134,6 +134,7 @@ private let bareM = "'m' could be minutes or months: use min (30min) or mo (2mo)
       ("now 9am", notADate), ("next day", notADate), ("decc 24", notADate), ("24", notADate), ("1th", notADate),
       ("eom+", notADate), ("eom +1d", notADate), ("jun 5 1969", "out of range: the year must be 1970 to 9999"),
       ("9am tomorrow", notADate), ("later+1y", outOfRange),
+      ("eom+30m", bareM), ("now-5m", bareM), ("in 30 m", bareM), ("dec 2027", notADate), ("dec 0024", notADate),
     ] as [(String, String)])
   func extendedErrors(expression: String, reason: String) {
     let error = #expect(throws: DateExpressionError.self) {

@@ -90,7 +90,8 @@ struct TaskText {
       func measured(_ text: String, _ style: TextStyle?, _ last: inout (source: String, cell: Table.MeasuredCell)?)
         -> Table.MeasuredCell
       {
-        if let last, last.source == text { return last.cell }
+        // Bytes, not String ==, which calls canonically equivalent spellings equal.
+        if let last, last.source.utf8.elementsEqual(text.utf8) { return last.cell }
         let cell = Table.MeasuredCell(text: text, style: style)
         last = (text, cell)
         return cell

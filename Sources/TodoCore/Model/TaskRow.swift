@@ -76,12 +76,8 @@ public struct TaskRow: Sendable, Equatable {
   {
     id = try row.integer(at: 0) ?? 0
     title = try row.text(at: 1) ?? ""
-    if let known = try row.withText(at: 2, Status.init(utf8:)) { status = known } else { status = try row.decode(at: 2) }
-    switch try row.withText(at: 3, { bytes in bytes.map(Priority.init(utf8:)) }) {
-    case .some(.some(let known)): priority = known
-    case .some(.none): priority = try row.decode(at: 3)
-    case .none: priority = nil
-    }
+    status = try Status(row: row, at: 2)
+    priority = try Priority.optional(row: row, at: 3)
     project = try row.withText(at: 4) { bytes in
       guard let bytes else { return nil }
       if let previousProject, Self.equals(previousProject, bytes) { return previousProject }

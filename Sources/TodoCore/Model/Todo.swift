@@ -23,6 +23,12 @@ public enum Status: String, Sendable, CaseIterable, SQLValueConvertible {
     bytes.count == word.utf8CodeUnitCount && memcmp(bytes.baseAddress!, word.utf8Start, bytes.count) == 0
   }
 
+  /// The status in a column, straight from its bytes; anything unexpected goes through
+  /// `decode`, whose error names the column and the value.
+  init(row: Row, at index: Int32) throws(DatabaseError) {
+    if let known = try row.withText(at: index, Status.init(utf8:)) { self = known } else { self = try row.decode(at: index) }
+  }
+
   public var sqlValue: SQLValue { .text(rawValue) }
   public init?(sqlValue: SQLValue) {
     guard case .text(let text) = sqlValue, let status = Status(rawValue: text) else { return nil }
@@ -44,6 +50,16 @@ public enum Priority: String, Sendable, CaseIterable, Comparable, SQLValueConver
   }
 
   case high = "H", medium = "M", low = "L"
+
+  /// The priority in a column (nil for NULL), straight from its bytes; anything unexpected goes
+  /// through `decode`, whose error names the column and the value.
+  static func optional(row: Row, at index: Int32) throws(DatabaseError) -> Priority? {
+    switch try row.withText(at: index, { bytes in bytes.map(Priority.init(utf8:)) }) {
+    case .some(.some(let known)): known
+    case .some(.none): try row.decode(at: index)
+    case .none: nil
+    }
+  }
 
   /// Reads `H`/`M`/`L` or `high`/`medium`/`low` (any case).
   ///
@@ -155,14 +171,8 @@ public struct Todo: Entity, Equatable {
     id = try row.integer(at: 0) ?? 0
     uuid = try row.text(at: 1) ?? ""
     title = try row.text(at: 2) ?? ""
-    // Status and priority straight from their bytes; anything unexpected through `decode`,
-    // which names the column and the value.
-    if let known = try row.withText(at: 3, Status.init(utf8:)) { status = known } else { status = try row.decode(at: 3) }
-    switch try row.withText(at: 4, { bytes in bytes.map(Priority.init(utf8:)) }) {
-    case .some(.some(let known)): priority = known
-    case .some(.none): priority = try row.decode(at: 4)
-    case .none: priority = nil
-    }
+    status = try Status(row: row, at: 3)
+    priority = try Priority.optional(row: row, at: 4)
     project = try row.text(at: 5)
     due = try row.integer(at: 6)
     created = try row.integer(at: 7) ?? 0

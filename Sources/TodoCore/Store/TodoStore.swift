@@ -101,15 +101,7 @@ public enum TodoStore {
     _ filter: TodoFilter, sort: [SortKey], limit: Int?, now: Int64, notes: Bool = true,
     _ body: @escaping @Sendable (Todo) -> Void
   ) -> DataOperation<Int, TodoError> {
-    let predicate = filter.predicate(now: now)
-    var sql = "\(notes ? selectTodo : selectTodoWithoutNotes) WHERE \(predicate.sql)"
-    let order = SortKey.withTieBreaks(sort).map(\.ordering.clause)
-    sql += " ORDER BY " + order.joined(separator: ", ")
-    var arguments = predicate.arguments
-    if let limit {
-      sql += " LIMIT ?"
-      arguments.append(.integer(Int64(max(0, limit))))
-    }
+    let (sql, arguments) = listQuery(notes ? selectTodo : selectTodoWithoutNotes, filter, sort: sort, limit: limit, now: now)
     return DataOperation { [sql, arguments] connection throws(DatabaseError) in
       var count = 0
       try connection.query(sql, arguments) { row throws(DatabaseError) in
@@ -124,6 +116,21 @@ public enum TodoStore {
     }.mapError(TodoError.init)
   }
 
+  /// `select` narrowed by a filter, in the order a list uses (ties broken), at most `limit` rows.
+  private static func listQuery(_ select: String, _ filter: TodoFilter, sort: [SortKey], limit: Int?, now: Int64)
+    -> (String, [SQLValue])
+  {
+    let predicate = filter.predicate(now: now)
+    var sql = "\(select) WHERE \(predicate.sql) ORDER BY "
+    sql += SortKey.withTieBreaks(sort).map(\.ordering.clause).joined(separator: ", ")
+    var arguments = predicate.arguments
+    if let limit {
+      sql += " LIMIT ?"
+      arguments.append(.integer(Int64(max(0, limit))))
+    }
+    return (sql, arguments)
+  }
+
   /// Streams what a list table shows of the tasks a filter selects (`TaskRow`), in order, to
   /// `body`. Returns how many there were. The times (created, modified, completed) are read
   /// only when the order uses one (`TaskRow.showsTimes`).
@@ -135,15 +142,8 @@ public enum TodoStore {
   public static func forEachRow(
     _ filter: TodoFilter, sort: [SortKey], limit: Int?, now: Int64, _ body: @escaping @Sendable (TaskRow) -> Void
   ) -> DataOperation<Int, TodoError> {
-    let predicate = filter.predicate(now: now)
     let times = TaskRow.showsTimes(sortedBy: sort)
-    var sql = "\(TaskRow.selectColumns(times: times)) WHERE \(predicate.sql) ORDER BY "
-    sql += SortKey.withTieBreaks(sort).map(\.ordering.clause).joined(separator: ", ")
-    var arguments = predicate.arguments
-    if let limit {
-      sql += " LIMIT ?"
-      arguments.append(.integer(Int64(max(0, limit))))
-    }
+    let (sql, arguments) = listQuery(TaskRow.selectColumns(times: times), filter, sort: sort, limit: limit, now: now)
     return DataOperation { [sql, arguments] connection throws(DatabaseError) in
       var count = 0
       var decoder = TaskRow.Decoder(times: times)

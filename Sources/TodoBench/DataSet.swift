@@ -61,7 +61,11 @@ enum DataSet {
     if random.next() % 10 < 6 {
       let day = now - 30 * 86_400 + Int64(random.next() % 120) * 86_400
       let midnight = day - day % 86_400
-      changes.due = .set(random.next() % 2 == 0 ? midnight : midnight + 3_600 * Int64(8 + random.next() % 10))
+      // Half all-day dates, half times of day.
+      let date: TaskDate =
+        random.next() % 2 == 0
+        ? .day(CalendarDay(dayNumber: midnight / 86_400)) : .instant(midnight + 3_600 * Int64(8 + random.next() % 10))
+      changes.due = .set(.date(date))
     }
     if random.next() % 20 == 0 { changes.notes = ["a note about it"] }
     return changes

@@ -137,7 +137,24 @@ public struct DateExpressionParser: Sendable {
   public init(now: Int64) {
     self.now = now
     self.local = LocalTime.fields(now)
+    self.due = nil
   }
+
+  /// A parser that also reads the word `due` as a task's due date, for dates set relative to
+  /// it (`wait:due-3d`, `scheduled:due-1w`, `due:due+1d`); without one, `due` is an error.
+  ///
+  /// ```swift
+  /// try DateExpressionParser(now: now, due: .day(friday)).read("due-3d").day  // Tuesday
+  /// ```
+  public init(now: Int64, due: TaskDate?) {
+    self.init(now: now)
+    self.due = due
+    self.dueIsKnown = true
+  }
+
+  /// The task's due date that the word `due` names (see `init(now:due:)`).
+  private var due: TaskDate?
+  private var dueIsKnown = false
 
   /// The instant (seconds since the epoch, UTC) that `text` names (see `read`).
   ///
@@ -234,6 +251,14 @@ public struct DateExpressionParser: Sendable {
   private func term(_ words: [String], local: LocalFields) throws(Problem) -> Value {
     guard !words.isEmpty else { throw .notADate }
     if words == ["now"] { return .instant(now) }
+    if words == ["due"] {
+      switch due {
+      case .day(let day): return .day(day, time: Self.startOfDay)
+      case .instant(let instant): return .instant(instant)
+      case nil where dueIsKnown: throw .reason("the task has no due date to count from; give it one (due:fri) or a date")
+      case nil: throw .reason("'due' counts from a task's due date: use it in an attribute like wait:due-3d")
+      }
+    }
     // `+3d`, `-2h`, `1d12h`: from now.
     if words.count == 1, let offsets = try Self.signedDurations(words[0], leadingSignOptional: true) {
       var value = Value.instant(now)

@@ -56,6 +56,12 @@ public enum Timestamp {
       + Civil.two(local.minute) + " " + local.zone
   }
 
+  /// The local time of day of an instant, `HH:MM`; nil if the C library cannot represent it.
+  public static func localTimeOfDay(_ seconds: Int64) -> String? {
+    guard let local = LocalTime.fields(seconds) else { return nil }
+    return Civil.two(local.hour) + ":" + Civil.two(local.minute)
+  }
+
   /// A compact relative form for a table column: `in 45m`, `in 5h`, `in 2d`, `in 3w`,
   /// `in 4mo`, `in 1y`, `overdue 3h`, … and `now` within a minute either way.
   ///

@@ -48,7 +48,8 @@ import TodoCore
     let gnu = try parse("add", "x", "--tag", "home", "--project=work.q4", "--priority", "medium", "--due", "tomorrow")
     #expect(compact.command == gnu.command)
     guard case .add(let changes) = compact.command else { Issue.record("not an add"); return }
-    #expect(changes.due == .set(Self.now + 14 * 3600 + 30 * 60))  // 2026-11-22T00:00Z in UTC
+    let tomorrow: TaskDate = .day(CalendarDay(year: 2026, month: 11, day: 22))
+    #expect(changes.due == .set(.date(tomorrow)))
   }
 
   @Test func doubleDashMakesEveryLaterWordTitleText() throws {
@@ -105,9 +106,11 @@ import TodoCore
     query.filter.projects = ["p"]
     query.filter.priorities = [.high, .medium]
     query.filter.status = .all
-    query.filter.dueBefore = 1_796_083_200
-    query.filter.dueAfter = 1_795_219_200
-    query.filter.overdue = true
+    query.filter.conditions = [
+      .date(DateCondition(field: .due, comparison: .before, value: .day(CalendarDay(year: 2026, month: 12, day: 1)))),
+      .date(DateCondition(field: .due, comparison: .after, value: .day(CalendarDay(year: 2026, month: 11, day: 21)))),
+      .virtual(.overdue),
+    ]
     query.filter.words = ["milk"]
     query.sort = [SortKey(.due, descending: true), SortKey(.id)]
     query.limit = 5

@@ -299,8 +299,15 @@ struct LaunchedRun {
 
 /// The exact key set of a task object.
 let taskKeys: Set<String> = [
-  "id", "uuid", "title", "status", "priority", "project", "tags", "due", "created", "modified", "completed", "notes",
+  "id", "uuid", "title", "status", "priority", "project", "tags", "due", "wait", "scheduled", "until", "reason",
+  "created", "modified", "completed", "notes",
 ]
+
+/// True for an all-day date: `2026-11-23`.
+func isDay(_ value: Any?) -> Bool {
+  guard let text = value as? String else { return false }
+  return text.wholeMatch(of: #/\d{4}-\d{2}-\d{2}/#) != nil
+}
 
 /// True for an RFC 3339 UTC time written with a `Z`, to the second: `2026-11-21T09:30:00Z`.
 func isRFC3339UTC(_ value: Any?) -> Bool {

@@ -48,7 +48,7 @@ import Testing
     let undo = todo("undo", environment: at("11:30"))
     #expect(
       undo.lines == [
-        "Undid: rm 1  (deleted task 1)", "Restored task 1: Pay rent  +bills +home project:home pri:H due:2026-12-01 00:00 UTC notes:1",
+        "Undid: rm 1  (deleted task 1)", "Restored task 1: Pay rent  +bills +home project:home pri:H due:2026-12-01 notes:1",
       ], "\(undo)")
     let after = try todo.task(1)
     #expect(sameJSON(before, after), "before: \(canonicalJSON(before))\nafter:  \(canonicalJSON(after))")

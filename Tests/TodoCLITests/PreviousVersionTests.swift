@@ -21,8 +21,8 @@ import Testing
     #expect(tasks.map { $0["priority"] as? String } == ["M", "H", "L", nil, nil])
     #expect(tasks.map { $0["project"] as? String } == [nil, "home", "work.q4", nil, nil])
     #expect(jsonStrings(tasks[0]["tags"]) == ["errand", "home"])
-    #expect(tasks[0]["due"] as? String == "2026-11-22T00:00:00Z")
-    #expect(tasks[1]["due"] as? String == "2026-11-30T23:59:59Z")
+    #expect(tasks[0]["due"] as? String == "2026-11-22")  // midnight: an all-day date since version 2
+    #expect(tasks[1]["due"] as? String == "2026-11-30")  // 23:59:59 (eom): the day
     #expect((tasks[1]["notes"] as? [[String: Any]])?.first?["text"] as? String == "landlord wants it by the 1st")
     #expect(tasks[3]["completed"] as? String == "2026-11-21T09:30:00Z")
     #expect(Set(tasks.compactMap { $0["uuid"] as? String }).count == 5)

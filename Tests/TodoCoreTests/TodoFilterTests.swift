@@ -4,10 +4,14 @@ import Testing
 @testable import TodoCore
 
 @Suite struct TodoFilterTests {
-  @Test func anEmptyFilterSelectsPendingTasks() {
+  @Test func anEmptyFilterSelectsPendingTasksThatAreNotWaiting() {
     let predicate = TodoFilter().predicate(now: 100)
-    #expect(predicate.sql == "todo.status = ?")
-    #expect(predicate.arguments == [.text("pending")])
+    #expect(
+      predicate.sql == """
+        (todo.status = ?) AND ((todo.wait IS NULL OR (todo.wait > ? AND CASE WHEN todo.wait_day IS NULL THEN todo.wait > ? \
+        ELSE todo.wait_day > ? END) IS NOT TRUE))
+        """)
+    #expect(predicate.arguments == [.text("pending"), .integer(100 - DateCondition.margin), .integer(100), .text("1970-01-01")])
   }
 
   @Test func idsSelectEveryStatusUnlessOneIsGiven() {
@@ -24,24 +28,26 @@ import Testing
       $0.excludeTags = ["later"]
       $0.projects = ["work"]
       $0.priorities = [.high, .medium]
-      $0.dueBefore = 200
-      $0.dueAfter = 100
-      $0.overdue = true
       $0.words = ["50%_off"]
+      $0.conditions = [
+        .date(DateCondition(field: .created, comparison: .before, value: .instant(200))),
+        .date(DateCondition(field: .due, comparison: .after, value: .instant(100))),
+      ]
       $0.status = .all
     }
     let predicate = filter.predicate(now: 150)
     #expect(
       predicate.sql == """
-        (((((((todo.id IN (SELECT todo_id FROM tag WHERE name = ?)) AND (todo.id NOT IN (SELECT todo_id FROM tag \
+        ((((((todo.id IN (SELECT todo_id FROM tag WHERE name = ?)) AND (todo.id NOT IN (SELECT todo_id FROM tag \
         WHERE name = ?))) AND ((todo.project = ? OR (todo.project >= ? AND todo.project < ?)))) AND (todo.priority IN \
-        (?, ?))) AND (todo.due < ?)) AND (todo.due > ?)) AND (todo.status = ? AND todo.due < ?)) AND ((todo_contains(todo.title, ?) \
-        OR todo.id IN (SELECT todo_id FROM note WHERE todo_contains(text, ?))))
+        (?, ?))) AND ((todo_contains(todo.title, ?) OR todo.id IN (SELECT todo_id FROM note WHERE todo_contains(text, ?))))) \
+        AND (todo.created < ?)) AND (todo.due > ? AND CASE WHEN todo.due_day IS NULL THEN todo.due > ? ELSE todo.due_day > ? END)
         """)
     #expect(
       predicate.arguments == [
         .text("home"), .text("later"), .text("work"), .text("work."), .text("work/"), .text("H"), .text("M"),
-        .integer(200), .integer(100), .text("pending"), .integer(150), .text("50%_off"), .text("50%_off"),
+        .text("50%_off"), .text("50%_off"), .integer(200), .integer(100 - DateCondition.margin), .integer(100),
+        .text(CalendarDay.local(100).description),
       ])
     #expect(!predicate.sql.contains("home"))  // values never appear in the SQL text
   }
@@ -75,17 +81,21 @@ import Testing
 
   @Test func tagAndDueTermsSelectTheRightTasks() throws {
     let context = try makeTodoContext()
-    try addTask("home soon", in: context) { $0.addTags = ["home"]; $0.due = .set(storeNow + 3600) }
-    try addTask("home late", in: context) { $0.addTags = ["home", "later"]; $0.due = .set(storeNow + 86_400 * 10) }
-    try addTask("work overdue", in: context) { $0.addTags = ["work"]; $0.due = .set(storeNow - 60) }
+    try addTask("home soon", in: context) { $0.addTags = ["home"]; $0.due = .set(.date(.instant(storeNow + 3600))) }
+    try addTask("home late", in: context) { $0.addTags = ["home", "later"]; $0.due = .set(.date(.instant(storeNow + 86_400 * 10))) }
+    try addTask("work overdue", in: context) { $0.addTags = ["work"]; $0.due = .set(.date(.instant(storeNow - 60))) }
     func titles(_ filter: TodoFilter) throws -> [String] {
       try TodoStore.list(filter, now: storeNow).operate(in: context).map(\.title)
     }
     #expect(try titles(select { $0.includeTags = ["home"] }) == ["home soon", "home late"])
     #expect(try titles(select { $0.includeTags = ["home"]; $0.excludeTags = ["later"] }) == ["home soon"])
-    #expect(try titles(select { $0.overdue = true }) == ["work overdue"])
-    #expect(try titles(select { $0.dueBefore = storeNow + 86_400 }) == ["work overdue", "home soon"])
-    #expect(try titles(select { $0.dueAfter = storeNow }) == ["home soon", "home late"])
+    func due(_ comparison: DateComparison, _ value: Int64) -> FilterTerm {
+      .date(DateCondition(field: .due, comparison: comparison, value: .instant(value)))
+    }
+    #expect(try titles(select { $0.conditions = [.virtual(.overdue)] }) == ["work overdue"])
+    #expect(try titles(select { $0.conditions = [due(.before, storeNow + 86_400)] }) == ["work overdue", "home soon"])
+    #expect(try titles(select { $0.conditions = [due(.after, storeNow)] }) == ["home soon", "home late"])
+    #expect(try titles(select { $0.conditions = [.not(due(.after, storeNow))] }) == ["work overdue"])
   }
 
   /// The tag term is looked up through its index, and no term makes SQLite scan the whole table.

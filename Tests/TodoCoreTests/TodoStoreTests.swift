@@ -11,7 +11,7 @@ import Testing
       $0.addTags = ["home", "bills", "home"]
       $0.project = .set("home.flat")
       $0.priority = .set(.high)
-      $0.due = .set(storeNow + 3600)
+      $0.due = .set(.date(.instant(storeNow + 3600)))
       $0.notes = ["IBAN in the drawer"]
     }
     #expect(task.id == 1)
@@ -19,7 +19,7 @@ import Testing
     #expect(task.tags == ["bills", "home"])
     #expect(task.project == "home.flat")
     #expect(task.priority == .high)
-    #expect(task.due == storeNow + 3600)
+    #expect(task.due == .instant(storeNow + 3600))
     #expect(task.created == storeNow && task.modified == storeNow && task.completed == nil)
     #expect(task.notes.map(\.text) == ["IBAN in the drawer"])
     #expect(task.uuid.count == 36 && task.uuid.split(separator: "-").map(\.count) == [8, 4, 4, 4, 12])
@@ -53,20 +53,20 @@ import Testing
       $0.addTags = ["a", "b"]
       $0.project = .set("p")
       $0.priority = .set(.low)
-      $0.due = .set(storeNow)
+      $0.due = .set(.date(.instant(storeNow)))
     }
     var changes = TodoChanges(title: "New title")
     changes.addTags = ["c"]
     changes.removeTags = ["a"]
     changes.priority = .clear
-    changes.due = .set(storeNow + 60)
+    changes.due = .set(.date(.instant(storeNow + 60)))
     let report = try TodoStore.update(ids(.id(1)), changes, now: storeNow + 10, command: "update 1").operate(in: context)
     let updated = report.tasks[0]
     #expect(updated.title == "New title")
     #expect(updated.tags == ["b", "c"])
     #expect(updated.project == "p")
     #expect(updated.priority == nil)
-    #expect(updated.due == storeNow + 60)
+    #expect(updated.due == .instant(storeNow + 60))
     #expect(updated.modified == storeNow + 10 && updated.created == original.created)
     #expect(report.summary == "updated task 1")
   }
@@ -120,7 +120,7 @@ import Testing
 
   @Test func tagsProjectsAndStatisticsCount() throws {
     let context = try makeTodoContext()
-    try addTask("a", in: context) { $0.addTags = ["home"]; $0.project = .set("work.q4"); $0.due = .set(storeNow - 10) }
+    try addTask("a", in: context) { $0.addTags = ["home"]; $0.project = .set("work.q4"); $0.due = .set(.date(.instant(storeNow - 10))) }
     try addTask("b", in: context) { $0.addTags = ["home", "x"]; $0.project = .set("work") }
     try addTask("c", in: context) { $0.addTags = ["x"] }
     _ = try TodoStore.complete(ids(.id(2)), now: storeNow, command: "done 2").operate(in: context)
@@ -138,7 +138,7 @@ import Testing
     try DataOperation<Void, DatabaseError> { connection throws(DatabaseError) in
       try connection.executeScript("PRAGMA user_version = 99")
     }.operate(in: context)
-    #expect(throws: DatabaseError.schemaTooNew(found: 99, supported: 1)) { try Schema.migrator.migrate().operate(in: context) }
+    #expect(throws: DatabaseError.schemaTooNew(found: 99, supported: Schema.migrator.latestVersion)) { try Schema.migrator.migrate().operate(in: context) }
   }
 
   @Test func aChangeNeedsASelectionThatNarrowsSomethingAndChangesNothingOtherwise() throws {
@@ -187,7 +187,7 @@ import Testing
       $0.addTags = ["zeta", "home", "bills", "Émile", "a"]
       $0.project = .set("home.flat")
       $0.priority = .set(.low)
-      $0.due = .set(storeNow + 3600)
+      $0.due = .set(.date(.instant(storeNow + 3600)))
     }
     try addTask("Plain", in: context, at: storeNow + 10)
     try addTask("Closed", in: context, at: storeNow + 20) { $0.addTags = ["x"] }

@@ -12,7 +12,7 @@ import Testing
         $0.addTags = ["t\(index % 2)"]
         $0.project = .set("p\(index % 3)")
         $0.priority = index.isMultiple(of: 2) ? .set(.high) : nil
-        $0.due = .set(storeNow + Int64(index) * 3600)
+        $0.due = .set(.date(.instant(storeNow + Int64(index) * 3600)))
         $0.notes = index == 3 ? ["first note"] : []
       }
     }

@@ -180,6 +180,15 @@ struct CommandRunner {
   }
 
   private func renderChange(_ report: ChangeReport, verb: ChangeVerb, dryRun: Bool, oneObject: Bool) {
+    // Tasks whose until date passed were deleted first, in the same step (see TodoStore.expire).
+    for todo in report.expired {
+      let what = "\(dryRun ? "would expire" : "expired") task \(todo.id): its until date \(TaskText.describe(todo.until!)) has passed"
+      if format == .human {
+        output.write(what.prefix(1).uppercased() + what.dropFirst() + " (\(sanitizedForTerminal(todo.title)))\n")
+      } else {
+        session.warn(what, json: true)
+      }
+    }
     switch format {
     case .human:
       let said = dryRun ? verb.conditional : verb.past

@@ -7,7 +7,7 @@ struct ArgumentDecoder {
   let command: CommandName
   let now: Int64
   /// Words that were kept as text although they look like a mistyped attribute or filter term.
-  private(set) var warnings: [String] = []
+  var warnings: [String] = []
 
   init(command: CommandName, now: Int64) {
     self.command = command
@@ -15,6 +15,7 @@ struct ArgumentDecoder {
   }
 
   mutating func decode(_ tokens: [Token]) throws(UsageError) -> Command {
+    let tokens = command == .date ? tokens : joinedDates(tokens)
     switch command {
     case .add:
       let parsed: ParsedChanges
@@ -40,6 +41,10 @@ struct ArgumentDecoder {
       return .update(selection, parsed.changes)
     case .list:
       return .list(try listQuery(tokens))
+    case .waiting:
+      var query = try listQuery(tokens)
+      query.filter.conditions.append(.virtual(.waiting))
+      return .list(query)
     case .done, .reopen, .delete:
       let filter = try bulkFilter(tokens)
       switch command {
@@ -143,9 +148,10 @@ struct ArgumentDecoder {
         case "--priority":
           try once("priority", word)
           parsed.changes.priority = try priority(value, option: "--priority")
-        case "--due":
-          try once("due date", word)
-          parsed.changes.due = try due(value)
+        case "--due", "--wait", "--scheduled", "--until":
+          let field = DateField(rawValue: String(name.dropFirst(2)))!
+          try once("\(field.rawValue) date", word)
+          try setDate(field, value, in: &parsed.changes)
         case "--note":
           guard value.contains(where: { !$0.isWhitespace }) else {
             throw .badValue(option: "--note", value: value, reason: "a note cannot be empty")
@@ -156,7 +162,7 @@ struct ArgumentDecoder {
           parsed.changes.title = value
         case "--where":
           guard parsed.filter == nil else { throw .invalid("--where is given twice; put every term in one --where") }
-          parsed.filter = try filter(Self.splitWords(value))
+          parsed.filter = try filter(splitWords(value))
         default: throw .unknownOption(name, suggestion: nil)
         }
       case .word(let word, let afterDoubleDash):
@@ -236,26 +242,51 @@ struct ArgumentDecoder {
       changes.removeTags.append(tag)
       return .tag
     }
-    guard let colon = word.firstIndex(of: ":"), let key = FilterKey(rawValue: String(word[..<colon]).lowercased())
-    else { return .titleWord }
-    let value = String(word[word.index(after: colon)...])
+    guard let (key, value) = FilterKey.split(word), key.modifier == nil else { return .titleWord }
     // Clearing means nothing for a new task: there `due:` alone is title text, never dropped.
     if value.isEmpty && command == .add { return .titleWord }
-    switch key {
+    switch key.name {
     case .project:
       changes.project = try project(value)
       return .field("project")
-    case .priority, .pri:
+    case .priority:
       changes.priority = try priority(value, option: "pri")
       return .field("priority")
-    case .due:
+    case .due, .wait, .scheduled, .until:
+      let field = key.dateField!
       do throws(UsageError) {
-        changes.due = try due(value)
+        try setDate(field, value, in: &changes)
       } catch .badDate(let expression, let reason) {
         throw .badDateInWord(word: word, expression: expression, reason: reason, asText: "todo \(command.rawValue) -- …")
       }
-      return .field("due date")
-    case .status, .dueBefore, .dueAfter: return .titleWord
+      return .field("\(field.rawValue) date")
+    case .status, .title, .created, .modified, .completed: return .titleWord
+    }
+  }
+
+  /// Sets a date field from its value: empty clears it; an expression that starts with `due`
+  /// (`due-3d`) counts from each task's due date, read when the task is known.
+  private func setDate(_ field: DateField, _ value: String, in changes: inout TodoChanges) throws(UsageError) {
+    let change: FieldChange<DateSetting>
+    if value.isEmpty {
+      change = .clear
+    } else if value.lowercased().hasPrefix("due") {
+      // Read once now with a stand-in due date, so that a typo fails before anything runs.
+      do throws(DateExpressionError) {
+        _ = try DateExpressionParser(now: now, due: .instant(now)).read(value)
+      } catch {
+        throw .badDate(expression: error.expression, reason: error.reason)
+      }
+      change = .set(.fromDue(value))
+    } else {
+      change = .set(.date(try date(value)))
+    }
+    switch field {
+    case .due: changes.due = change
+    case .wait: changes.wait = change
+    case .scheduled: changes.scheduled = change
+    case .until: changes.until = change
+    case .created, .modified, .completed: break
     }
   }
 
@@ -280,14 +311,9 @@ struct ArgumentDecoder {
     return .set(priority)
   }
 
-  private func due(_ value: String) throws(UsageError) -> FieldChange<Int64> {
-    if value.isEmpty { return .clear }
-    return .set(try date(value))
-  }
-
-  private func date(_ value: String) throws(UsageError) -> Int64 {
+  private func date(_ value: String) throws(UsageError) -> TaskDate {
     do throws(DateExpressionError) {
-      return try DateExpressionParser(now: now).parse(value)
+      return TaskDate(try DateExpressionParser(now: now).read(value))
     } catch {
       throw .badDate(expression: error.expression, reason: error.reason)
     }
@@ -323,7 +349,7 @@ struct ArgumentDecoder {
     var reader = OptionReader(tokens: tokens[...], command: command)
     while let token = try reader.next() {
       switch token {
-      case .option("--where", let value): words.append(contentsOf: Self.splitWords(value))
+      case .option("--where", let value): words.append(contentsOf: splitWords(value))
       case .option(let name, _): throw .unknownOption(name, suggestion: nil)
       case .word(let word, let afterDoubleDash): words.append((word, afterDoubleDash))
       }
@@ -333,64 +359,6 @@ struct ArgumentDecoder {
     }
     // A filter that selects nothing in particular (status:all, --where '') is refused by TodoStore.
     return try filter(words)
-  }
-
-  /// Builds a filter from words (each with whether it came after `--`, which makes it a plain word).
-  mutating func filter(_ words: [(String, Bool)]) throws(UsageError) -> TodoFilter {
-    var filter = TodoFilter()
-    for (word, plain) in words {
-      guard word.contains(where: { !$0.isWhitespace }) else {
-        throw .invalid("an empty word in a filter would match every task; remove it or quote a real word")
-      }
-      if plain {
-        filter.words.append(word)
-        continue
-      }
-      if let references = TaskReference.list(word) {
-        filter.references.append(contentsOf: references)
-      } else if word.count > 1, word.hasPrefix("+") {
-        filter.includeTags.append(String(word.dropFirst()))
-      } else if word.count > 1, word.hasPrefix("-"), !Self.isNumber(word) {
-        filter.excludeTags.append(String(word.dropFirst()))
-      } else if word == "overdue" {
-        filter.overdue = true
-      } else if let colon = word.firstIndex(of: ":"), let key = FilterKey(rawValue: String(word[..<colon]).lowercased()) {
-        let value = String(word[word.index(after: colon)...])
-        switch key {
-        case .project:
-          if value.isEmpty { filter.withoutProject = true } else { filter.projects.append(value) }
-        case .priority, .pri:
-          if value.isEmpty {
-            filter.withoutPriority = true
-          } else {
-            for part in value.split(separator: ",") {
-              guard let priority = Priority(parsing: String(part)) else {
-                throw .badValue(option: "pri", value: value, reason: "use H, M or L (or several: pri:H,M)")
-              }
-              filter.priorities.append(priority)
-            }
-          }
-        case .status:
-          guard let status = StatusFilter(rawValue: value.lowercased()) else {
-            throw .badValue(option: "status", value: value, reason: "use pending, done, deleted or all")
-          }
-          filter.status = status
-        case .dueBefore: filter.dueBefore = try date(value)
-        case .dueAfter: filter.dueAfter = try date(value)
-        case .due:
-          throw .badValue(option: "due", value: value, reason: "in a filter use due.before:DATE or due.after:DATE")
-        }
-      } else if word.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == "-" || $0 == ",") }) {
-        // Digits that are not ids (0, -1, 3,, 1-) are a mistyped id, not text to search for.
-        throw .badValue(
-          option: "task id", value: word,
-          reason: "ids are 1 to 7 digits; ranges look like 3-7, lists like 1,4 (put '--' before it to search for the text)")
-      } else {
-        filter.words.append(word)
-        if let warning = Self.nearMissWarning(word, keptAs: "a search word", filterWords: true) { warnings.append(warning) }
-      }
-    }
-    return filter
   }
 
   // MARK: - helpers
@@ -415,9 +383,44 @@ struct ArgumentDecoder {
     Double(word) != nil
   }
 
-  /// Splits a `--where` value on spaces (quotes are the shell's business).
-  static func splitWords(_ text: String) -> [(String, Bool)] {
-    text.split(whereSeparator: { $0 == " " || $0 == "\t" }).map { (String($0), false) }
+  /// Splits a `--where` value on spaces (quotes are the shell's business), keeping a date's
+  /// words together (see `joinedDates`).
+  func splitWords(_ text: String) -> [(String, Bool)] {
+    let words = text.split(whereSeparator: { $0 == " " || $0 == "\t" }).enumerated().map {
+      Token(text: String($0.element), position: $0.offset + 1)
+    }
+    return joinedDates(words).map { ($0.text, false) }
+  }
+
+  /// Joins the words that continue a date written after a date key: `due:fri 17:00`,
+  /// `due:friday at 5pm`, `wait:dec 24`, `due.by:december 24 2027` are one date each, as they
+  /// would be quoted. The longest run of up to three following words that still reads as a
+  /// date is taken; words after `--` are never joined.
+  func joinedDates(_ tokens: [Token]) -> [Token] {
+    var joined: [Token] = []
+    var index = 0
+    let parser = DateExpressionParser(now: now, due: .instant(now))
+    while index < tokens.count {
+      let token = tokens[index]
+      index += 1
+      if token.text == "--" {
+        joined += tokens[(index - 1)...]
+        break
+      }
+      joined.append(token)
+      guard let (key, value) = FilterKey.split(token.text), key.dateField != nil, !value.isEmpty else { continue }
+      var taken = 0
+      for extra in 1...3 where index + extra <= tokens.count {
+        let following = tokens[index..<(index + extra)].map(\.text)
+        if following.contains(where: { $0 == "--" || $0.hasPrefix("--") }) { break }
+        if (try? parser.read(([value] + following).joined(separator: " "))) != nil { taken = extra }
+      }
+      if taken > 0 {
+        joined[joined.count - 1].text = ([token.text] + tokens[index..<(index + taken)].map(\.text)).joined(separator: " ")
+        index += taken
+      }
+    }
+    return joined
   }
 
   /// Turns a domain validation failure into a usage error.

@@ -1,6 +1,6 @@
 /// The commands, with their aliases, and the options each one takes.
 enum CommandName: String, CaseIterable, Sendable {
-  case add, list, show, update, done, reopen, delete, note, undo, history, tags, projects, stats, date, help, shell
+  case add, list, waiting, show, update, done, reopen, delete, note, undo, history, tags, projects, stats, date, help, shell
 
   /// Every name a user may type, aliases included.
   static let spellings: [String: CommandName] = {
@@ -14,14 +14,14 @@ enum CommandName: String, CaseIterable, Sendable {
 
   /// The names listed in help and offered by completion (aliases after their command).
   static let allSpellings = [
-    "add", "list", "ls", "show", "update", "edit", "done", "reopen", "delete", "rm", "note", "undo", "history",
+    "add", "list", "ls", "waiting", "show", "update", "edit", "done", "reopen", "delete", "rm", "note", "undo", "history",
     "tags", "projects", "stats", "date", "help", "shell",
   ]
 
   /// Whether the command acts on tasks named by id, so that `todo 3 done` can mean `done 3`.
   var takesTaskIDs: Bool {
     switch self {
-    case .list, .show, .update, .done, .reopen, .delete, .note: true
+    case .list, .waiting, .show, .update, .done, .reopen, .delete, .note: true
     default: false
     }
   }
@@ -29,9 +29,10 @@ enum CommandName: String, CaseIterable, Sendable {
   /// Options that take a value, for this command (global ones excluded).
   var valueOptions: [String] {
     switch self {
-    case .add: ["--tag", "--project", "--priority", "--due", "--note", "--title"]
-    case .update: ["--tag", "--project", "--priority", "--due", "--note", "--title", "--where"]
-    case .list: ["--tag", "--project", "--priority", "--status", "--sort", "--limit"]
+    case .add: ["--tag", "--project", "--priority", "--due", "--wait", "--scheduled", "--until", "--note", "--title"]
+    case .update:
+      ["--tag", "--project", "--priority", "--due", "--wait", "--scheduled", "--until", "--note", "--title", "--where"]
+    case .list, .waiting: ["--tag", "--project", "--priority", "--status", "--sort", "--limit"]
     case .done, .reopen, .delete: ["--where"]
     case .history: ["--limit"]
     default: []

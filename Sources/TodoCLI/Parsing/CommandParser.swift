@@ -134,11 +134,8 @@ struct CommandParser {
   static func looksLikeFilter(_ word: String) -> Bool {
     if TaskReference.list(word) != nil { return true }
     if word.count > 1 && (word.hasPrefix("+") || (word.hasPrefix("-") && !word.hasPrefix("--"))) { return true }
-    if word == "overdue" { return true }
-    if let colon = word.firstIndex(of: ":") {
-      return FilterKey(rawValue: String(word[..<colon]).lowercased()) != nil
-    }
-    return false
+    if word == "overdue" || word == "(" { return true }
+    return FilterKey.split(word) != nil
   }
 
   /// The arguments as one line for the journal, quoting words that need it.
@@ -148,9 +145,4 @@ struct CommandParser {
       return plain ? word : "'" + word.replacing("'", with: "'\\''") + "'"
     }.joined(separator: " ")
   }
-}
-
-/// The `key:` words of the filter grammar.
-enum FilterKey: String {
-  case project, priority, pri, status, due, dueBefore = "due.before", dueAfter = "due.after"
 }

@@ -15,7 +15,9 @@ struct TaskText {
     var attributes: [String] = todo.tags.map { styled("+" + $0, .cyan) }
     if let project = todo.project { attributes.append(styled("project:" + project, .magenta)) }
     if let priority = todo.priority { attributes.append("pri:" + priority.rawValue) }
-    if let due = todo.due { attributes.append("due:" + Timestamp.localDescription(due)) }
+    for (name, date) in [("due", todo.due), ("wait", todo.wait), ("scheduled", todo.scheduled), ("until", todo.until)] {
+      if let date { attributes.append(name + ":" + Self.describe(date)) }
+    }
     if todo.status != .pending { attributes.append("status:" + todo.status.rawValue) }
     if !todo.notes.isEmpty { attributes.append("notes:\(todo.notes.count)") }
     if !attributes.isEmpty { parts.append(attributes.joined(separator: " ")) }
@@ -156,15 +158,70 @@ struct TaskText {
 
   /// Overdue in bold red, due today in yellow; a done or deleted task is never overdue: its due
   /// date is only a date in the past ("36h ago").
+  ///
+  /// An all-day due reads `today`, `tomorrow`, `fri`, `in 9d`, `overdue 2d`; a timed one `in 2h`,
+  /// `17:00` (later today), `in 3d`, `overdue 5h`.
   fileprivate func dueCell(_ todo: TaskRow) -> (String, TextStyle?) {
     guard let due = todo.due else { return ("", nil) }
-    guard todo.status == .pending else {
-      return (Timestamp.relative(due, now: now, past: .ago), .dim)
+    let pending = todo.status == .pending
+    let text = relative(due, past: pending ? .overdue : .ago)
+    guard pending else { return (text, .dim) }
+    switch due {
+    case .day(let day):
+      let today = CalendarDay.local(now)
+      return (text, day < today ? .alarm : day == today ? .yellow : nil)
+    case .instant(let instant):
+      return (text, instant < now ? .alarm : instant - now < 86_400 ? .yellow : nil)
     }
-    let text = Timestamp.relative(due, now: now)
-    if due < now { return (text, .alarm) }
-    if due - now < 86_400 { return (text, .yellow) }
-    return (text, nil)
+  }
+
+  /// A date relative to now, short, for a table cell or after the full date in `show`.
+  func relative(_ date: TaskDate, past: Timestamp.PastStyle) -> String {
+    switch date {
+    case .day(let day): return Self.relativeDay(day, now: now, past: past)
+    case .instant(let instant):
+      // Later today, beyond the next three hours: the time of day says more than `in 5h`.
+      if instant - now >= 3 * 3_600, CalendarDay.local(instant) == CalendarDay.local(now),
+        let local = Timestamp.localTimeOfDay(instant)
+      {
+        return local
+      }
+      return Timestamp.relative(instant, now: now, past: past)
+    }
+  }
+
+  /// `today`, `tomorrow`, `fri` (within the week ahead), `in 9d`, `in 3w`, `in 4mo`, `in 2y`;
+  /// `yesterday` or `3d ago` (`overdue 1d`, `overdue 3d` for a pending due date).
+  static func relativeDay(_ day: CalendarDay, now: Int64, past: Timestamp.PastStyle) -> String {
+    let days = day.dayNumber - CalendarDay.local(now).dayNumber
+    switch days {
+    case 0: return "today"
+    case 1: return "tomorrow"
+    case -1 where past == .ago: return "yesterday"
+    case 2...6: return ["sun", "mon", "tue", "wed", "thu", "fri", "sat"][day.weekday]
+    default: break
+    }
+    let magnitude = days.magnitude
+    let amount: String
+    if magnitude < 14 {
+      amount = "\(magnitude)d"
+    } else if magnitude < 56 {
+      amount = "\(magnitude / 7)w"
+    } else if magnitude < 365 {
+      amount = "\(magnitude / 30)mo"
+    } else {
+      amount = "\(magnitude / 365)y"
+    }
+    if days > 0 { return "in " + amount }
+    return past == .overdue ? "overdue " + amount : amount + " ago"
+  }
+
+  /// A date in full: `2026-11-27` for a day, `2026-11-27 17:00 CET` for an instant.
+  static func describe(_ date: TaskDate) -> String {
+    switch date {
+    case .day(let day): day.description
+    case .instant(let instant): Timestamp.localDescription(instant)
+    }
   }
 
   /// Every field of one task, then its notes.
@@ -173,13 +230,23 @@ struct TaskText {
       guard let value else { return "-" }
       return "\(Timestamp.localDescription(value)) (\(Timestamp.relative(value, now: now, past: past)))"
     }
+    func date(_ value: TaskDate?, past: Timestamp.PastStyle = .ago) -> String {
+      guard let value else { return "-" }
+      let allDay: String
+      if case .day = value { allDay = ", all day" } else { allDay = "" }
+      return "\(Self.describe(value)) (\(relative(value, past: past))\(allDay))"
+    }
+    let status = todo.reason.map { "\(todo.status.rawValue) (\($0))" } ?? todo.status.rawValue
     var lines = ["\(styled("Task \(todo.id)", .bold)): \(sanitizedForTerminal(todo.title))"]
     let fields: [(String, String)] = [
-      ("Status", todo.status.rawValue),
+      ("Status", status),
       ("Priority", todo.priority.map { "\($0.rawValue)" } ?? "-"),
       ("Project", todo.project ?? "-"),
       ("Tags", todo.tags.isEmpty ? "-" : todo.tags.map { "+" + $0 }.joined(separator: " ")),
-      ("Due", time(todo.due, past: todo.status == .pending ? .overdue : .ago)),
+      ("Due", date(todo.due, past: todo.status == .pending ? .overdue : .ago)),
+      ("Wait", date(todo.wait)),
+      ("Scheduled", date(todo.scheduled)),
+      ("Until", date(todo.until)),
       ("Created", time(todo.created)),
       ("Modified", time(todo.modified)),
       ("Completed", time(todo.completed)),

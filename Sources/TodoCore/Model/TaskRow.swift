@@ -18,7 +18,7 @@ public struct TaskRow: Sendable, Equatable {
   public var status: Status
   public var priority: Priority?
   public var project: String?
-  public var due: Int64?
+  public var due: TaskDate?
   public var created: Int64
   public var modified: Int64
   public var completed: Int64?
@@ -42,7 +42,7 @@ public struct TaskRow: Sendable, Equatable {
   /// completed) only when `times`: a list shows them only when sorted by one.
   static func selectColumns(times: Bool) -> String {
     """
-    SELECT todo.id, todo.title, todo.status, todo.priority, todo.project, todo.due,
+    SELECT todo.id, todo.title, todo.status, todo.priority, todo.project, todo.due, todo.due_day,
       (SELECT group_concat(name, ' ') FROM tag WHERE tag.todo_id = todo.id) AS tags\(times ? ", todo.created, todo.modified, todo.completed" : "") FROM todo
     """
   }
@@ -83,8 +83,8 @@ public struct TaskRow: Sendable, Equatable {
       if let previousProject, Self.equals(previousProject, bytes) { return previousProject }
       return String(decoding: bytes, as: UTF8.self)
     }
-    due = try row.integer(at: 5)
-    tagText = try row.withText(at: 6) { bytes -> String in
+    due = try Todo.date(row, at: 5)
+    tagText = try row.withText(at: 7) { bytes -> String in
       guard let bytes, !bytes.isEmpty else { return "" }
       if Self.equals(previousTags, bytes) { return previousTags }
       // group_concat promises no order; the key's order is what SQLite walks here, so this is
@@ -94,9 +94,9 @@ public struct TaskRow: Sendable, Equatable {
       return names.sorted().joined(separator: " ")
     }
     if times {
-      created = try row.integer(at: 7) ?? 0
-      modified = try row.integer(at: 8) ?? 0
-      completed = try row.integer(at: 9)
+      created = try row.integer(at: 8) ?? 0
+      modified = try row.integer(at: 9) ?? 0
+      completed = try row.integer(at: 10)
     } else {
       created = 0
       modified = 0

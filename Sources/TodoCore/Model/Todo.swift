@@ -138,7 +138,16 @@ public struct Todo: Entity, Equatable {
   public var project: String?
   /// Sorted, without duplicates.
   public var tags: [String] = []
-  public var due: Int64?
+  /// When the task is due: an instant, or a whole day (see `TaskDate`).
+  public var due: TaskDate?
+  /// Hidden from lists (`+WAITING`) until then.
+  public var wait: TaskDate?
+  /// The earliest time to start: the task is `+READY` only from then.
+  public var scheduled: TaskDate?
+  /// The task expires after this: the next command that writes deletes it (reason `expired`).
+  public var until: TaskDate?
+  /// Why a task was closed other than by a command: `expired` (its `until` passed).
+  public var reason: String?
   public var created: Int64 = 0
   public var modified: Int64 = 0
   public var completed: Int64?
@@ -156,7 +165,11 @@ public struct Todo: Entity, Equatable {
     status = try row.decode("status")
     priority = try row.decode("priority")
     project = try row.decode("project")
-    due = try row.decode("due")
+    due = try Self.date(row, "due")
+    wait = try Self.date(row, "wait")
+    scheduled = try Self.date(row, "scheduled")
+    until = try Self.date(row, "until")
+    reason = try row.decode("end_reason")
     created = try row.decode("created")
     modified = try row.decode("modified")
     completed = try row.decode("completed")
@@ -164,6 +177,34 @@ public struct Todo: Entity, Equatable {
       tags = joined.split(separator: " ").map(String.init).sorted()
     }
   }
+
+  /// A date stored in the columns `name` (its instant) and `name_day`.
+  private static func date(_ row: Row, _ name: String) throws(DatabaseError) -> TaskDate? {
+    let instant: Int64? = try row.decode(name)
+    let day: String? = try row.decode(name + "_day")
+    guard let instant else { return nil }
+    guard let day else { return .instant(instant) }
+    guard let parsed = CalendarDay(text: day) else {
+      throw .decoding(column: name + "_day", expected: "a date YYYY-MM-DD", found: day, sql: "")
+    }
+    return .day(parsed)
+  }
+
+  /// A date stored in two columns from `index` on (the instant, then the day), by position.
+  static func date(_ row: Row, at index: Int32) throws(DatabaseError) -> TaskDate? {
+    guard let instant = try row.integer(at: index) else { return nil }
+    let read = try row.withText(at: index + 1) { bytes -> TaskDate? in
+      guard let bytes else { return .instant(instant) }
+      return CalendarDay(utf8: bytes).map(TaskDate.day)
+    }
+    guard let read else {
+      throw .decoding(column: "column \(index + 1)", expected: "a date YYYY-MM-DD", found: try row.text(at: index + 1) ?? "", sql: "")
+    }
+    return read
+  }
+
+  /// The position of `has_notes` in a row of `TodoStore.selectTodo`.
+  static let hasNotesIndex: Int32 = 19
 
   /// Decodes a row of `TodoStore.selectTodo` by position (no column name is looked up: lists of
   /// a million tasks read every row through here).
@@ -174,12 +215,16 @@ public struct Todo: Entity, Equatable {
     status = try Status(row: row, at: 3)
     priority = try Priority.optional(row: row, at: 4)
     project = try row.text(at: 5)
-    due = try row.integer(at: 6)
-    created = try row.integer(at: 7) ?? 0
-    modified = try row.integer(at: 8) ?? 0
-    completed = try row.integer(at: 9)
+    due = try Self.date(row, at: 6)
+    wait = try Self.date(row, at: 8)
+    scheduled = try Self.date(row, at: 10)
+    until = try Self.date(row, at: 12)
+    reason = try row.text(at: 14)
+    created = try row.integer(at: 15) ?? 0
+    modified = try row.integer(at: 16) ?? 0
+    completed = try row.integer(at: 17)
     // Tags come space-separated and already in name order (see `selectTodo`).
-    tags = try row.withText(at: 10) { bytes in
+    tags = try row.withText(at: 18) { bytes in
       guard let bytes else { return [] }
       var names: [String] = []
       var start = 0
@@ -200,7 +245,15 @@ public struct Todo: Entity, Equatable {
     columns["status"] = status
     columns["priority"] = priority
     columns["project"] = project
-    columns["due"] = due
+    columns["due"] = due?.sortInstant
+    columns["due_day"] = due?.dayText
+    columns["wait"] = wait?.sortInstant
+    columns["wait_day"] = wait?.dayText
+    columns["scheduled"] = scheduled?.sortInstant
+    columns["scheduled_day"] = scheduled?.dayText
+    columns["until"] = until?.sortInstant
+    columns["until_day"] = until?.dayText
+    columns["end_reason"] = reason
     columns["created"] = created
     columns["modified"] = modified
     columns["completed"] = completed

@@ -24,8 +24,14 @@ public struct TodoChanges: Sendable, Equatable {
   public var project: FieldChange<String>?
   /// Set or clear the priority.
   public var priority: FieldChange<Priority>?
-  /// Set or clear the due time (seconds since the epoch, UTC).
-  public var due: FieldChange<Int64>?
+  /// Set or clear the due date.
+  public var due: FieldChange<DateSetting>?
+  /// Set or clear the wait date (hidden until then).
+  public var wait: FieldChange<DateSetting>?
+  /// Set or clear the scheduled date (the earliest start).
+  public var scheduled: FieldChange<DateSetting>?
+  /// Set or clear the until date (expires after it).
+  public var until: FieldChange<DateSetting>?
   /// Notes to append, in order (`--note` may be given several times).
   public var notes: [String] = []
 
@@ -36,11 +42,14 @@ public struct TodoChanges: Sendable, Equatable {
   /// True when nothing would change.
   public var isEmpty: Bool {
     title == nil && addTags.isEmpty && removeTags.isEmpty && project == nil && priority == nil && due == nil
-      && notes.isEmpty
+      && wait == nil && scheduled == nil && until == nil && notes.isEmpty
   }
 
   /// Applies the field changes to a task (tags and notes are stored separately by the store).
-  func apply(to todo: inout Todo) {
+  /// Dates relative to the due date (`wait:due-3d`) count from the task's due date after this
+  /// change.
+  /// - Throws: `TodoError.invalid` when a date counts from a due date the task does not have.
+  func apply(to todo: inout Todo, now: Int64) throws(TodoError) {
     if let title { todo.title = title }
     switch project {
     case .set(let value): todo.project = value
@@ -52,15 +61,33 @@ public struct TodoChanges: Sendable, Equatable {
     case .clear: todo.priority = nil
     case nil: break
     }
-    switch due {
-    case .set(let value): todo.due = value
-    case .clear: todo.due = nil
-    case nil: break
-    }
+    let oldDue = todo.due
+    todo.due = try Self.resolve(due, current: todo.due, due: oldDue, now: now, id: todo.id)
+    todo.wait = try Self.resolve(wait, current: todo.wait, due: todo.due, now: now, id: todo.id)
+    todo.scheduled = try Self.resolve(scheduled, current: todo.scheduled, due: todo.due, now: now, id: todo.id)
+    todo.until = try Self.resolve(until, current: todo.until, due: todo.due, now: now, id: todo.id)
     var tags = Set(todo.tags)
     tags.subtract(removeTags)
     tags.formUnion(addTags)
     todo.tags = tags.sorted()
+  }
+
+  /// The new value of a date field.
+  private static func resolve(_ change: FieldChange<DateSetting>?, current: TaskDate?, due: TaskDate?, now: Int64, id: Int64)
+    throws(TodoError) -> TaskDate?
+  {
+    switch change {
+    case nil: return current
+    case .clear: return nil
+    case .set(.date(let date)): return date
+    case .set(.fromDue(let text)):
+      do throws(DateExpressionError) {
+        return TaskDate(try DateExpressionParser(now: now, due: due).read(text))
+      } catch {
+        let task = id == 0 ? "the new task" : "task \(id)"
+        throw .invalid("cannot read the date '\(text)' for \(task): \(error.reason)")
+      }
+    }
   }
 }
 
@@ -79,6 +106,9 @@ public enum Validation {
     else { throw .invalid("tag '\(name)' contains a space or a control character") }
     guard let first = name.first, first != "+", first != "-" else {
       throw .invalid("tag '\(name)' cannot start with '+' or '-'")
+    }
+    if VirtualTag(rawValue: name) != nil {
+      throw .invalid("+\(name) is a virtual tag: todo works it out from the task, so it cannot be added or removed")
     }
   }
 

@@ -32,12 +32,10 @@ public struct TodoFilter: Sendable, Equatable {
   /// The status selected when none is given and no task is named by id (`reopen` looks at
   /// closed tasks, everything else at pending ones).
   public var defaultStatus = StatusFilter.pending
-  public var dueBefore: Int64?
-  public var dueAfter: Int64?
-  /// Due before `now`, and pending: a done or deleted task is never overdue.
-  public var overdue = false
   /// Substrings of the title or a note, in any case and Unicode form (see `TextSearch`).
   public var words: [String] = []
+  /// Further terms, all of which must hold: dates, virtual tags, `or`, `not`, parentheses.
+  public var conditions: [FilterTerm] = []
 
   public init() {}
 
@@ -56,9 +54,16 @@ public struct TodoFilter: Sendable, Equatable {
     return !withoutStatus.isEmpty
   }
 
-  /// The status actually applied.
+  /// The status actually applied: none assumed when tasks are named by id or a term names a
+  /// status (`+DONE`).
   public var effectiveStatus: StatusFilter {
-    status ?? (references.isEmpty ? defaultStatus : .all)
+    status ?? (references.isEmpty && !conditions.contains(where: \.mentionsStatus) ? defaultStatus : .all)
+  }
+
+  /// Waiting tasks are hidden from a selection of pending tasks unless the filter asks about
+  /// the wait date (`+WAITING`, `wait.any:`) or names tasks by id.
+  public var hidesWaiting: Bool {
+    effectiveStatus == .pending && references.isEmpty && !conditions.contains(where: \.mentionsWait)
   }
 
   /// The filter as a parameterised condition on the `todo` table; values are always bound.
@@ -78,38 +83,21 @@ public struct TodoFilter: Sendable, Equatable {
       let each = references.map(Self.predicate(for:))
       terms.append(each.dropFirst().reduce(each[0], ||))
     }
-    for tag in includeTags {
-      terms.append(Predicate(sql: "todo.id IN (SELECT todo_id FROM tag WHERE name = ?)", arguments: [.text(tag)]))
-    }
-    for tag in excludeTags {
-      terms.append(Predicate(sql: "todo.id NOT IN (SELECT todo_id FROM tag WHERE name = ?)", arguments: [.text(tag)]))
-    }
-    var projectTerms = projects.map { project in
-      // The range 'work.' ..< 'work/' holds exactly the sub-projects and can use the index.
-      Predicate(
-        sql: "(todo.project = ? OR (todo.project >= ? AND todo.project < ?))",
-        arguments: [.text(project), .text(project + "."), .text(project + "/")])
-    }
-    if withoutProject { projectTerms.append(Predicate(sql: "todo.project IS NULL")) }
-    if !projectTerms.isEmpty { terms.append(projectTerms.dropFirst().reduce(projectTerms[0], ||)) }
+    var flat: [FilterTerm] = includeTags.map(FilterTerm.tag) + excludeTags.map { .not(.tag($0)) }
+    let projectTerms = projects.map { FilterTerm.project($0) } + (withoutProject ? [.project(nil)] : [])
+    if !projectTerms.isEmpty { flat.append(projectTerms.count == 1 ? projectTerms[0] : .any(projectTerms)) }
     var priorityTerms: [Predicate] = []
     if !priorities.isEmpty {
       let marks = Array(repeating: "?", count: priorities.count).joined(separator: ", ")
       priorityTerms.append(Predicate(sql: "todo.priority IN (\(marks))", arguments: priorities.map { .text($0.rawValue) }))
     }
     if withoutPriority { priorityTerms.append(Predicate(sql: "todo.priority IS NULL")) }
-    if !priorityTerms.isEmpty { terms.append(priorityTerms.dropFirst().reduce(priorityTerms[0], ||)) }
-    if let dueBefore { terms.append(Predicate(sql: "todo.due < ?", arguments: [.integer(dueBefore)])) }
-    if let dueAfter { terms.append(Predicate(sql: "todo.due > ?", arguments: [.integer(dueAfter)])) }
-    if overdue {
-      terms.append(Predicate(sql: "todo.status = ? AND todo.due < ?", arguments: [.text(Status.pending.rawValue), .integer(now)]))
-    }
-    for word in words where word.contains(where: { !$0.isWhitespace }) {
-      let folded = TextSearch.folded(word)
-      terms.append(
-        Predicate(
-          sql: "(todo_contains(todo.title, ?) OR todo.id IN (SELECT todo_id FROM note WHERE todo_contains(text, ?)))",
-          arguments: [.text(folded), .text(folded)]))
+    if !priorityTerms.isEmpty { flat.append(.sql(priorityTerms.dropFirst().reduce(priorityTerms[0], ||))) }
+    flat += words.filter { $0.contains(where: { !$0.isWhitespace }) }.map(FilterTerm.word)
+    terms += (flat + conditions).map { $0.predicate(now: now) }
+    if hidesWaiting {
+      let waiting = DateCondition(field: .wait, comparison: .after, value: .instant(now)).predicate(now: now)
+      terms.append(Predicate(sql: "(todo.wait IS NULL OR (\(waiting.sql)) IS NOT TRUE)", arguments: waiting.arguments))
     }
     return .all(terms)
   }

@@ -53,8 +53,10 @@ enum Journal {
   static let snapshot = """
     json_object(
       'id', todo.id, 'uuid', todo.uuid, 'title', todo.title, 'status', todo.status, 'priority', todo.priority,
-      'project', todo.project, 'due', todo.due, 'created', todo.created, 'modified', todo.modified,
-      'completed', todo.completed,
+      'project', todo.project, 'due', todo.due, 'due_day', todo.due_day, 'wait', todo.wait,
+      'wait_day', todo.wait_day, 'scheduled', todo.scheduled, 'scheduled_day', todo.scheduled_day,
+      'until', todo.until, 'until_day', todo.until_day, 'end_reason', todo.end_reason,
+      'created', todo.created, 'modified', todo.modified, 'completed', todo.completed,
       'tags', json((SELECT json_group_array(name) FROM tag WHERE tag.todo_id = todo.id)),
       'notes', json((SELECT json_group_array(json_object('id', id, 'created', created, 'text', text))
                      FROM note WHERE note.todo_id = todo.id)))
@@ -122,13 +124,19 @@ enum Journal {
   /// with them, by the foreign keys).
   private static let restoreStatements = [
     """
-    INSERT INTO todo (id, uuid, title, status, priority, project, due, created, modified, completed)
+    INSERT INTO todo (id, uuid, title, status, priority, project, due, due_day, wait, wait_day, scheduled,
+                      scheduled_day, until, until_day, end_reason, created, modified, completed)
     SELECT before ->> 'id', before ->> 'uuid', before ->> 'title', before ->> 'status', before ->> 'priority',
-           before ->> 'project', before ->> 'due', before ->> 'created', before ->> 'modified', before ->> 'completed'
+           before ->> 'project', before ->> 'due', before ->> 'due_day', before ->> 'wait', before ->> 'wait_day',
+           before ->> 'scheduled', before ->> 'scheduled_day', before ->> 'until', before ->> 'until_day',
+           before ->> 'end_reason', before ->> 'created', before ->> 'modified', before ->> 'completed'
     FROM journal_change WHERE journal_id = ?1 AND before IS NOT NULL AND true
     ON CONFLICT (id) DO UPDATE SET
       uuid = excluded.uuid, title = excluded.title, status = excluded.status,
-      priority = excluded.priority, project = excluded.project, due = excluded.due,
+      priority = excluded.priority, project = excluded.project, due = excluded.due, due_day = excluded.due_day,
+      wait = excluded.wait, wait_day = excluded.wait_day, scheduled = excluded.scheduled,
+      scheduled_day = excluded.scheduled_day, until = excluded.until, until_day = excluded.until_day,
+      end_reason = excluded.end_reason,
       created = excluded.created, modified = excluded.modified, completed = excluded.completed
     """,
     "DELETE FROM todo WHERE id IN (SELECT todo_id FROM journal_change WHERE journal_id = ?1 AND before IS NULL)",

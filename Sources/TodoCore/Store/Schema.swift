@@ -46,8 +46,36 @@ public enum Schema {
     ) WITHOUT ROWID;
     """
 
+  /// Version 2: all-day dates, and wait, scheduled and until.
+  ///
+  /// Each date is two columns: the instant (for an all-day date, the local start of the day when
+  /// it was written: what lists sort by and what indexes range over) and, for an all-day date,
+  /// the day itself as `YYYY-MM-DD` (`due_day`…), which is what it means wherever the user is.
+  /// `end_reason` says why a task was closed by todo itself (`expired`: its `until` passed).
+  ///
+  /// Version 1 stored every due date as an instant; one at exactly local midnight or 23:59:59
+  /// (what `today`, `fri`, `2026-12-24` and `eod`, `eow` … gave) was a day and becomes one,
+  /// read in the time zone of the process that upgrades the file.
+  static let version2 = """
+    ALTER TABLE todo ADD COLUMN due_day TEXT;
+    ALTER TABLE todo ADD COLUMN wait INTEGER;
+    ALTER TABLE todo ADD COLUMN wait_day TEXT;
+    ALTER TABLE todo ADD COLUMN scheduled INTEGER;
+    ALTER TABLE todo ADD COLUMN scheduled_day TEXT;
+    ALTER TABLE todo ADD COLUMN until INTEGER;
+    ALTER TABLE todo ADD COLUMN until_day TEXT;
+    ALTER TABLE todo ADD COLUMN end_reason TEXT;
+    CREATE INDEX todo_by_wait ON todo (wait) WHERE wait IS NOT NULL;
+    CREATE INDEX todo_by_scheduled ON todo (scheduled) WHERE scheduled IS NOT NULL;
+    CREATE INDEX todo_by_until ON todo (until) WHERE until IS NOT NULL;
+    UPDATE todo SET
+      due_day = date(due, 'unixepoch', 'localtime'),
+      due = unixepoch(date(due, 'unixepoch', 'localtime'), 'utc')
+    WHERE due IS NOT NULL AND time(due, 'unixepoch', 'localtime') IN ('00:00:00', '23:59:59');
+    """
+
   /// Every step, in order.
-  public static let migrator = Migrator([Migration(version: 1, sql: version1)])
+  public static let migrator = Migrator([Migration(version: 1, sql: version1), Migration(version: 2, sql: version2)])
 }
 
 /// Opening the todo database.

@@ -8,6 +8,9 @@ public struct ChangeReport: Sendable, Equatable {
   public var unchanged: [UnchangedTask]
   /// What the journal shows for the command (`completed 3 tasks`).
   public var summary: String
+  /// Tasks whose `until` had passed, deleted by this command before it did its own work (in
+  /// the same transaction and journal entry, so `undo` brings them back too).
+  public var expired: [Todo] = []
 }
 
 /// A task a command named but did not change.
@@ -40,18 +43,21 @@ extension TodoStore {
   /// let report = try TodoStore.add(changes, now: now, command: "add Pay rent +home").operate(in: context)
   /// ```
   public static func add(_ changes: TodoChanges, now: Int64, command: String) -> DataOperation<ChangeReport, TodoError> {
-    let validated: DataOperation<Void, TodoError> = DataOperation { _ throws(TodoError) in
+    let drafted: DataOperation<Todo, TodoError> = DataOperation { _ throws(TodoError) in
       guard changes.title != nil else { throw .invalid("a task needs a title") }
       try Validation.changes(changes)
+      var draft = Todo()
+      try changes.apply(to: &draft, now: now)
+      return draft
     }
     // The task first: its id is in the journal entry's summary, which is then written once.
-    return validated
-      .flatMap {
+    return drafted
+      .flatMap { draft in
         todos.add { todo in
+          todo = draft
           todo.uuid = UUIDGenerator.make()
           todo.created = now
           todo.modified = now
-          changes.apply(to: &todo)
         }
         .mapError(TodoError.init)
       }
@@ -61,9 +67,15 @@ extension TodoStore {
             try Journal.recordCreated(entry: entry, todoID: todo.id, on: connection)
             try writeTags(todo.tags, of: todo.id, replacing: false, on: connection)
             try addNotes(changes.notes, to: todo.id, now: now, on: connection)
+            // The new task itself is left for the next command, even with a past `until`.
+            let expired = try expire(entry: entry, now: now, sparing: todo.id, on: connection)
             let stored = try load(todo.id, on: connection)
-            return ChangeReport(tasks: [stored], unchanged: [], summary: "added task \(stored.id)")
+            return ChangeReport(tasks: [stored], unchanged: [], summary: "added task \(stored.id)", expired: expired)
           }.mapError(TodoError.init)
+          .flatMap { report in
+            guard !report.expired.isEmpty else { return .pure(report) }
+            return Journal.finish(entry, summary: report.summary + "; " + expiredSummary(report.expired)).map { _ in report }
+          }
         }
       }
       .transaction()
@@ -88,17 +100,16 @@ extension TodoStore {
       guard !changes.isEmpty else { throw .invalid("nothing to change: give new title words or attributes") }
       try Validation.changes(changes)
     }
-    return validated.flatMap { resolveForChange(filter, now: now) }
-      .flatMap { ids in
-        change(ids, now: now, command: command, verb: verb) { todo in
-          let before = todo
-          changes.apply(to: &todo)
-          return todo != before || !changes.notes.isEmpty ? .changed : .unchanged(.sameValues)
-        } afterEach: { todo, connection throws(DatabaseError) in
-          try addNotes(changes.notes, to: todo.id, now: now, on: connection)
-        }
+    return validated.flatMap {
+      change(filter, now: now, command: command, verb: verb) { todo throws(TodoError) in
+        let before = todo
+        try changes.apply(to: &todo, now: now)
+        return todo != before || !changes.notes.isEmpty ? .changed : .unchanged(.sameValues)
+      } afterEach: { todo, connection throws(DatabaseError) in
+        try addNotes(changes.notes, to: todo.id, now: now, on: connection)
       }
-      .transaction()
+    }
+    .transaction()
   }
 
   /// Appends notes to a task, in order.
@@ -143,23 +154,22 @@ extension TodoStore {
   private static func setStatus(_ status: Status, _ filter: TodoFilter, now: Int64, command: String, verb: String)
     -> DataOperation<ChangeReport, TodoError>
   {
-    resolveForChange(filter, now: now)
-      .flatMap { ids in
-        change(ids, now: now, command: command, verb: verb) { todo in
-          guard todo.status != status else { return .unchanged(.alreadyInStatus(status)) }
-          // A deleted task is not completed by a range or filter that happens to include it.
-          if status == .done && todo.status == .deleted { return .unchanged(.deleted) }
-          todo.status = status
-          // Done sets the completion time and reopening clears it; deleting keeps it.
-          switch status {
-          case .done: todo.completed = now
-          case .pending: todo.completed = nil
-          case .deleted: break
-          }
-          return .changed
-        } afterEach: { _, _ in }
+    change(filter, now: now, command: command, verb: verb) { todo throws(TodoError) in
+      guard todo.status != status else { return .unchanged(.alreadyInStatus(status)) }
+      // A deleted task is not completed by a range or filter that happens to include it.
+      if status == .done && todo.status == .deleted { return .unchanged(.deleted) }
+      todo.status = status
+      // Closed by a command, not by its `until`.
+      todo.reason = nil
+      // Done sets the completion time and reopening clears it; deleting keeps it.
+      switch status {
+      case .done: todo.completed = now
+      case .pending: todo.completed = nil
+      case .deleted: break
       }
-      .transaction()
+      return .changed
+    } afterEach: { _, _ in }
+    .transaction()
   }
 
   /// The ids a change applies to. A change needs a selection that narrows something: ids, tags,
@@ -172,49 +182,84 @@ extension TodoStore {
     return resolve(filter, now: now)
   }
 
-  /// Loads the tasks, lets `edit` change each (or say why it stays as it is), journals the
-  /// changed ones before writing them, and writes one journal entry for them all. With no change
-  /// at all, no journal entry is written.
+  /// Expires the tasks whose `until` has passed (see `expire(entry:now:sparing:on:)`), then
+  /// resolves the selection, loads the tasks, lets `edit` change each (or say why it stays as
+  /// it is), journals the changed ones before writing them, and writes one journal entry for
+  /// them all. With no change at all, no journal entry is written.
   private static func change(
-    _ ids: [Int64], now: Int64, command: String, verb: String,
-    edit: @escaping @Sendable (inout Todo) -> EditOutcome,
+    _ filter: TodoFilter, now: Int64, command: String, verb: String,
+    edit: @escaping @Sendable (inout Todo) throws(TodoError) -> EditOutcome,
     afterEach: @escaping @Sendable (Todo, Connection) throws(DatabaseError) -> Void
   ) -> DataOperation<ChangeReport, TodoError> {
     Journal.begin(command: command, now: now).flatMap { entry in
-      DataOperation { connection throws(DatabaseError) -> ChangeReport in
-        // Set-based where the work allows: every task read in one query, every journal snapshot
-        // written in one statement (before any change), every changed task read back in one query.
-        var edited: [(before: Todo, after: Todo)] = []
-        var unchanged: [UnchangedTask] = []
-        for original in try loadAll(ids, on: connection) {
-          var todo = original
-          if case .unchanged(let reason) = edit(&todo) {
-            unchanged.append(UnchangedTask(task: todo, reason: reason))
-            continue
+      DataOperation { connection throws(DatabaseError) in try expire(entry: entry, now: now, on: connection) }
+        .mapError(TodoError.init)
+        .flatMap { expired in resolveForChange(filter, now: now).map { ids in (ids, expired) } }
+        .flatMap { ids, expired in
+          DataOperation { connection throws(TodoError) -> ChangeReport in
+            // Set-based where the work allows: every task read in one query, every journal snapshot
+            // written in one statement (before any change), every changed task read back in one query.
+            var edited: [(before: Todo, after: Todo)] = []
+            var unchanged: [UnchangedTask] = []
+            for original in try database({ () throws(DatabaseError) in try loadAll(ids, on: connection) }) {
+              var todo = original
+              if case .unchanged(let reason) = try edit(&todo) {
+                unchanged.append(UnchangedTask(task: todo, reason: reason))
+                continue
+              }
+              todo.modified = now
+              edited.append((original, todo))
+            }
+            return try database { () throws(DatabaseError) in
+              let changedIDs = edited.map(\.after.id)
+              try Journal.record(entry: entry, todoIDs: changedIDs, on: connection)
+              for (before, todo) in edited {
+                _ = try todos.update(todo, from: before).run(connection)
+                try updateTags(from: before.tags, to: todo.tags, of: todo.id, on: connection)
+                try afterEach(todo, connection)
+              }
+              let changed = try loadAll(changedIDs, on: connection)
+              let noun = changed.count == 1 ? "task \(changed[0].id)" : "\(changed.count) tasks"
+              var summary = "\(verb) \(noun)"
+              if !expired.isEmpty { summary += "; " + expiredSummary(expired) }
+              return ChangeReport(tasks: changed, unchanged: unchanged, summary: summary, expired: expired)
+            }
           }
-          todo.modified = now
-          edited.append((original, todo))
         }
-        let changedIDs = edited.map(\.after.id)
-        try Journal.record(entry: entry, todoIDs: changedIDs, on: connection)
-        for (before, todo) in edited {
-          _ = try todos.update(todo, from: before).run(connection)
-          try updateTags(from: before.tags, to: todo.tags, of: todo.id, on: connection)
-          try afterEach(todo, connection)
-        }
-        let changed = try loadAll(changedIDs, on: connection)
-        let noun = changed.count == 1 ? "task \(changed[0].id)" : "\(changed.count) tasks"
-        return ChangeReport(tasks: changed, unchanged: unchanged, summary: "\(verb) \(noun)")
-      }
-      .mapError(TodoError.init)
       .flatMap { report in
-        if report.tasks.isEmpty {
+        if report.tasks.isEmpty && report.expired.isEmpty {
           // Nothing changed: leave no empty step in the journal.
           return Repository<JournalEntry>().delete(id: entry.id).mapError(TodoError.init).map { report }
         }
         return Journal.finish(entry, summary: report.summary).map { _ in report }
       }
     }
+  }
+
+  /// Deletes the pending tasks whose `until` has passed (a timed one once its instant is past,
+  /// an all-day one once its day has ended where the user is), with reason `expired`, recorded
+  /// in the command's journal entry. Runs inside every command that writes, never in a read.
+  /// `sparing` is a task just added, left for the next command.
+  static func expire(entry: JournalEntry, now: Int64, sparing: Int64 = 0, on connection: Connection) throws(DatabaseError)
+    -> [Todo]
+  {
+    let passed = DateCondition(field: .until, comparison: .before, value: .instant(now)).predicate(now: now)
+    let ids = try connection.all(
+      "SELECT todo.id FROM todo WHERE \(passed.sql) AND todo.status = 'pending' AND todo.id <> ? ORDER BY todo.id",
+      passed.arguments + [.integer(sparing)]
+    ) { row throws(DatabaseError) in try row.integer(at: 0) ?? 0 }
+    guard !ids.isEmpty else { return [] }
+    try Journal.record(entry: entry, todoIDs: ids, on: connection)
+    let list = SQLValue.text("[" + ids.map(String.init).joined(separator: ",") + "]")
+    try connection.execute(
+      "UPDATE todo SET status = 'deleted', end_reason = 'expired', modified = ? WHERE id IN (SELECT value FROM json_each(?))",
+      [.integer(now), list])
+    return try loadAll(ids, on: connection)
+  }
+
+  /// `expired task 4` or `expired 3 tasks`, for the journal.
+  private static func expiredSummary(_ expired: [Todo]) -> String {
+    "expired " + (expired.count == 1 ? "task \(expired[0].id)" : "\(expired.count) tasks")
   }
 
   /// What `undo` did.

@@ -17,8 +17,9 @@ public enum TodoStore {
   /// The same without asking whether there are notes, for readers that do not show them.
   static let selectTodoWithoutNotes = "\(selectTodoColumns) FROM todo"
   private static let selectTodoColumns = """
-    SELECT todo.id, todo.uuid, todo.title, todo.status, todo.priority, todo.project, todo.due, todo.created,
-      todo.modified, todo.completed, (SELECT group_concat(name, ' ') FROM tag WHERE tag.todo_id = todo.id) AS tags
+    SELECT todo.id, todo.uuid, todo.title, todo.status, todo.priority, todo.project, todo.due, todo.due_day,
+      todo.wait, todo.wait_day, todo.scheduled, todo.scheduled_day, todo.until, todo.until_day, todo.end_reason,
+      todo.created, todo.modified, todo.completed, (SELECT group_concat(name, ' ') FROM tag WHERE tag.todo_id = todo.id) AS tags
     """
   private static let hasNotesColumn = "EXISTS (SELECT 1 FROM note WHERE note.todo_id = todo.id) AS has_notes"
 
@@ -27,7 +28,7 @@ public enum TodoStore {
     guard
       let (found, hasNotes) = try connection.first(
         "\(selectTodo) WHERE todo.id = ?", [.integer(id)],
-        { row throws(DatabaseError) in (try Todo(selected: row), try row.integer(at: 11) == 1) })
+        { row throws(DatabaseError) in (try Todo(selected: row), try row.integer(at: Todo.hasNotesIndex) == 1) })
     else { throw .notFound(table: Todo.tableName, key: String(id)) }
     var todo = found
     if hasNotes { todo.notes = try loadNotes(of: id, on: connection) }
@@ -45,7 +46,7 @@ public enum TodoStore {
     try connection.query("\(selectTodo) WHERE todo.id IN (SELECT value FROM json_each(?)) ORDER BY todo.id", [list]) {
       row throws(DatabaseError) in
       let todo = try Todo(selected: row)
-      if try row.integer(at: 11) == 1 { withNotes[todos.count] = todo.id }
+      if try row.integer(at: Todo.hasNotesIndex) == 1 { withNotes[todos.count] = todo.id }
       todos.append(todo)
     }
     if !withNotes.isEmpty {
@@ -106,7 +107,7 @@ public enum TodoStore {
       var count = 0
       try connection.query(sql, arguments) { row throws(DatabaseError) in
         var todo = try Todo(selected: row)
-        if notes, try row.integer(at: 11) == 1 {
+        if notes, try row.integer(at: Todo.hasNotesIndex) == 1 {
           todo.notes = try loadNotes(of: todo.id, on: connection)
         }
         count += 1

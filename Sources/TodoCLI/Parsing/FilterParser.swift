@@ -1,0 +1,293 @@
+import TodoCore
+
+/// The `key:` and `key.modifier:` words of filters and attributes.
+///
+/// ```swift
+/// FilterKey.parse("due.by")   // FilterKey(name: .due, modifier: "by")
+/// ```
+struct FilterKey: Equatable {
+  enum Name: String, CaseIterable {
+    case project, priority, status, title, due, wait, scheduled, until, created, modified, completed
+  }
+
+  var name: Name
+  /// The part after the dot (`by` in `due.by`), lowercased; nil without one.
+  var modifier: String?
+
+  /// Other spellings of the keys.
+  static let aliases: [String: Name] = ["pri": .priority, "sched": .scheduled]
+
+  /// The date field a key compares, if it is one.
+  var dateField: DateField? { DateField(rawValue: name.rawValue) }
+
+  /// Reads the text before the colon of `key:value`; nil when it is not a key.
+  static func parse(_ text: String) -> FilterKey? {
+    let lowered = text.lowercased()
+    let parts = lowered.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)
+    let base = String(parts[0])
+    guard let name = Name(rawValue: base) ?? aliases[base] else { return nil }
+    return FilterKey(name: name, modifier: parts.count == 2 ? String(parts[1]) : nil)
+  }
+
+  /// Splits `key:value` when the key is one; nil otherwise.
+  static func split(_ word: String) -> (key: FilterKey, value: String)? {
+    guard let colon = word.firstIndex(of: ":"), let key = parse(String(word[..<colon])) else { return nil }
+    return (key, String(word[word.index(after: colon)...]))
+  }
+
+  /// Every key and modifier a filter knows, for suggestions.
+  static let filterSpellings: [String] = {
+    var spellings = ["project", "project.not", "priority", "pri", "status", "title.has", "title.not"]
+    for field in DateField.allCases {
+      spellings.append(field.rawValue)
+      spellings += ["by", "before", "after", "none", "any"].map { "\(field.rawValue).\($0)" }
+    }
+    return spellings
+  }()
+}
+
+extension ArgumentDecoder {
+  /// One item of a filter before it is folded into a `TodoFilter`.
+  private enum Item {
+    case term(FilterTerm)
+    case references([TaskReference])
+    case status(StatusFilter)
+  }
+
+  /// Builds a filter from words (each with whether it came after `--`, which makes it a plain
+  /// word). Terms combine with AND; `or`, `not` and parentheses (`(` and `)` as words of their
+  /// own) group them; `not` binds tighter than AND, which binds tighter than `or`.
+  mutating func filter(_ words: [(String, Bool)]) throws(UsageError) -> TodoFilter {
+    var position = 0
+    let alternatives = try orList(words, &position, depth: 0)
+    if position < words.count {
+      throw .invalid("filter: unmatched ')' at word \(position + 1)")
+    }
+    var filter = TodoFilter()
+    // A top level of several alternatives is one condition; otherwise each term stands alone.
+    let items: [Item]
+    if alternatives.count == 1 {
+      items = alternatives[0]
+    } else {
+      items = [.term(.any(try alternatives.map { (group) throws(UsageError) in try Self.conjunction(group, nested: true) }))]
+    }
+    for item in items {
+      switch item {
+      case .references(let references): filter.references += references
+      case .status(let status): filter.status = status
+      case .term(.tag(let name)): filter.includeTags.append(name)
+      case .term(.not(.tag(let name))): filter.excludeTags.append(name)
+      case .term(.word(let text)): filter.words.append(text)
+      case .term(.project(let name?)): filter.projects.append(name)
+      case .term(.project(nil)): filter.withoutProject = true
+      case .term(.any(let terms)) where !terms.isEmpty && terms.allSatisfy({ if case .project(.some) = $0 { true } else { false } }):
+        for case .project(let name?) in terms { filter.projects.append(name) }
+      case .term(.priority(let priority?)): filter.priorities.append(priority)
+      case .term(.priority(nil)): filter.withoutPriority = true
+      case .term(.any(let terms)) where !terms.isEmpty && terms.allSatisfy({ if case .priority(.some) = $0 { true } else { false } }):
+        for case .priority(let priority?) in terms { filter.priorities.append(priority) }
+      case .term(let term): filter.conditions.append(term)
+      }
+    }
+    return filter
+  }
+
+  /// `a b or c d or …`: the groups of terms joined by `or`.
+  private mutating func orList(_ words: [(String, Bool)], _ position: inout Int, depth: Int) throws(UsageError) -> [[Item]] {
+    var groups: [[Item]] = [[]]
+    while position < words.count {
+      let (word, plain) = words[position]
+      if !plain && word == ")" {
+        guard depth > 0 else { throw .invalid("filter: unmatched ')' at word \(position + 1)") }
+        break
+      }
+      if !plain && word.lowercased() == "or" {
+        guard !groups[groups.count - 1].isEmpty else { throw .invalid("filter: 'or' at word \(position + 1) has nothing before it") }
+        groups.append([])
+        position += 1
+        continue
+      }
+      if !plain && word.lowercased() == "and" {
+        position += 1
+        continue
+      }
+      groups[groups.count - 1].append(try unary(words, &position, depth: depth))
+    }
+    if groups.count > 1 && groups[groups.count - 1].isEmpty {
+      throw .invalid("filter: 'or' at the end has nothing after it")
+    }
+    return groups
+  }
+
+  /// One term, a `not` term, or a parenthesised group.
+  private mutating func unary(_ words: [(String, Bool)], _ position: inout Int, depth: Int) throws(UsageError) -> Item {
+    let (word, plain) = words[position]
+    let at = position + 1
+    position += 1
+    if !plain && word.lowercased() == "not" {
+      guard position < words.count else { throw .invalid("filter: 'not' at word \(at) has nothing after it") }
+      let inner = try unary(words, &position, depth: depth)
+      guard case .term(let term) = inner else { throw .invalid("filter: 'not' at word \(at) cannot apply to ids or a status") }
+      return .term(Self.negated(term))
+    }
+    if !plain && word == "(" {
+      let groups = try orList(words, &position, depth: depth + 1)
+      guard position < words.count, words[position].0 == ")" else { throw .invalid("filter: '(' at word \(at) is never closed") }
+      position += 1
+      guard !(groups.count == 1 && groups[0].isEmpty) else { throw .invalid("filter: '( )' at word \(at) is empty") }
+      let terms = try groups.map { (group) throws(UsageError) in try Self.conjunction(group, nested: true) }
+      return .term(terms.count == 1 ? terms[0] : .any(terms))
+    }
+    return try item(word, plain: plain, at: at, nested: depth > 0)
+  }
+
+  private static func negated(_ term: FilterTerm) -> FilterTerm {
+    if case .not(let inner) = term { return inner }
+    return .not(term)
+  }
+
+  /// Terms that must all hold, inside `or` or parentheses (where ids and a status have no place).
+  private static func conjunction(_ items: [Item], nested: Bool) throws(UsageError) -> FilterTerm {
+    var terms: [FilterTerm] = []
+    for item in items {
+      switch item {
+      case .term(let term): terms.append(term)
+      case .references: throw .invalid("filter: task ids cannot be inside 'or' or parentheses; put them first")
+      case .status: throw .invalid("filter: status: cannot be inside 'or' or parentheses; use +PENDING, +DONE or +DELETED there")
+      }
+    }
+    return terms.count == 1 ? terms[0] : .all(terms)
+  }
+
+  /// One word of a filter.
+  private mutating func item(_ word: String, plain: Bool, at: Int, nested: Bool) throws(UsageError) -> Item {
+    guard word.contains(where: { !$0.isWhitespace }) else {
+      throw .invalid("an empty word in a filter would match every task; remove it or quote a real word")
+    }
+    if plain { return .term(.word(word)) }
+    if let references = TaskReference.list(word) { return .references(references) }
+    if word.count > 1, word.hasPrefix("+") || (word.hasPrefix("-") && !Self.isNumber(word)) {
+      let include = word.hasPrefix("+")
+      let name = String(word.dropFirst())
+      if let virtual = VirtualTag(rawValue: name) { return .term(include ? .virtual(virtual) : .not(.virtual(virtual))) }
+      // `-project:x`: not that attribute.
+      if !include, FilterKey.split(name) != nil {
+        let inner = try item(name, plain: false, at: at, nested: nested)
+        guard case .term(let term) = inner else { throw .invalid("filter: '\(word)' at word \(at): only attributes can be negated with '-'") }
+        return .term(Self.negated(term))
+      }
+      return .term(include ? .tag(name) : .not(.tag(name)))
+    }
+    if word == "overdue" { return .term(.virtual(.overdue)) }
+    if let (key, value) = FilterKey.split(word) {
+      return try attributeTerm(key, value: value, word: word, at: at)
+    }
+    if word.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == "-" || $0 == ",") }) {
+      // Digits that are not ids (0, -1, 3,, 1-) are a mistyped id, not text to search for.
+      throw .badValue(
+        option: "task id", value: word,
+        reason: "ids are 1 to 7 digits; ranges look like 3-7, lists like 1,4 (put '--' before it to search for the text)")
+    }
+    if let warning = Self.nearMissWarning(word, keptAs: "a search word", filterWords: true) { warnings.append(warning) }
+    return .term(.word(word))
+  }
+
+  /// `project:`, `pri:`, `status:`, `title.has:`, `due.by:` … as a term.
+  private func attributeTerm(_ key: FilterKey, value: String, word: String, at: Int) throws(UsageError) -> Item {
+    func unknownModifier(_ known: [String]) -> UsageError {
+      let spellings = known.map { $0.isEmpty ? "\(key.name.rawValue)" : "\(key.name.rawValue).\($0)" }
+      let typed = String(word[..<(word.firstIndex(of: ":") ?? word.endIndex)]).lowercased()
+      if let meant = closestMatch(to: typed, in: spellings) {
+        return .invalid("filter: unknown attribute '\(typed)' at word \(at); did you mean '\(meant):'?")
+      }
+      return .invalid("filter: unknown attribute '\(typed)' at word \(at); \(key.name.rawValue) takes \(spellings.map { $0 + ":" }.joined(separator: ", "))")
+    }
+    switch key.name {
+    case .project:
+      let names = value.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+      switch key.modifier {
+      case nil, "is", "not":
+        let term: FilterTerm
+        if value.isEmpty {
+          term = .project(nil)
+        } else {
+          if names.contains(where: \.isEmpty) { throw .badValue(option: "project", value: value, reason: "an empty name in the list (word \(at))") }
+          term = names.count == 1 ? .project(names[0]) : .any(names.map { .project($0) })
+        }
+        return .term(key.modifier == "not" ? .not(term) : term)
+      case "none": return .term(.project(nil))
+      case "any": return .term(.not(.project(nil)))
+      default: throw unknownModifier(["", "not", "none", "any"])
+      }
+    case .priority:
+      var term: FilterTerm
+      if value.isEmpty {
+        term = .priority(nil)
+      } else {
+        var priorities: [FilterTerm] = []
+        for part in value.split(separator: ",") {
+          guard let priority = Priority(parsing: String(part)) else {
+            throw .badValue(option: "pri", value: value, reason: "use H, M or L (or several: pri:H,M) (word \(at))")
+          }
+          priorities.append(.priority(priority))
+        }
+        term = priorities.count == 1 ? priorities[0] : .any(priorities)
+      }
+      switch key.modifier {
+      case nil, "is": break
+      case "not": term = .not(term)
+      case "none": term = .priority(nil)
+      case "any": term = .not(.priority(nil))
+      default: throw unknownModifier(["", "not", "none", "any"])
+      }
+      return .term(term)
+    case .status:
+      guard key.modifier == nil else { throw unknownModifier([""]) }
+      guard let status = StatusFilter(rawValue: value.lowercased()) else {
+        throw .badValue(option: "status", value: value, reason: "use pending, done, deleted, closed or all (word \(at))")
+      }
+      return .status(status)
+    case .title:
+      guard !value.isEmpty else { throw .badValue(option: word, value: value, reason: "give the text to look for (word \(at))") }
+      switch key.modifier {
+      case "has", "contains": return .term(.titleHas(value))
+      case "not": return .term(.not(.titleHas(value)))
+      default: throw unknownModifier(["has", "not"])
+      }
+    case .due, .wait, .scheduled, .until, .created, .modified, .completed:
+      let field = key.dateField!
+      let comparison: DateComparison
+      switch key.modifier {
+      case nil, "is", "on": comparison = value.isEmpty ? .none : .on
+      case "by": comparison = .by
+      case "before", "below", "under": comparison = .before
+      case "after", "above", "over": comparison = .after
+      case "none": comparison = .none
+      case "any": comparison = .any
+      default: throw unknownModifier(["", "by", "before", "after", "none", "any"])
+      }
+      if comparison == .none || comparison == .any {
+        guard value.isEmpty else {
+          throw .badValue(option: "\(field.rawValue).\(comparison.rawValue)", value: value, reason: "takes no value (word \(at))")
+        }
+        return .term(.date(DateCondition(field: field, comparison: comparison)))
+      }
+      guard !value.isEmpty else {
+        throw .badValue(option: word, value: value, reason: "needs a date, like \(word)fri (word \(at))")
+      }
+      var date = try self.date(value, at: at)
+      // The times of a task's life are instants: a day there means the whole day.
+      if !field.hasDays, case .instant = date, comparison == .on { date = .day(CalendarDay.local(date.sortInstant)) }
+      return .term(.date(DateCondition(field: field, comparison: comparison, value: date)))
+    }
+  }
+
+  /// A date in a filter, with the word's position in an error.
+  private func date(_ value: String, at: Int) throws(UsageError) -> TaskDate {
+    do throws(DateExpressionError) {
+      return TaskDate(try DateExpressionParser(now: now).read(value))
+    } catch {
+      throw .badDate(expression: error.expression, reason: "\(error.reason) (word \(at) of the filter)")
+    }
+  }
+}

@@ -29,17 +29,22 @@ NOW = "2026-11-21T09:30:00Z"
 NOW_SECONDS = 1795253400
 SIZES = {"1k": 1_000, "10k": 10_000, "100k": 100_000, "1M": 1_000_000}
 
+# Pending tasks that are not waiting (a wait date still ahead hides a task from lists).
+NOT_WAITING = f"(wait IS NULL OR wait <= {NOW_SECONDS})"
 # The SELECT `todo list` runs, written for the sqlite3 CLI: the same columns, rows and order.
 LIST_SQL = (
-    "SELECT id, priority, due, project, (SELECT group_concat(name, ' ') FROM tag WHERE tag.todo_id = todo.id), title "
-    "FROM todo WHERE status = 'pending' ORDER BY due ASC NULLS LAST, "
+    "SELECT id, priority, due, due_day, project, (SELECT group_concat(name, ' ') FROM tag WHERE tag.todo_id = todo.id), title "
+    f"FROM todo WHERE status = 'pending' AND {NOT_WAITING} ORDER BY due ASC NULLS LAST, "
     "CASE priority WHEN 'H' THEN 3 WHEN 'M' THEN 2 WHEN 'L' THEN 1 END DESC NULLS LAST, id"
 )
 # `todo list --jsonl status:all` as JSON objects built by SQLite.
 JSONL_SQL = (
     "SELECT json_object('id', id, 'uuid', uuid, 'title', title, 'status', status, 'priority', priority, "
     "'project', project, 'tags', json((SELECT json_group_array(name) FROM tag WHERE tag.todo_id = todo.id)), "
-    "'due', strftime('%Y-%m-%dT%H:%M:%SZ', due, 'unixepoch'), "
+    "'due', coalesce(due_day, strftime('%Y-%m-%dT%H:%M:%SZ', due, 'unixepoch')), "
+    "'wait', coalesce(wait_day, strftime('%Y-%m-%dT%H:%M:%SZ', wait, 'unixepoch')), "
+    "'scheduled', coalesce(scheduled_day, strftime('%Y-%m-%dT%H:%M:%SZ', scheduled, 'unixepoch')), "
+    "'until', coalesce(until_day, strftime('%Y-%m-%dT%H:%M:%SZ', until, 'unixepoch')), 'reason', end_reason, "
     "'created', strftime('%Y-%m-%dT%H:%M:%SZ', created, 'unixepoch'), "
     "'modified', strftime('%Y-%m-%dT%H:%M:%SZ', modified, 'unixepoch'), "
     "'completed', strftime('%Y-%m-%dT%H:%M:%SZ', completed, 'unixepoch'), "
@@ -49,15 +54,15 @@ JSONL_SQL = (
 )
 # `todo list +tag7 project:work`.
 FILTER_SQL = (
-    "SELECT id, priority, due, project, (SELECT group_concat(name, ' ') FROM tag WHERE tag.todo_id = todo.id), title "
-    "FROM todo WHERE status = 'pending' AND todo.id IN (SELECT todo_id FROM tag WHERE name = 'tag7') "
+    "SELECT id, priority, due, due_day, project, (SELECT group_concat(name, ' ') FROM tag WHERE tag.todo_id = todo.id), title "
+    f"FROM todo WHERE status = 'pending' AND {NOT_WAITING} AND todo.id IN (SELECT todo_id FROM tag WHERE name = 'tag7') "
     "AND (project = 'work' OR (project >= 'work.' AND project < 'work/')) "
     "ORDER BY due ASC NULLS LAST, CASE priority WHEN 'H' THEN 3 WHEN 'M' THEN 2 WHEN 'L' THEN 1 END DESC NULLS LAST, id"
 )
 # `todo list project:work.a.x`.
 PROJECT_SQL = (
-    "SELECT id, priority, due, project, (SELECT group_concat(name, ' ') FROM tag WHERE tag.todo_id = todo.id), title "
-    "FROM todo WHERE status = 'pending' AND (project = 'work.a.x' OR (project >= 'work.a.x.' AND project < 'work.a.x/')) "
+    "SELECT id, priority, due, due_day, project, (SELECT group_concat(name, ' ') FROM tag WHERE tag.todo_id = todo.id), title "
+    f"FROM todo WHERE status = 'pending' AND {NOT_WAITING} AND (project = 'work.a.x' OR (project >= 'work.a.x.' AND project < 'work.a.x/')) "
     "ORDER BY due ASC NULLS LAST, CASE priority WHEN 'H' THEN 3 WHEN 'M' THEN 2 WHEN 'L' THEN 1 END DESC NULLS LAST, id"
 )
 TAGS_SQL = (
@@ -70,8 +75,10 @@ PROJECTS_SQL = (
 )
 STATS_SQL = (
     f"SELECT sum(status = 'pending'), sum(status = 'done'), sum(status = 'deleted'), "
-    f"sum(status = 'pending' AND due < {NOW_SECONDS}), "
-    f"sum(status = 'pending' AND due >= {NOW_SECONDS} AND due < {NOW_SECONDS} + 604800), "
+    # Overdue and due within 7 days, all-day dates as whole days (the bench runs with TZ=UTC).
+    f"sum(status = 'pending' AND CASE WHEN due_day IS NULL THEN due < {NOW_SECONDS} ELSE due_day < '{NOW[:10]}' END), "
+    f"sum(status = 'pending' AND CASE WHEN due_day IS NULL THEN due >= {NOW_SECONDS} AND due <= {NOW_SECONDS} + 604800 "
+    f"ELSE due_day >= '{NOW[:10]}' AND due_day <= date('{NOW[:10]}', '+7 days') END), "
     f"sum(status = 'done' AND completed >= {NOW_SECONDS} - 604800), min(CASE WHEN status = 'pending' THEN created END), "
     "(SELECT count(*) FROM journal_entry) FROM todo; "
     "SELECT count(DISTINCT tag.name) FROM tag JOIN todo ON todo.id = tag.todo_id WHERE todo.status <> 'deleted'; "
@@ -86,13 +93,16 @@ ADD_SQL = (
     "INSERT OR IGNORE INTO journal_change (journal_id, todo_id, sequence, before) "
     "VALUES ((SELECT max(id) FROM journal_entry), last_insert_rowid(), 0, NULL); "
     "INSERT INTO tag (todo_id, name) VALUES ((SELECT max(id) FROM todo), 'bench'); "
+    f"SELECT id FROM todo WHERE until < {NOW_SECONDS} + 172800 AND status = 'pending'; "
     "SELECT * FROM todo WHERE id = (SELECT max(id) FROM todo); "
     "UPDATE journal_entry SET summary = 'added task' WHERE id = (SELECT max(id) FROM journal_entry); "
     "COMMIT;"
 )
 SNAPSHOT = (
     "json_object('id', id, 'uuid', uuid, 'title', title, 'status', status, 'priority', priority, 'project', project, "
-    "'due', due, 'created', created, 'modified', modified, 'completed', completed, "
+    "'due', due, 'due_day', due_day, 'wait', wait, 'wait_day', wait_day, 'scheduled', scheduled, "
+    "'scheduled_day', scheduled_day, 'until', until, 'until_day', until_day, 'end_reason', end_reason, "
+    "'created', created, 'modified', modified, 'completed', completed, "
     "'tags', json((SELECT json_group_array(name) FROM tag WHERE tag.todo_id = todo.id)), "
     "'notes', json((SELECT json_group_array(json_object('id', id, 'created', created, 'text', text)) "
     "FROM note WHERE note.todo_id = todo.id)))"
@@ -116,12 +126,18 @@ BULK_UPDATE_SQL = (
 # the foreign key, its changes) removed. Like todo, it turns foreign keys on.
 BULK_UNDO_SQL = (
     "PRAGMA foreign_keys = ON; BEGIN IMMEDIATE; "
-    "INSERT INTO todo (id, uuid, title, status, priority, project, due, created, modified, completed) "
+    "INSERT INTO todo (id, uuid, title, status, priority, project, due, due_day, wait, wait_day, scheduled, "
+    "scheduled_day, until, until_day, end_reason, created, modified, completed) "
     "SELECT before ->> 'id', before ->> 'uuid', before ->> 'title', before ->> 'status', before ->> 'priority', "
-    "before ->> 'project', before ->> 'due', before ->> 'created', before ->> 'modified', before ->> 'completed' "
+    "before ->> 'project', before ->> 'due', before ->> 'due_day', before ->> 'wait', before ->> 'wait_day', "
+    "before ->> 'scheduled', before ->> 'scheduled_day', before ->> 'until', before ->> 'until_day', "
+    "before ->> 'end_reason', before ->> 'created', before ->> 'modified', before ->> 'completed' "
     "FROM journal_change WHERE journal_id = (SELECT max(id) FROM journal_entry) AND true "
     "ON CONFLICT (id) DO UPDATE SET uuid = excluded.uuid, title = excluded.title, status = excluded.status, "
-    "priority = excluded.priority, project = excluded.project, due = excluded.due, created = excluded.created, "
+    "priority = excluded.priority, project = excluded.project, due = excluded.due, due_day = excluded.due_day, "
+    "wait = excluded.wait, wait_day = excluded.wait_day, scheduled = excluded.scheduled, "
+    "scheduled_day = excluded.scheduled_day, until = excluded.until, until_day = excluded.until_day, "
+    "end_reason = excluded.end_reason, created = excluded.created, "
     "modified = excluded.modified, completed = excluded.completed; "
     "DELETE FROM tag WHERE todo_id IN (SELECT todo_id FROM journal_change WHERE journal_id = (SELECT max(id) FROM journal_entry)); "
     "INSERT INTO tag (todo_id, name) SELECT journal_change.todo_id, value FROM journal_change, json_each(before, '$.tags') "
@@ -403,7 +419,9 @@ def taskwarrior(table, todo, path, scratch, runs, warmup):
         if task["tags"]:
             converted["tags"] = task["tags"]
         if task["due"]:
-            converted["due"] = task["due"].replace("-", "").replace(":", "")
+            # An all-day date (2026-11-27) is midnight to Taskwarrior.
+            due = task["due"] if "T" in task["due"] else task["due"] + "T00:00:00Z"
+            converted["due"] = due.replace("-", "").replace(":", "")
         if task["completed"]:
             converted["end"] = task["completed"].replace("-", "").replace(":", "")
         elif task["status"] == "deleted":

@@ -111,6 +111,39 @@ import Testing
     #expect(!plan.contains { $0 == "SCAN todo" })
   }
 
+  /// The common terms each compile to SQL that SQLite answers from an index, never by walking
+  /// the whole table: ids, tags, projects, due ranges (all-day and timed), wait and the virtual
+  /// tags built on them.
+  @Test func commonTermsUseIndexes() throws {
+    let context = try makeTodoContext()
+    func plan(_ filter: TodoFilter) throws -> [String] {
+      let predicate = filter.predicate(now: storeNow)
+      return try DataOperation<[String], DatabaseError> { connection throws(DatabaseError) in
+        try connection.all("EXPLAIN QUERY PLAN SELECT id FROM todo WHERE \(predicate.sql)", predicate.arguments) {
+          row throws(DatabaseError) in try row.string("detail")
+        }
+      }.operate(in: context)
+    }
+    let friday = CalendarDay.local(storeNow).adding(days: 6)
+    let cases: [(String, TodoFilter, String)] = [
+      ("id", ids(.id(3)), "USING INTEGER PRIMARY KEY"),
+      ("tag", select { $0.includeTags = ["home"] }, "tag_by_name"),
+      ("project", select { $0.projects = ["work"]; $0.status = .all }, "todo_by_project"),
+      ("due.by:fri", select { $0.conditions = [.date(DateCondition(field: .due, comparison: .by, value: .day(friday)))] }, "todo_by_status_due"),
+      ("due.after:now", select { $0.conditions = [.date(DateCondition(field: .due, comparison: .after, value: .instant(storeNow)))] }, "todo_by_status_due"),
+      ("due:fri", select { $0.conditions = [.date(DateCondition(field: .due, comparison: .on, value: .day(friday)))] }, "todo_by_status_due"),
+      ("+OVERDUE", select { $0.conditions = [.virtual(.overdue)] }, "todo_by_status_due"),
+      ("+TODAY", select { $0.conditions = [.virtual(.today)] }, "todo_by_status_due"),
+      ("+WAITING, any status", select { $0.conditions = [.date(DateCondition(field: .wait, comparison: .after, value: .instant(storeNow)))]; $0.status = .all }, "todo_by_wait"),
+      ("until.before:now", select { $0.conditions = [.date(DateCondition(field: .until, comparison: .before, value: .instant(storeNow)))]; $0.status = .all }, "todo_by_until"),
+    ]
+    for (name, filter, index) in cases {
+      let steps = try plan(filter)
+      #expect(steps.contains { $0.contains(index) }, "\(name): \(steps)")
+      #expect(!steps.contains { $0 == "SCAN todo" }, "\(name): \(steps)")
+    }
+  }
+
   @Test func sortKeysParseAndRejectUnknownFields() throws {
     #expect(try SortKey.parseList("due,-priority,id") == [SortKey(.due), SortKey(.priority, descending: true), SortKey(.id)])
     #expect(throws: TodoError.self) { try SortKey.parseList("due,urgency") }

@@ -10,6 +10,7 @@ enum Help {
     Commands:
       add WORDS… [attributes]        create a task; prints its id
       list, ls [filter]              list tasks (pending unless the filter says so)
+      waiting [filter]               list the tasks hidden until their wait date
       show ID…                       tasks with every field and their notes
       update, edit ID… [WORDS…] [attributes]
                                      change the title and attributes of tasks
@@ -40,12 +41,15 @@ enum Help {
     (or of more than 1 chosen by search words) lists them and asks first.
 
     Attributes (add, update):  +tag  -tag  project:NAME  pri:H|M|L  due:DATE
+                               wait:DATE  scheduled:DATE  until:DATE
       or in GNU form:          --tag TAG  --project NAME  --priority H|M|L
-                               --due DATE  --note TEXT  --title TEXT
+                               --due DATE  --wait DATE  --scheduled DATE
+                               --until DATE  --note TEXT  --title TEXT
     Filters (list, done, reopen, delete, update --where):
-      ID  3-7  1,4  UUID-PREFIX  +tag  -tag  project:NAME  pri:H  overdue
-      status:pending|done|deleted|closed|all  due.before:DATE  due.after:DATE
-      WORDS (in titles and notes, in any case)
+      ID  3-7  1,4  UUID-PREFIX  +tag  -tag  project:A,B  pri:H  +OVERDUE
+      status:pending|done|deleted|closed|all  due:DATE  due.by:DATE
+      due.before:DATE  due.after:DATE  due.none:  title.has:TEXT  or  not  ( )
+      WORDS (in titles and notes, in any case); see 'todo help filters'
 
     Examples:
       todo add Buy milk +home due:tomorrow
@@ -77,7 +81,14 @@ enum Help {
                                    inside work)
         pri:H|M|L, --priority H|M|L
                                    priority high, medium or low
-        due:DATE, --due DATE       the due date (see 'todo help dates')
+        due:DATE, --due DATE       the due date (see 'todo help dates'): a day
+                                   (due:fri) or a time (due:fri 17:00)
+        wait:DATE, --wait DATE     hidden from lists until then
+        scheduled:DATE, --scheduled DATE
+                                   the earliest start (+READY from then on)
+        until:DATE, --until DATE   expires after it (deleted, reason expired)
+                                   wait, scheduled and until may count from
+                                   the due date: wait:due-3d, until:due+1w
         --title TEXT               the title as one argument, instead of WORDS
         --note TEXT                a note; may be repeated
         --                         every word after it is title text
@@ -106,8 +117,13 @@ enum Help {
                                     project: alone, no project
         pri:H  pri:H,M  pri:        priority; pri: alone, no priority
         status:pending|done|deleted|closed|all     (closed: done or deleted)
-        due.before:DATE  due.after:DATE
-        overdue                     pending and due before now
+        due:DATE  due.by:DATE  due.before:DATE  due.after:DATE  due.none:
+                                    and the same for wait, scheduled, until,
+                                    created, modified, completed
+        +OVERDUE +TODAY +WEEK +WAITING +READY …   virtual tags; -TAG negates
+        or, not, ( )                see 'todo help filters'
+      Tasks whose wait date is still ahead are hidden unless the filter asks
+      about wait (+WAITING, wait.any:) or names ids; 'todo waiting' lists them.
         WORDS                       match in title and notes, in any case
       Options:
         --status S  --project NAME  --priority P  --tag TAG
@@ -254,6 +270,13 @@ enum Help {
       the last 7 days, tags, projects, undo steps, and the oldest pending task's
       creation time.
       """,
+    "waiting": """
+      Usage: todo waiting [filter] [options]
+
+      List the pending tasks whose wait date is still ahead (the same as
+      'todo list +WAITING'): they are hidden from every other list until then.
+      Takes the options and filter terms of 'todo list'.
+      """,
     "date": """
       Usage: todo date EXPR…
 
@@ -304,11 +327,18 @@ enum Help {
         in 3 days, in 90 min, in 1d12h
         eom+1d, now-2h, friday+16h           any of them plus or minus a time
       Units: min, h, d, w, mo, y; a bare m (30m) is refused as ambiguous.
+        due, due-3d, due+1w      in wait:, scheduled:, until: (and due:): the
+                                 task's own due date, moved
       Days, weeks, months and years move the calendar date and keep the time
-      of day; hours and minutes are exact. A day without a time is stored as
-      its 00:00 (the end-of forms as 23:59:59). Several words need quotes:
-      due:'tomorrow 9am'. An unreadable date is a usage error (exit 2).
-      'todo date EXPR' shows how one is read.
+      of day; hours and minutes are exact. A date without a time of day is an
+      all-day date: stored as that calendar day, due until the day ends where
+      you are (not overdue at 08:30), and the same day in any time zone; the
+      end-of forms (eow, eom) name their last day. With a time it is an exact
+      instant. Words after a date key that continue the date belong to it:
+      due:fri 17:00, due:friday at 5pm, wait:dec 24 (quotes work too). An
+      unreadable date is a usage error (exit 2). 'todo date EXPR' shows how
+      one is read. JSON writes an all-day date as 2026-11-23 and an instant as
+      RFC 3339 UTC (2026-11-23T16:00:00Z).
       """,
     "filters": """
       Filters select tasks for list, done, reopen, delete and update --where:
@@ -322,14 +352,47 @@ enum Help {
         status:pending|done|deleted|closed|all
                                     (closed = done or deleted; default:
                                     pending, or closed for reopen)
-        due.before:DATE, due.after:DATE
-        overdue                     pending and due before now
+        project:A,B                 either project; project.not:NAME; also
+                                    project.none: and project.any:
+        title.has:TEXT, title.not:TEXT   the title contains (or not) TEXT
+        DATE TERMS, for due, wait, scheduled, until, created, modified,
+        completed (DATE as in 'todo help dates'):
+          due:DATE                  on that day (an all-day DATE), or at that
+                                    instant (a DATE with a time)
+          due.by:DATE               at or before: due.by:eow is everything due
+                                    this week or earlier, Sunday included
+          due.before:DATE, due.after:DATE    strictly before, after (a day
+                                    DATE is the whole day)
+          due.none:, due.any:       without / with that date; due: = due.none:
+        VIRTUAL TAGS (capitals; -TAG negates):
+          +OVERDUE                  pending, due before now (all-day: once the
+                                    day has ended)
+          +TODAY +TOMORROW +WEEK +MONTH   due today, tomorrow, this ISO week,
+                                    this month
+          +DUE                      pending, not overdue, due within 7 days
+          +WAITING                  pending with a wait date still ahead
+          +READY                    pending, not waiting, scheduled (if at all)
+                                    no later than now
+          +SCHEDULED +UNTIL +TAGGED +NOTED +PROJECT +PRIORITY
+                                    has that date, a tag, a note, a project,
+                                    a priority
+          +PENDING +DONE +DELETED   that status (no status is then assumed)
+        overdue                     the same as +OVERDUE
         WORDS                       match in title and notes, in any case and
                                     Unicode form (CAFÉ finds Café)
         --                          every word after it is a plain word to match
+      Terms combine with AND. 'or' joins alternatives, 'not' (or a - before a
+      tag or an attribute: -project:work) negates the next term, and ( )
+      group, each as a word of its own (quote them for the shell):
+        todo list '(' +home or project:work ')' not pri:L
+      not binds tighter than AND, AND tighter than or. Ids and status: stay
+      outside or and parentheses. Use -- before a word 'or' to search for it.
+      Tasks whose wait date is still ahead are left out unless the filter asks
+      about wait (+WAITING, wait.any:, wait.by:…) or names ids.
       Tags and projects are case-sensitive; one that exists only in another
       case gives a warning (no tag +Chore; did you mean +chore?). A word close
-      to a term (p:H, overdu) stays a search word, with a warning.
+      to a term (p:H, overdu) stays a search word, with a warning; a known key
+      with an unknown modifier (due.befor:) is an error naming its word.
       A change (done, reopen, delete, update --where) needs ids or a term that
       selects tasks: a status alone, or an empty word, is refused rather than
       applied to every task.
@@ -341,9 +404,17 @@ enum Help {
         pri:H|M|L       --priority H|M|L     pri: clears it (update);
                                              priority: is the same key
         due:DATE        --due DATE           due: clears it (update)
+        wait:DATE       --wait DATE          hidden from lists until then
+        scheduled:DATE  --scheduled DATE     earliest start (sched: too)
+        until:DATE      --until DATE         expires after it: the next
+                                             command that writes deletes it
+                                             (status deleted, reason expired)
                         --title TEXT         the title as one argument
                         --note TEXT          append a note (may be repeated)
-      A field may be given once, and a tag not both added and removed.
+      DATE is a day (all day) or an instant, as in 'todo help dates'; wait,
+      scheduled and until may count from the task's due date (wait:due-3d),
+      and due:due+1d postpones by a day. Virtual tag names (+OVERDUE …) cannot
+      be set. A field may be given once, and a tag not both added and removed.
       Words that are not attributes are title text, kept verbatim (proj:x too,
       with a warning); '--' makes every following word title text.
       -y always means --yes, so it cannot remove a tag named y.
@@ -363,8 +434,11 @@ enum Help {
         {"error": {"code", "message", "hint", "exit_status"}} on stderr;
         warnings are {"warning": "…"} lines.
         Task keys: id, uuid, title, status, priority, project, tags, due,
-        created, modified, completed, notes [{created, text}]; times are
-        RFC 3339 UTC; absent values are null.
+        wait, scheduled, until, reason, created, modified, completed, notes
+        [{created, text}]; times are RFC 3339 UTC, an all-day date is
+        YYYY-MM-DD; reason is "expired" for a task its until date deleted;
+        absent values are null. Tasks an expiry deleted during a change are
+        named on stderr ({"warning": …}) with --json.
       """,
   ]
 

@@ -245,7 +245,9 @@ extension TodoStore {
   {
     let passed = DateCondition(field: .until, comparison: .before, value: .instant(now)).predicate(now: now)
     let ids = try connection.all(
-      "SELECT todo.id FROM todo WHERE \(passed.sql) AND todo.status = 'pending' AND todo.id <> ? ORDER BY todo.id",
+      // The partial index holds only tasks with an until date (few): without it SQLite may walk
+      // every pending task on each write.
+      "SELECT todo.id FROM todo INDEXED BY todo_by_until WHERE \(passed.sql) AND todo.status = 'pending' AND todo.id <> ? ORDER BY todo.id",
       passed.arguments + [.integer(sparing)]
     ) { row throws(DatabaseError) in try row.integer(at: 0) ?? 0 }
     guard !ids.isEmpty else { return [] }

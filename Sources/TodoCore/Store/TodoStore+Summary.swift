@@ -128,16 +128,19 @@ extension TodoStore {
     DataOperation { connection throws(DatabaseError) in
       var stats = Statistics()
       let week: Int64 = 7 * 86_400
+      // The same conditions as +OVERDUE and +DUE (all-day dates are whole days).
+      let overdue = FilterTerm.virtual(.overdue).predicate(now: now)
+      let dueSoon = FilterTerm.virtual(.due).predicate(now: now)
       try connection.query(
         """
         SELECT sum(status = 'pending') AS pending, sum(status = 'done') AS done, sum(status = 'deleted') AS deleted,
-          sum(status = 'pending' AND due < ?1) AS overdue,
-          sum(status = 'pending' AND due >= ?1 AND due < ?1 + ?2) AS due_this_week,
-          sum(status = 'done' AND completed >= ?1 - ?2) AS completed_last_week,
+          sum(\(overdue.sql)) AS overdue,
+          sum(\(dueSoon.sql)) AS due_this_week,
+          sum(status = 'done' AND completed >= ?) AS completed_last_week,
           min(CASE WHEN status = 'pending' THEN created END) AS oldest_pending,
           (SELECT count(*) FROM journal_entry) AS journal_entries
         FROM todo
-        """, [.integer(now), .integer(week)]
+        """, overdue.arguments + dueSoon.arguments + [.integer(now - week)]
       ) { row throws(DatabaseError) in
         stats.pending = try row.decode("pending", as: Int?.self) ?? 0
         stats.done = try row.decode("done", as: Int?.self) ?? 0

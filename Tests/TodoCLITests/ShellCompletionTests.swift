@@ -83,8 +83,18 @@ struct ShellFakeCompletionSource: ShellCompletionSource {
   }
 
   @Test func aPrefixOfProjectCompletesTheAttributeWithoutASpace() {
-    let candidates = completion.candidates(forLineBeforeCursor: "list pro")
+    let candidates = completion.candidates(forLineBeforeCursor: "add x pro")
     #expect(candidates == [ShellCompletion.Candidate("project:", appendsSpace: false)])
+    #expect(replacements("list pro") == ["project:", "project.not:"])
+  }
+
+  @Test func dateKeysVirtualTagsAndDateWordsComplete() {
+    #expect(replacements("add x wa") == ["wait:"])
+    #expect(replacements("list due.b") == ["due.by:", "due.before:"])
+    #expect(replacements("add x due:to") == ["due:today", "due:tomorrow"])
+    #expect(replacements("list wait.by:eo") == ["wait.by:eod", "wait.by:eow", "wait.by:eom", "wait.by:eoq", "wait.by:eoy"])
+    #expect(replacements("list +OV") == ["+OVERDUE"])
+    #expect(replacements("add x +OV") == [])  // virtual tags cannot be set
   }
 
   @Test func valueAfterTagOrProjectOptionCompletesNames() {

@@ -188,6 +188,14 @@ extension ArgumentDecoder {
         option: "task id", value: word,
         reason: "ids are 1 to 7 digits; ranges look like 3-7, lists like 1,4 (put '--' before it to search for the text)")
     }
+    // `proj:x`, `p:H`: a mistyped key is an error in a filter (a search for that text would
+    // quietly match nothing); a bare word close to a term (`overdu`) may be text, so it warns.
+    if let colon = word.firstIndex(of: ":"), let meant = KeySuggestion.forWord(word, includeBareWords: false) {
+      let key = String(word[..<colon])
+      let meantKey = String(meant[..<(meant.firstIndex(of: ":") ?? meant.endIndex)])
+      throw .invalid(
+        "filter: unknown attribute '\(key)' at word \(at); did you mean '\(meantKey)'? (\(meant); put -- before the word to search for it as text)")
+    }
     if let warning = Self.nearMissWarning(word, keptAs: "a search word", filterWords: true) { warnings.append(warning) }
     return .term(.word(word))
   }

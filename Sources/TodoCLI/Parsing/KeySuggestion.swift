@@ -12,7 +12,10 @@ import TodoCore
 /// ```
 enum KeySuggestion {
   /// The keys of `key:value` words, longest spelling first where two mean the same.
-  static let keys = ["project", "priority", "pri", "status", "due", "due.before", "due.after"]
+  static let keys = [
+    "project", "priority", "pri", "status", "due", "due.by", "due.before", "due.after", "wait", "scheduled", "until",
+    "title.has",
+  ]
   /// Filter words without a value.
   static let bareWords = ["overdue"]
 

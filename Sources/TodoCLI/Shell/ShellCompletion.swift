@@ -1,10 +1,14 @@
+import TodoCore
+
 /// Tab completion for the shell, as pure logic: the text before the cursor and a
 /// `ShellCompletionSource` in, the candidates for the word before the cursor out.
 ///
 /// What completes where (the word before the cursor is the one after the last blank):
 /// - before any command word: command names (`li` → `list`), or global options after `-`;
 /// - `-…`/`--…`: the command's options; a single `-` also offers `-tag` (tag removal/exclusion);
-/// - `+…`: `+tag` from the database; `project:…`: `project:name`; a prefix of `project:` itself;
+/// - `+…`: `+tag` from the database (and, in filters, the virtual tags `+OVERDUE` …);
+///   `project:…`: `project:name`; a prefix of a key (`project:`, `due:`, `wait:`, `due.by:` …);
+///   after a date key, a date keyword (`due:to` → `due:today`, `due:tomorrow`);
 /// - the word after `--tag` / `--project`: tag / project names;
 /// - digits (or nothing) after `show`, `update`, `edit`, `done`, `reopen`, `delete`, `rm`,
 ///   `note`: pending task ids, listed with their titles (`12  Buy milk`); the last element of a
@@ -86,11 +90,17 @@ struct ShellCompletion {
     case "--project": return names(source.projectNames(), matching: current)
     default: break
     }
+    let filters = !["add", "update", "edit", "note"].contains(command)
     if current.hasPrefix("+") {
-      return names(source.tagNames().map { "+" + $0 }, matching: current)
+      let virtual = filters ? VirtualTag.allCases.map { "+" + $0.rawValue } : []
+      return names(source.tagNames().map { "+" + $0 } + virtual, matching: current)
     }
     if current.hasPrefix("project:") {
       return names(source.projectNames().map { "project:" + $0 }, matching: current)
+    }
+    if let (key, value) = FilterKey.split(current), key.dateField != nil, !value.contains(" ") {
+      let prefix = String(current[...current.firstIndex(of: ":")!])
+      return names(Self.dateWords.map { prefix + $0 }, matching: current)
     }
     if current.hasPrefix("-") {
       return options(forCommand: command, matching: current)
@@ -98,11 +108,24 @@ struct ShellCompletion {
     if Self.idCommands.contains(command), let ids = ids(matching: current) {
       return ids
     }
-    if !current.isEmpty, "project:".hasPrefix(current) {
-      return [Candidate("project:", appendsSpace: false)]
+    if !current.isEmpty {
+      let keys = filters ? Self.filterKeys : Self.attributeKeys
+      return keys.filter { $0.hasPrefix(current) }.map { Candidate($0, appendsSpace: false) }
     }
     return []
   }
+
+  /// The keys of `add` and `update`.
+  static let attributeKeys = ["project:", "pri:", "due:", "wait:", "scheduled:", "until:"]
+  /// The keys of filters.
+  static let filterKeys =
+    ["project:", "project.not:", "pri:", "status:", "title.has:", "title.not:"]
+    + DateField.allCases.flatMap { field in ["", ".by", ".before", ".after", ".none", ".any"].map { field.rawValue + $0 + ":" } }
+  /// One-word date expressions offered after a date key.
+  static let dateWords = [
+    "today", "tomorrow", "yesterday", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday",
+    "sod", "eod", "sow", "eow", "som", "eom", "soq", "eoq", "soy", "eoy", "now", "noon", "midnight", "later", "someday",
+  ]
 
   /// The names that start with `word`.
   private func names(_ names: [String], matching word: String) -> [Candidate] {

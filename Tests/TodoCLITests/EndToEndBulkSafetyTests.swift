@@ -277,12 +277,12 @@ import Glibc
     // A mistyped key is an error that names it, where it is, and what was meant.
     let key = todo("list", "+x", "p:H")
     #expect(key.status == 2)
-    #expect(key.errorLines == ["todo: error: filter: unknown attribute 'p' at word 2; did you mean 'pri'? (pri:H; put -- before the word to search for it as text)"])
+    #expect(key.errorLines == ["todo: error: filter: unknown attribute 'p' at word 3; did you mean 'pri'? (pri:H; put -- before the word to search for it as text)"])
     #expect(todo("list", "--", "p:H").status == 0)
     // A known key with a mistyped modifier is an attribute for sure: an error that says which.
     let modifier = todo("list", "due.befor:fri")
     #expect(modifier.status == 2)
-    #expect(modifier.errorLines == ["todo: error: filter: unknown attribute 'due.befor' at word 1; did you mean 'due.before:'?"])
+    #expect(modifier.errorLines == ["todo: error: filter: unknown attribute 'due.befor' at word 2; did you mean 'due.before:'?"])
     // Ordinary text is not warned about.
     #expect(todo("add", "re:", "rent", "at", "10:30", "see", "http://x.org").stderr == "")
     let date = todo("add", "fix", "the", "due:date", "parser")

@@ -58,6 +58,12 @@ import Testing
     #expect(todo.ids("due.before:sun 23:30") == [])  // …but not ended
     #expect(todo.ids("due.none:") == [])
     #expect(todo.ids("due.any:") == [1, 3, 2])
+    // The end-of forms keep their last day in `before`; the start-of forms their first in `after`.
+    #expect(todo.ids("due.before:eow") == [1, 3])
+    #expect(todo.ids("due.before:eod") == [])
+    #expect(todo.ids("created.after:sod") == [1, 3, 2])  // created today, from its start on
+    #expect(todo.ids("created.after:today") == [])
+    #expect(todo.ids("due.after:sow") == [1, 3, 2])
   }
 
   @Test func datesWrittenWithoutQuotesKeepTheirWords() throws {
@@ -66,8 +72,10 @@ import Testing
     #expect(run.stdout == "Added task 1: Call mum  +family due:2026-11-22 17:00 UTC\n", "\(run)")
     #expect(todo("add", "Party", "due:friday", "at", "8pm").stdout == "Added task 2: Party  due:2026-11-27 20:00 UTC\n")
     #expect(todo("add", "Gifts", "wait:dec", "20", "due:dec", "24").stdout == "Added task 3: Gifts  due:2026-12-24 wait:2026-12-20\n")
-    // A word that does not continue the date stays title text.
+    // A word that does not continue the date stays title text…
     #expect(todo("add", "Read", "due:fri", "chapters", "3").stdout == "Added task 4: Read chapters 3  due:2026-11-27\n")
+    // …and so does one that would move it into the past.
+    #expect(todo("add", "Essay", "due:may", "5", "2000", "words").stdout == "Added task 5: Essay 2000 words  due:2027-05-05\n")
     #expect(todo.ids("due.by:tomorrow", "17:00") == [1])
   }
 
@@ -86,14 +94,15 @@ import Testing
     #expect(todo.ids("2") == [2])  // named by id: shown
     let task = try todo.task(2)
     #expect(task["wait"] as? String == "2026-11-27")
-    // A bulk change selects what the list shows: the waiting task is left alone.
-    #expect(todo("done", "+x", "--yes").lines.first == "Completed task 1: Visible  +x status:done")
+    // A change selects waiting tasks like any other: it never skips one it names.
+    #expect(todo("update", "--where", "+x", "pri:L", "--yes").lines.count == 3)  // two tasks and the summary
+    #expect(todo("done", "1").status == 0)
     // From Friday on, it is back.
     #expect(todo.run(["list"], environment: ["TODO_NOW": "2026-11-27T00:00:00Z"]).lines.dropFirst().map { $0.trimmed.prefix(1) } == ["2"])
     // Relative to the due date: each task counts from its own.
-    #expect(todo("update", "2", "wait:due-3d").stdout == "Updated task 2: Renew passport  +x due:2026-12-24 wait:2026-12-21\n")
-    #expect(todo("update", "2", "wait:due-2h").stdout == "Updated task 2: Renew passport  +x due:2026-12-24 wait:2026-12-23 22:00 UTC\n")
-    #expect(todo("update", "2", "wait:").stdout == "Updated task 2: Renew passport  +x due:2026-12-24\n")
+    #expect(todo("update", "2", "wait:due-3d").stdout == "Updated task 2: Renew passport  +x pri:L due:2026-12-24 wait:2026-12-21\n")
+    #expect(todo("update", "2", "wait:due-2h").stdout == "Updated task 2: Renew passport  +x pri:L due:2026-12-24 wait:2026-12-23 22:00 UTC\n")
+    #expect(todo("update", "2", "wait:").stdout == "Updated task 2: Renew passport  +x pri:L due:2026-12-24\n")
     let noDue = todo("add", "Undated", "wait:due-1d")
     #expect(noDue.status == 2)
     #expect(noDue.errorLines.first == "todo: error: cannot read the date 'due-1d' for the new task: the task has no due date to count from; give it one (due:fri) or a date")
@@ -146,11 +155,28 @@ import Testing
     #expect(isJSONNull(try todo.task(2)["reason"]))
   }
 
+  @Test func aCommandChangesTheTasksItSelectsEvenPastTheirUntil() throws {
+    let todo = try TodoSandbox()
+    todo.add("Offer", "until:today")
+    todo.add("Deal", "until:today")
+    let nextDay: [String: String?] = ["TODO_NOW": "2026-11-22T10:00:00Z"]
+    // Extending the until is the command's own change: the task is not expired first.
+    let extend = todo.run(["update", "1", "until:next week"], environment: nextDay)
+    #expect(extend.lines == ["Expired task 2: its until date 2026-11-21 has passed (Deal)", "Updated task 1: Offer  until:2026-11-23"], "\(extend)")
+    // A change that leaves a past until in place says when the task will go.
+    todo.add("Coupon", "until:today")
+    let touch = todo.run(["update", "3", "+x"], environment: nextDay)
+    #expect(touch.status == 0)
+    #expect(touch.errorLines == ["todo: warning: task 3's until date 2026-11-21 has passed: the next command that writes deletes it"])
+    // Completing it is allowed too.
+    #expect(todo.run(["done", "3"], environment: nextDay).lines == ["Completed task 3: Coupon  +x until:2026-11-21 status:done"])
+  }
+
   @Test func virtualTagsCannotBeSet() throws {
     let todo = try TodoSandbox()
     let run = todo("add", "x", "+OVERDUE")
     #expect(run.status == 2)
-    #expect(run.errorLines.first == "todo: error: +OVERDUE is a virtual tag: todo works it out from the task, so it cannot be added or removed")
+    #expect(run.errorLines.first == "todo: error: +OVERDUE is a virtual tag: todo works it out from the task, so it cannot be added")
     #expect(todo("add", "x", "+Overdue").status == 0)  // only the capitals are reserved
   }
 
@@ -174,6 +200,10 @@ import Testing
     #expect(todo.ids("+TAGGED", "+PRIORITY").sorted() == [1, 4])
     #expect(todo.ids("-PROJECT").sorted() == [1])
     #expect(todo.ids("pri.none:").sorted() == [3])
+    #expect(todo.ids("project:work", "project:work.fit").sorted() == [4])  // two project terms both hold
+    #expect(todo.ids("(", "project:work", "or", "project:home", ")", "(", "project:home.garden", "or", "pri:H", ")").sorted() == [2, 3])
+    #expect(todo.ids("pri:H", "pri:L") == [])
+    #expect(try todo("not", "+home", "--json").jsonArray().count == 3)  // a filter may start with not
     // Done tasks by virtual tag: no status is assumed then.
     todo("done", "1").expectSuccess()
     #expect(todo.ids("+DONE").sorted() == [1])
@@ -186,15 +216,18 @@ import Testing
   @Test func filterErrorsNameTheWordAndWhere() throws {
     let todo = try TodoSandbox()
     let cases: [([String], String)] = [
-      (["list", "(", "+a"], "todo: error: filter: '(' at word 1 is never closed"),
-      (["list", "+a", ")"], "todo: error: filter: unmatched ')' at word 2"),
+      (["list", "(", "+a"], "todo: error: filter: '(' at word 2 is never closed"),
+      (["list", "+a", ")"], "todo: error: filter: unmatched ')' at word 3"),
       (["list", "+a", "or"], "todo: error: filter: 'or' at the end has nothing after it"),
-      (["list", "or", "+a"], "todo: error: filter: 'or' at word 1 has nothing before it"),
-      (["list", "+a", "not"], "todo: error: filter: 'not' at word 2 has nothing after it"),
+      (["list", "or", "+a"], "todo: error: filter: 'or' at word 2 has nothing before it"),
+      (["list", "+a", "not"], "todo: error: filter: 'not' at word 3 has nothing after it"),
       (["list", "(", "3", "or", "+a", ")"], "todo: error: filter: task ids cannot be inside 'or' or parentheses; put them first"),
-      (["list", "+a", "due.befor:fri"], "todo: error: filter: unknown attribute 'due.befor' at word 2; did you mean 'due.before:'?"),
-      (["list", "+a", "due.by:whenever"], "todo: error: cannot read the date 'whenever': not a date: expected a date like 2026-12-01, today, friday, +3d, eow (word 2 of the filter)"),
-      (["list", "due.none:fri"], "todo: error: bad value 'fri' for due.none: takes no value (word 1)"),
+      (["list", "+a", "due.befor:fri"], "todo: error: filter: unknown attribute 'due.befor' at word 3; did you mean 'due.before:'?"),
+      (["list", "+a", "due.by:whenever"], "todo: error: cannot read the date 'whenever': not a date: expected a date like 2026-12-01, today, friday, +3d, eow (word 3 of the filter)"),
+      (["list", "+a", "not", "or", "+b"], "todo: error: filter: 'not' at word 3 has nothing after it"),
+      (["list", "project.none:work"], "todo: error: bad value 'work' for project.none: takes no value (word 2)"),
+      (["list", "pri.any:H"], "todo: error: bad value 'H' for pri.any: takes no value (word 2)"),
+      (["list", "due.none:fri"], "todo: error: bad value 'fri' for due.none: takes no value (word 2)"),
     ]
     for (arguments, message) in cases {
       let run = todo.run(arguments)

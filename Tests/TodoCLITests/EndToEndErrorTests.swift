@@ -77,7 +77,7 @@ import Glibc
       todo, ["list", "--limit", "-1"], status: 2, stderr: ["todo: error: bad value '-1' for --limit: expected a whole number ≥ 1"])
     expectFailure(
       todo, ["list", "status:weird"], status: 2,
-      stderr: ["todo: error: bad value 'weird' for status: use pending, done, deleted, closed or all (word 1)"])
+      stderr: ["todo: error: bad value 'weird' for status: use pending, done, deleted, closed or all (word 2)"])
     let sort = todo("list", "--sort", "bogus")
     #expect(sort.status == 2)
     #expect(sort.errorLines.first?.hasPrefix("todo: error: unknown sort key 'bogus'") == true, "\(sort)")
@@ -99,7 +99,7 @@ import Glibc
       todo, ["update", "1", "due:whenever"], status: 2,
       stderr: [message, "todo: hint: if 'due:whenever' is title text, put -- before the words: todo update -- …; dates: see 'todo help dates'"])
     expectFailure(todo, ["add", "x", "--due", "whenever"], status: 2, stderr: [message, dateHint])
-    expectFailure(todo, ["list", "due.before:whenever"], status: 2, stderr: [message + " (word 1 of the filter)", dateHint])
+    expectFailure(todo, ["list", "due.before:whenever"], status: 2, stderr: [message + " (word 2 of the filter)", dateHint])
     expectFailure(todo, ["date", "whenever"], status: 2, stderr: [message, dateHint])
     let february = todo("add", "x", "due:2026-02-30")
     #expect(february.status == 2)

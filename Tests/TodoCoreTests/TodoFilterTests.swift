@@ -5,7 +5,10 @@ import Testing
 
 @Suite struct TodoFilterTests {
   @Test func anEmptyFilterSelectsPendingTasksThatAreNotWaiting() {
-    let predicate = TodoFilter().predicate(now: 100)
+    #expect(TodoFilter().predicate(now: 100).sql == "todo.status = ?")  // a change: waiting tasks too
+    var list = TodoFilter()
+    list.leavesOutWaiting = true
+    let predicate = list.predicate(now: 100)
     #expect(
       predicate.sql == """
         (todo.status = ?) AND ((todo.wait IS NULL OR (todo.wait > ? AND CASE WHEN todo.wait_day IS NULL THEN todo.wait > ? \

@@ -237,3 +237,16 @@ import Testing
     #expect(state == [.text("delete"), .integer(1)])  // not switched to WAL, no todo tables
   }
 }
+
+@Suite struct VirtualTagNameTests {
+  /// A tag named like a virtual tag cannot be added; one made before virtual tags existed can
+  /// still be removed.
+  @Test func virtualTagNamesCanBeRemovedButNotAdded() throws {
+    var adding = TodoChanges()
+    adding.addTags = ["TODAY"]
+    #expect(throws: TodoError.self) { try Validation.changes(adding) }
+    var removing = TodoChanges()
+    removing.removeTags = ["TODAY"]
+    try Validation.changes(removing)
+  }
+}

@@ -189,6 +189,12 @@ struct CommandRunner {
         session.warn(what, json: true)
       }
     }
+    // An until date already past: the task goes at the next command that writes.
+    for todo in report.tasks where todo.status == .pending && todo.until?.isPast(now: now) == true {
+      session.warn(
+        "task \(todo.id)'s until date \(TaskText.describe(todo.until!)) has passed: the next command that writes deletes it",
+        json: format != .human)
+    }
     switch format {
     case .human:
       let said = dryRun ? verb.conditional : verb.past

@@ -122,9 +122,9 @@ enum Help {
                                     created, modified, completed
         +OVERDUE +TODAY +WEEK +WAITING +READY …   virtual tags; -TAG negates
         or, not, ( )                see 'todo help filters'
+        WORDS                       match in title and notes, in any case
       Tasks whose wait date is still ahead are hidden unless the filter asks
       about wait (+WAITING, wait.any:) or names ids; 'todo waiting' lists them.
-        WORDS                       match in title and notes, in any case
       Options:
         --status S  --project NAME  --priority P  --tag TAG
                       the same as status:S  project:NAME  pri:P  +TAG
@@ -161,7 +161,11 @@ enum Help {
         +TAG / -TAG                add / remove a tag
         project:NAME, project:     set / clear the project
         pri:H|M|L, pri:            set / clear the priority
-        due:DATE, due:             set / clear the due date
+        due:DATE, due:             set / clear the due date (due:due+1d
+                                 postpones it by a day)
+      wait:DATE, scheduled:DATE, until:DATE (and wait: … to clear)
+                                 set the other dates; they may count from
+                                 each task's due date: wait:due-3d
         --title TEXT               the new title as one argument
         --note TEXT                append a note (may be repeated)
         --where FILTER             change every task the filter selects
@@ -176,6 +180,7 @@ enum Help {
 
       Examples:
         todo update 3 pri:H due:friday
+      todo update 3 wait:due-2d due:fri 17:00
         todo update 3 Call the bank -errand
         todo update 1-4 +q4
         todo update --where "+home overdue" due:tomorrow
@@ -316,8 +321,10 @@ enum Help {
         1st, 15th, 31st          the next such day of a month (not today)
         next week|month|quarter|year         the first day of it
         sod sow som soq soy      start of day, ISO week, month, quarter, year
-        eod eow eom eoq eoy      their ends (23:59:59); also 'end of month',
-                                 'start of week'
+        eod eow eom eoq eoy      their last days (all day; as an instant,
+                                 23:59:59); also 'end of month', 'start of
+                                 week'. In filters due.before:eow counts the
+                                 last day in, and created.after:sod the first
         later, someday           9999-12-30
         17:00, 9am, 5:30pm, noon, midnight   the next such time (today if ahead)
         tomorrow 9am, fri 17:00, friday at 5pm, 2026-12-24 17:00, dec 24 9:30
@@ -390,9 +397,10 @@ enum Help {
       Tasks whose wait date is still ahead are left out unless the filter asks
       about wait (+WAITING, wait.any:, wait.by:…) or names ids.
       Tags and projects are case-sensitive; one that exists only in another
-      case gives a warning (no tag +Chore; did you mean +chore?). A word close
-      to a term (p:H, overdu) stays a search word, with a warning; a known key
-      with an unknown modifier (due.befor:) is an error naming its word.
+      case gives a warning (no tag +Chore; did you mean +chore?). A mistyped
+      key (p:H, proj:x, due.befor:fri) is an error naming the word and its
+      position; put -- before it to search for it as text. A bare word close
+      to a term (overdu) stays a search word, with a warning.
       A change (done, reopen, delete, update --where) needs ids or a term that
       selects tasks: a status alone, or an empty word, is refused rather than
       applied to every task.

@@ -323,7 +323,7 @@ struct ArgumentDecoder {
 
   private mutating func listQuery(_ tokens: [Token]) throws(UsageError) -> ListQuery {
     var query = ListQuery()
-    var filterWords: [(String, Bool)] = []
+    var filterWords: [FilterWord] = []
     var reader = OptionReader(tokens: tokens[...], command: command)
     while let token = try reader.next() {
       switch token {
@@ -331,27 +331,29 @@ struct ArgumentDecoder {
         query.sort = try Self.checked { () throws(TodoError) in try SortKey.parseList(value) }
       case .option("--limit", let value):
         query.limit = try Self.positiveCount(value, option: "--limit")
-      case .option("--tag", let value): filterWords.append(("+" + value, false))
-      case .option("--project", let value): filterWords.append(("project:" + value, false))
-      case .option("--priority", let value): filterWords.append(("pri:" + value, false))
-      case .option("--status", let value): filterWords.append(("status:" + value, false))
+      case .option("--tag", let value): filterWords.append(FilterWord("+" + value, at: reader.position))
+      case .option("--project", let value): filterWords.append(FilterWord("project:" + value, at: reader.position))
+      case .option("--priority", let value): filterWords.append(FilterWord("pri:" + value, at: reader.position))
+      case .option("--status", let value): filterWords.append(FilterWord("status:" + value, at: reader.position))
       case .option(let name, _): throw .unknownOption(name, suggestion: nil)
-      case .word(let word, let afterDoubleDash): filterWords.append((word, afterDoubleDash))
+      case .word(let word, let afterDoubleDash): filterWords.append(FilterWord(word, plain: afterDoubleDash, at: reader.position))
       }
     }
     query.filter = try filter(filterWords)
+    // A list leaves out waiting tasks unless asked; a change selects them like any other.
+    query.filter.leavesOutWaiting = true
     return query
   }
 
   /// The selection of `done`/`reopen`/`delete`: ids or filter terms (or `--where`); never empty.
   private mutating func bulkFilter(_ tokens: [Token]) throws(UsageError) -> TodoFilter {
-    var words: [(String, Bool)] = []
+    var words: [FilterWord] = []
     var reader = OptionReader(tokens: tokens[...], command: command)
     while let token = try reader.next() {
       switch token {
       case .option("--where", let value): words.append(contentsOf: splitWords(value))
       case .option(let name, _): throw .unknownOption(name, suggestion: nil)
-      case .word(let word, let afterDoubleDash): words.append((word, afterDoubleDash))
+      case .word(let word, let afterDoubleDash): words.append(FilterWord(word, plain: afterDoubleDash, at: reader.position))
       }
     }
     guard !words.isEmpty else {
@@ -384,18 +386,19 @@ struct ArgumentDecoder {
   }
 
   /// Splits a `--where` value on spaces (quotes are the shell's business), keeping a date's
-  /// words together (see `joinedDates`).
-  func splitWords(_ text: String) -> [(String, Bool)] {
+  /// words together (see `joinedDates`); positions count the words of the value.
+  func splitWords(_ text: String) -> [FilterWord] {
     let words = text.split(whereSeparator: { $0 == " " || $0 == "\t" }).enumerated().map {
       Token(text: String($0.element), position: $0.offset + 1)
     }
-    return joinedDates(words).map { ($0.text, false) }
+    return joinedDates(words).map { FilterWord($0.text, at: $0.position) }
   }
 
   /// Joins the words that continue a date written after a date key: `due:fri 17:00`,
   /// `due:friday at 5pm`, `wait:dec 24`, `due.by:december 24 2027` are one date each, as they
   /// would be quoted. The longest run of up to three following words that still reads as a
-  /// date is taken; words after `--` are never joined.
+  /// date is taken, unless it lies in the past where a shorter one did not; words after `--`
+  /// are never joined.
   func joinedDates(_ tokens: [Token]) -> [Token] {
     var joined: [Token] = []
     var index = 0
@@ -410,10 +413,16 @@ struct ArgumentDecoder {
       joined.append(token)
       guard let (key, value) = FilterKey.split(token.text), key.dateField != nil, !value.isEmpty else { continue }
       var taken = 0
+      // Whether the reading so far is in the past: a longer one must not move into the past
+      // (`due:may 5 2000 words` keeps 2000 as title text).
+      var past = (try? parser.read(value)).map { $0.instant < now }
       for extra in 1...3 where index + extra <= tokens.count {
         let following = tokens[index..<(index + extra)].map(\.text)
         if following.contains(where: { $0 == "--" || $0.hasPrefix("--") }) { break }
-        if (try? parser.read(([value] + following).joined(separator: " "))) != nil { taken = extra }
+        guard let reading = try? parser.read(([value] + following).joined(separator: " ")) else { continue }
+        if reading.instant < now && past == false { continue }
+        taken = extra
+        past = reading.instant < now
       }
       if taken > 0 {
         joined[joined.count - 1].text = ([token.text] + tokens[index..<(index + taken)].map(\.text)).joined(separator: " ")
@@ -444,6 +453,8 @@ struct OptionReader {
   var tokens: ArraySlice<Token>
   let command: CommandName
   private var afterDoubleDash = false
+  /// The position of the last word read (of an option, its name's), for error messages.
+  private(set) var position = 0
 
   init(tokens: ArraySlice<Token>, command: CommandName) {
     self.tokens = tokens
@@ -452,6 +463,7 @@ struct OptionReader {
 
   mutating func next() throws(UsageError) -> Item? {
     guard let token = tokens.popFirst() else { return nil }
+    position = token.position
     if afterDoubleDash { return .word(token.text, afterDoubleDash: true) }
     if token.text == "--" {
       afterDoubleDash = true

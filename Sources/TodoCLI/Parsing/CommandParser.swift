@@ -134,7 +134,7 @@ struct CommandParser {
   static func looksLikeFilter(_ word: String) -> Bool {
     if TaskReference.list(word) != nil { return true }
     if word.count > 1 && (word.hasPrefix("+") || (word.hasPrefix("-") && !word.hasPrefix("--"))) { return true }
-    if word == "overdue" || word == "(" { return true }
+    if word == "overdue" || word == "(" || word == "not" { return true }
     return FilterKey.split(word) != nil
   }
 

@@ -46,6 +46,20 @@ struct FilterKey: Equatable {
   }()
 }
 
+/// One word of a filter: its text, whether it came after `--` (a plain word to search for),
+/// and where it stood on the command line (counting from the word after `todo`).
+struct FilterWord: Equatable {
+  var text: String
+  var plain = false
+  var position: Int
+
+  init(_ text: String, plain: Bool = false, at position: Int) {
+    self.text = text
+    self.plain = plain
+    self.position = position
+  }
+}
+
 extension ArgumentDecoder {
   /// One item of a filter before it is folded into a `TodoFilter`.
   private enum Item {
@@ -57,11 +71,11 @@ extension ArgumentDecoder {
   /// Builds a filter from words (each with whether it came after `--`, which makes it a plain
   /// word). Terms combine with AND; `or`, `not` and parentheses (`(` and `)` as words of their
   /// own) group them; `not` binds tighter than AND, which binds tighter than `or`.
-  mutating func filter(_ words: [(String, Bool)]) throws(UsageError) -> TodoFilter {
+  mutating func filter(_ words: [FilterWord]) throws(UsageError) -> TodoFilter {
     var position = 0
     let alternatives = try orList(words, &position, depth: 0)
     if position < words.count {
-      throw .invalid("filter: unmatched ')' at word \(position + 1)")
+      throw .invalid("filter: unmatched ')' at word \(words[position].position)")
     }
     var filter = TodoFilter()
     // A top level of several alternatives is one condition; otherwise each term stands alone.
@@ -71,6 +85,10 @@ extension ArgumentDecoder {
     } else {
       items = [.term(.any(try alternatives.map { (group) throws(UsageError) in try Self.conjunction(group, nested: true) }))]
     }
+    // The flat fields hold one project term and one priority term (their values OR'ed); a
+    // second one must hold as well, so it stays a condition of its own.
+    var flatProject = false
+    var flatPriority = false
     for item in items {
       switch item {
       case .references(let references): filter.references += references
@@ -78,31 +96,60 @@ extension ArgumentDecoder {
       case .term(.tag(let name)): filter.includeTags.append(name)
       case .term(.not(.tag(let name))): filter.excludeTags.append(name)
       case .term(.word(let text)): filter.words.append(text)
-      case .term(.project(let name?)): filter.projects.append(name)
-      case .term(.project(nil)): filter.withoutProject = true
-      case .term(.any(let terms)) where !terms.isEmpty && terms.allSatisfy({ if case .project(.some) = $0 { true } else { false } }):
-        for case .project(let name?) in terms { filter.projects.append(name) }
-      case .term(.priority(let priority?)): filter.priorities.append(priority)
-      case .term(.priority(nil)): filter.withoutPriority = true
-      case .term(.any(let terms)) where !terms.isEmpty && terms.allSatisfy({ if case .priority(.some) = $0 { true } else { false } }):
-        for case .priority(let priority?) in terms { filter.priorities.append(priority) }
-      case .term(let term): filter.conditions.append(term)
+      case .term(let term):
+        if !flatProject, let names = Self.projects(term) {
+          flatProject = true
+          for name in names {
+            if let name { filter.projects.append(name) } else { filter.withoutProject = true }
+          }
+        } else if !flatPriority, let priorities = Self.priorities(term) {
+          flatPriority = true
+          for priority in priorities {
+            if let priority { filter.priorities.append(priority) } else { filter.withoutPriority = true }
+          }
+        } else {
+          filter.conditions.append(term)
+        }
       }
     }
     return filter
   }
 
+  /// The projects a term is one of (nil: no project), when it is only that.
+  private static func projects(_ term: FilterTerm) -> [String?]? {
+    switch term {
+    case .project(let name): return [name]
+    case .any(let terms) where !terms.isEmpty:
+      var names: [String?] = []
+      for case .project(let name) in terms { names.append(name) }
+      return names.count == terms.count ? names : nil
+    default: return nil
+    }
+  }
+
+  /// The priorities a term is one of (nil: no priority), when it is only that.
+  private static func priorities(_ term: FilterTerm) -> [Priority?]? {
+    switch term {
+    case .priority(let priority): return [priority]
+    case .any(let terms) where !terms.isEmpty:
+      var priorities: [Priority?] = []
+      for case .priority(let priority) in terms { priorities.append(priority) }
+      return priorities.count == terms.count ? priorities : nil
+    default: return nil
+    }
+  }
+
   /// `a b or c d or …`: the groups of terms joined by `or`.
-  private mutating func orList(_ words: [(String, Bool)], _ position: inout Int, depth: Int) throws(UsageError) -> [[Item]] {
+  private mutating func orList(_ words: [FilterWord], _ position: inout Int, depth: Int) throws(UsageError) -> [[Item]] {
     var groups: [[Item]] = [[]]
     while position < words.count {
-      let (word, plain) = words[position]
+      let (word, plain, at) = (words[position].text, words[position].plain, words[position].position)
       if !plain && word == ")" {
-        guard depth > 0 else { throw .invalid("filter: unmatched ')' at word \(position + 1)") }
+        guard depth > 0 else { throw .invalid("filter: unmatched ')' at word \(at)") }
         break
       }
       if !plain && word.lowercased() == "or" {
-        guard !groups[groups.count - 1].isEmpty else { throw .invalid("filter: 'or' at word \(position + 1) has nothing before it") }
+        guard !groups[groups.count - 1].isEmpty else { throw .invalid("filter: 'or' at word \(at) has nothing before it") }
         groups.append([])
         position += 1
         continue
@@ -120,19 +167,19 @@ extension ArgumentDecoder {
   }
 
   /// One term, a `not` term, or a parenthesised group.
-  private mutating func unary(_ words: [(String, Bool)], _ position: inout Int, depth: Int) throws(UsageError) -> Item {
-    let (word, plain) = words[position]
-    let at = position + 1
+  private mutating func unary(_ words: [FilterWord], _ position: inout Int, depth: Int) throws(UsageError) -> Item {
+    let (word, plain, at) = (words[position].text, words[position].plain, words[position].position)
     position += 1
     if !plain && word.lowercased() == "not" {
-      guard position < words.count else { throw .invalid("filter: 'not' at word \(at) has nothing after it") }
+      guard position < words.count, words[position].plain || !["or", "and", ")"].contains(words[position].text.lowercased())
+      else { throw .invalid("filter: 'not' at word \(at) has nothing after it") }
       let inner = try unary(words, &position, depth: depth)
       guard case .term(let term) = inner else { throw .invalid("filter: 'not' at word \(at) cannot apply to ids or a status") }
       return .term(Self.negated(term))
     }
     if !plain && word == "(" {
       let groups = try orList(words, &position, depth: depth + 1)
-      guard position < words.count, words[position].0 == ")" else { throw .invalid("filter: '(' at word \(at) is never closed") }
+      guard position < words.count, words[position].text == ")" else { throw .invalid("filter: '(' at word \(at) is never closed") }
       position += 1
       guard !(groups.count == 1 && groups[0].isEmpty) else { throw .invalid("filter: '( )' at word \(at) is empty") }
       let terms = try groups.map { (group) throws(UsageError) in try Self.conjunction(group, nested: true) }
@@ -223,11 +270,15 @@ extension ArgumentDecoder {
           term = names.count == 1 ? .project(names[0]) : .any(names.map { .project($0) })
         }
         return .term(key.modifier == "not" ? .not(term) : term)
-      case "none": return .term(.project(nil))
-      case "any": return .term(.not(.project(nil)))
+      case "none", "any":
+        guard value.isEmpty else { throw .badValue(option: "project.\(key.modifier!)", value: value, reason: "takes no value (word \(at))") }
+        return .term(key.modifier == "none" ? .project(nil) : .not(.project(nil)))
       default: throw unknownModifier(["", "not", "none", "any"])
       }
     case .priority:
+      if key.modifier == "none" || key.modifier == "any", !value.isEmpty {
+        throw .badValue(option: "pri.\(key.modifier!)", value: value, reason: "takes no value (word \(at))")
+      }
       var term: FilterTerm
       if value.isEmpty {
         term = .priority(nil)
@@ -264,7 +315,7 @@ extension ArgumentDecoder {
       }
     case .due, .wait, .scheduled, .until, .created, .modified, .completed:
       let field = key.dateField!
-      let comparison: DateComparison
+      var comparison: DateComparison
       switch key.modifier {
       case nil, "is", "on": comparison = value.isEmpty ? .none : .on
       case "by": comparison = .by
@@ -283,17 +334,36 @@ extension ArgumentDecoder {
       guard !value.isEmpty else {
         throw .badValue(option: word, value: value, reason: "needs a date, like \(word)fri (word \(at))")
       }
-      var date = try self.date(value, at: at)
+      let reading = try self.reading(value, at: at)
+      var date = TaskDate(reading)
       // The times of a task's life are instants: a day there means the whole day.
       if !field.hasDays, case .instant = date, comparison == .on { date = .day(CalendarDay.local(date.sortInstant)) }
+      if case .day(let day) = date {
+        // `due.before:eow` means before the week ends (Sunday included), as the end-of forms
+        // have always meant their last moment; `created.after:sod`, from the day's start on.
+        if comparison == .before, reading.instant != day.start {
+          comparison = .by
+        } else if comparison == .after, Self.isStartForm(value) {
+          date = .day(day.adding(days: -1))
+        }
+      }
       return .term(.date(DateCondition(field: field, comparison: comparison, value: date)))
     }
   }
 
+  /// Whether a date expression names the start of a period (`sod`, `sow`, `start of month`).
+  private static func isStartForm(_ value: String) -> Bool {
+    let lowered = value.lowercased().trimmingPrefix(while: \.isWhitespace)
+    if lowered.hasPrefix("start of") { return true }
+    let letters = Array(lowered.prefix(4))
+    return letters.count >= 3 && letters[0] == "s" && letters[1] == "o" && "dwmqy".contains(letters[2])
+      && (letters.count == 3 || !letters[3].isLetter)
+  }
+
   /// A date in a filter, with the word's position in an error.
-  private func date(_ value: String, at: Int) throws(UsageError) -> TaskDate {
+  private func reading(_ value: String, at: Int) throws(UsageError) -> DateReading {
     do throws(DateExpressionError) {
-      return TaskDate(try DateExpressionParser(now: now).read(value))
+      return try DateExpressionParser(now: now).read(value)
     } catch {
       throw .badDate(expression: error.expression, reason: "\(error.reason) (word \(at) of the filter)")
     }

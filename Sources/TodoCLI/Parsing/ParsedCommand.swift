@@ -18,7 +18,8 @@ struct GlobalOptions: Equatable, Sendable {
 
 /// Which tasks to list, and how.
 struct ListQuery: Equatable, Sendable {
-  var filter = TodoFilter()
+  /// A list leaves out waiting tasks unless the filter asks about them.
+  var filter = { var filter = TodoFilter(); filter.leavesOutWaiting = true; return filter }()
   var sort: [SortKey] = []
   var limit: Int?
 }

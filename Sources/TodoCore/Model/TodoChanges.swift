@@ -107,9 +107,6 @@ public enum Validation {
     guard let first = name.first, first != "+", first != "-" else {
       throw .invalid("tag '\(name)' cannot start with '+' or '-'")
     }
-    if VirtualTag(rawValue: name) != nil {
-      throw .invalid("+\(name) is a virtual tag: todo works it out from the task, so it cannot be added or removed")
-    }
   }
 
   /// A project is dot-separated non-empty parts without whitespace, ≤ 128 characters.
@@ -140,6 +137,10 @@ public enum Validation {
   public static func changes(_ changes: TodoChanges) throws(TodoError) {
     if let title = changes.title { try Validation.title(title) }
     for tag in changes.addTags + changes.removeTags { try Validation.tag(tag) }
+    // A tag of that name made before virtual tags existed can still be removed.
+    for tag in changes.addTags where VirtualTag(rawValue: tag) != nil {
+      throw .invalid("+\(tag) is a virtual tag: todo works it out from the task, so it cannot be added")
+    }
     if case .set(let project) = changes.project { try Validation.project(project) }
     for note in changes.notes {
       guard note.contains(where: { !$0.isWhitespace }) else { throw .invalid("a note cannot be empty") }

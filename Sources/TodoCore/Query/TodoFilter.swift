@@ -36,6 +36,9 @@ public struct TodoFilter: Sendable, Equatable {
   public var words: [String] = []
   /// Further terms, all of which must hold: dates, virtual tags, `or`, `not`, parentheses.
   public var conditions: [FilterTerm] = []
+  /// Leave out waiting tasks unless the filter asks about them (see `hidesWaiting`): lists do;
+  /// changes do not, so that a bulk change never skips a task it names without saying so.
+  public var leavesOutWaiting = false
 
   public init() {}
 
@@ -43,6 +46,7 @@ public struct TodoFilter: Sendable, Equatable {
   public var isEmpty: Bool {
     var withoutDefault = self
     withoutDefault.defaultStatus = .pending
+    withoutDefault.leavesOutWaiting = false
     return withoutDefault == TodoFilter()
   }
 
@@ -60,10 +64,10 @@ public struct TodoFilter: Sendable, Equatable {
     status ?? (references.isEmpty && !conditions.contains(where: \.mentionsStatus) ? defaultStatus : .all)
   }
 
-  /// Waiting tasks are hidden from a selection of pending tasks unless the filter asks about
-  /// the wait date (`+WAITING`, `wait.any:`) or names tasks by id.
+  /// Waiting tasks are hidden from a list of pending tasks (`leavesOutWaiting`) unless the
+  /// filter asks about the wait date (`+WAITING`, `wait.any:`) or names tasks by id.
   public var hidesWaiting: Bool {
-    effectiveStatus == .pending && references.isEmpty && !conditions.contains(where: \.mentionsWait)
+    leavesOutWaiting && effectiveStatus == .pending && references.isEmpty && !conditions.contains(where: \.mentionsWait)
   }
 
   /// The filter as a parameterised condition on the `todo` table; values are always bound.

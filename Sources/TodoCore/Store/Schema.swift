@@ -55,7 +55,8 @@ public enum Schema {
   ///
   /// Version 1 stored every due date as an instant; one at exactly local midnight or 23:59:59
   /// (what `today`, `fri`, `2026-12-24` and `eod`, `eow` … gave) was a day and becomes one,
-  /// read in the time zone of the process that upgrades the file.
+  /// read in the time zone of the process that upgrades the file; the undo journal's snapshots
+  /// are upgraded the same way, so that undoing an older step puts back a day, not an instant.
   static let version2 = """
     ALTER TABLE todo ADD COLUMN due_day TEXT;
     ALTER TABLE todo ADD COLUMN wait INTEGER;
@@ -72,6 +73,11 @@ public enum Schema {
       due_day = date(due, 'unixepoch', 'localtime'),
       due = unixepoch(date(due, 'unixepoch', 'localtime'), 'utc')
     WHERE due IS NOT NULL AND time(due, 'unixepoch', 'localtime') IN ('00:00:00', '23:59:59');
+    UPDATE journal_change SET before = json_set(before,
+        '$.due_day', date(before ->> 'due', 'unixepoch', 'localtime'),
+        '$.due', unixepoch(date(before ->> 'due', 'unixepoch', 'localtime'), 'utc'))
+    WHERE before IS NOT NULL AND before ->> 'due' IS NOT NULL
+      AND time(before ->> 'due', 'unixepoch', 'localtime') IN ('00:00:00', '23:59:59');
     """
 
   /// Every step, in order.

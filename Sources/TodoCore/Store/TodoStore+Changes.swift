@@ -68,7 +68,7 @@ extension TodoStore {
             try writeTags(todo.tags, of: todo.id, replacing: false, on: connection)
             try addNotes(changes.notes, to: todo.id, now: now, on: connection)
             // The new task itself is left for the next command, even with a past `until`.
-            let expired = try expire(entry: entry, now: now, sparing: todo.id, on: connection)
+            let expired = try expire(entry: entry, now: now, sparing: [todo.id], on: connection)
             let stored = try load(todo.id, on: connection)
             return ChangeReport(tasks: [stored], unchanged: [], summary: "added task \(stored.id)", expired: expired)
           }.mapError(TodoError.init)
@@ -192,9 +192,12 @@ extension TodoStore {
     afterEach: @escaping @Sendable (Todo, Connection) throws(DatabaseError) -> Void
   ) -> DataOperation<ChangeReport, TodoError> {
     Journal.begin(command: command, now: now).flatMap { entry in
-      DataOperation { connection throws(DatabaseError) in try expire(entry: entry, now: now, on: connection) }
-        .mapError(TodoError.init)
-        .flatMap { expired in resolveForChange(filter, now: now).map { ids in (ids, expired) } }
+      resolveForChange(filter, now: now)
+        .flatMap { ids in
+          // The tasks the command selected are its own to change, whatever their until date.
+          DataOperation { connection throws(DatabaseError) in (ids, try expire(entry: entry, now: now, sparing: ids, on: connection)) }
+            .mapError(TodoError.init)
+        }
         .flatMap { ids, expired in
           DataOperation { connection throws(TodoError) -> ChangeReport in
             // Set-based where the work allows: every task read in one query, every journal snapshot
@@ -239,16 +242,18 @@ extension TodoStore {
   /// Deletes the pending tasks whose `until` has passed (a timed one once its instant is past,
   /// an all-day one once its day has ended where the user is), with reason `expired`, recorded
   /// in the command's journal entry. Runs inside every command that writes, never in a read.
-  /// `sparing` is a task just added, left for the next command.
-  static func expire(entry: JournalEntry, now: Int64, sparing: Int64 = 0, on connection: Connection) throws(DatabaseError)
+  /// `sparing`: the tasks the command itself adds or changes, which are left for the next one.
+  static func expire(entry: JournalEntry, now: Int64, sparing: [Int64] = [], on connection: Connection) throws(DatabaseError)
     -> [Todo]
   {
     let passed = DateCondition(field: .until, comparison: .before, value: .instant(now)).predicate(now: now)
+    let spared = SQLValue.text("[" + sparing.map(String.init).joined(separator: ",") + "]")
     let ids = try connection.all(
       // The partial index holds only tasks with an until date (few): without it SQLite may walk
       // every pending task on each write.
-      "SELECT todo.id FROM todo INDEXED BY todo_by_until WHERE \(passed.sql) AND todo.status = 'pending' AND todo.id <> ? ORDER BY todo.id",
-      passed.arguments + [.integer(sparing)]
+      "SELECT todo.id FROM todo INDEXED BY todo_by_until WHERE \(passed.sql) AND todo.status = 'pending' "
+        + "AND todo.id NOT IN (SELECT value FROM json_each(?)) ORDER BY todo.id",
+      passed.arguments + [spared]
     ) { row throws(DatabaseError) in try row.integer(at: 0) ?? 0 }
     guard !ids.isEmpty else { return [] }
     try Journal.record(entry: entry, todoIDs: ids, on: connection)

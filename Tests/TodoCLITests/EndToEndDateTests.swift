@@ -213,6 +213,27 @@ import Testing
     #expect(try todo("list", "--json", "--", "or").jsonArray().map { $0["id"] as? Int } == [2, 5])  // Rep-or-t, too
   }
 
+  /// Every virtual tag, each against tasks it must and must not select (Saturday 2026-11-21).
+  @Test func everyVirtualTagSelectsWhatItSays() throws {
+    let todo = try TodoSandbox()
+    todo.add("Yesterday", "due:yesterday")  // 1
+    todo.add("Today", "due:today", "+t")  // 2
+    todo.add("Tomorrow", "due:tomorrow", "project:p")  // 3 (Sunday: still this ISO week)
+    todo.add("Monday", "due:monday", "pri:H")  // 4
+    todo.add("Next month", "due:2026-12-02", "until:2026-12-31")  // 5
+    todo.add("Noted", "--note", "n")  // 6
+    todo.add("Gone")  // 7
+    todo("delete", "7").expectSuccess()
+    let expected: [(String, [Int])] = [
+      ("+OVERDUE", [1]), ("+TODAY", [2]), ("+TOMORROW", [3]), ("+WEEK", [1, 2, 3]), ("+MONTH", [1, 2, 3, 4]),
+      ("+DUE", [2, 3, 4]), ("+UNTIL", [5]), ("+TAGGED", [2]), ("+NOTED", [6]), ("+PROJECT", [3]), ("+PRIORITY", [4]),
+      ("+PENDING", [1, 2, 3, 4, 5, 6]), ("+DELETED", [7]), ("+DONE", []), ("-DUE", [1, 5, 6]), ("+SCHEDULED", []),
+    ]
+    for (tag, ids) in expected {
+      #expect(todo.ids(tag).sorted() == ids, "\(tag)")
+    }
+  }
+
   @Test func filterErrorsNameTheWordAndWhere() throws {
     let todo = try TodoSandbox()
     let cases: [([String], String)] = [

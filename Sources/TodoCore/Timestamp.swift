@@ -86,15 +86,23 @@ public enum Timestamp {
       amount = "\(minutes)min"
     } else if hours < 48 {
       amount = "\(hours)h"
-    } else if days < 14 {
-      amount = "\(days)d"
-    } else if days < 56 {
-      amount = "\(days / 7)w"
-    } else if days < 365 {
-      amount = "\(days / 30)mo"
     } else {
-      amount = "\(days / 365)y"
+      amount = Self.days(days)
     }
+    return worded(amount, future: future, past: past)
+  }
+
+  /// A number of days as a table shows it: `9d` under 14 days, then `3w` under 8 weeks, `4mo`
+  /// under a year (30-day months), else `2y` (365-day years).
+  public static func days(_ days: UInt64) -> String {
+    if days < 14 { return "\(days)d" }
+    if days < 56 { return "\(days / 7)w" }
+    if days < 365 { return "\(days / 30)mo" }
+    return "\(days / 365)y"
+  }
+
+  /// `in 3d`, or for the past `overdue 3d` / `3d ago`.
+  public static func worded(_ amount: String, future: Bool, past: PastStyle) -> String {
     if future { return "in " + amount }
     switch past {
     case .overdue: return "overdue " + amount

@@ -201,19 +201,7 @@ struct TaskText {
     case 2...6: return ["sun", "mon", "tue", "wed", "thu", "fri", "sat"][day.weekday]
     default: break
     }
-    let magnitude = days.magnitude
-    let amount: String
-    if magnitude < 14 {
-      amount = "\(magnitude)d"
-    } else if magnitude < 56 {
-      amount = "\(magnitude / 7)w"
-    } else if magnitude < 365 {
-      amount = "\(magnitude / 30)mo"
-    } else {
-      amount = "\(magnitude / 365)y"
-    }
-    if days > 0 { return "in " + amount }
-    return past == .overdue ? "overdue " + amount : amount + " ago"
+    return Timestamp.worded(Timestamp.days(days.magnitude), future: days > 0, past: past)
   }
 
   /// A date in full: `2026-11-27` for a day, `2026-11-27 17:00 CET` for an instant.

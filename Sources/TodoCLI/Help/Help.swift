@@ -110,7 +110,7 @@ enum Help {
       narrow; into a pipe nothing is cut. --json prints an array of task
       objects, --jsonl one object per line.
 
-      Filter terms (all must match; several project: or pri: terms match any):
+      Filter terms (all must match; project:a,b or pri:H,M for either):
         ID, 3-7, 1,4, UUID-PREFIX   those tasks (any status)
         +TAG / -TAG                 with / without a tag
         project:NAME                in a project or its sub-projects;
@@ -394,8 +394,9 @@ enum Help {
         todo list '(' +home or project:work ')' not pri:L
       not binds tighter than AND, AND tighter than or. Ids and status: stay
       outside or and parentheses. Use -- before a word 'or' to search for it.
-      Tasks whose wait date is still ahead are left out unless the filter asks
-      about wait (+WAITING, wait.any:, wait.by:…) or names ids.
+      Lists leave out tasks whose wait date is still ahead, unless the filter
+      asks about wait (+WAITING, wait.any:, wait.by:…) or names ids; a change
+      (done, update --where …) selects them like any other task.
       Tags and projects are case-sensitive; one that exists only in another
       case gives a warning (no tag +Chore; did you mean +chore?). A mistyped
       key (p:H, proj:x, due.befor:fri) is an error naming the word and its

@@ -294,7 +294,7 @@ public struct DateExpressionParser: Sendable {
       let today = CalendarDay(year: local.year, month: local.month, day: local.day)
       guard let instant = Self.wall(today, (time.0, time.1, 0)) else { throw .outOfRange }
       if instant > now { return .instant(instant) }
-      guard let tomorrow = Self.wall(Self.adding(days: 1, to: today), (time.0, time.1, 0)) else { throw .outOfRange }
+      guard let tomorrow = Self.wall(today.adding(days: 1), (time.0, time.1, 0)) else { throw .outOfRange }
       return .instant(tomorrow)
     }
     let (day, dayTime) = try self.day(dayWords, local: local)
@@ -323,7 +323,7 @@ public struct DateExpressionParser: Sendable {
       if let weekday = Self.weekday(named: words[1]) { return (next(weekday: weekday, today: today, local: local), Self.startOfDay) }
       if let period = Self.periods[words[1]], period != "d" {
         let (end, _) = anchored("eo" + String(period), today: today, local: local)
-        return (Self.adding(days: 1, to: end), Self.startOfDay)
+        return (end.adding(days: 1), Self.startOfDay)
       }
     case 3 where (words[0] == "end" || words[0] == "start") && words[1] == "of":
       if let period = Self.periods[words[2]] {
@@ -340,11 +340,11 @@ public struct DateExpressionParser: Sendable {
     let isoWeekday = Int64(local.weekday == 0 ? 7 : local.weekday)
     let quarterStart = (today.month - 1) / 3 * 3 + 1
     switch anchor {
-    case "tomorrow": return (Self.adding(days: 1, to: today), Self.startOfDay)
-    case "yesterday": return (Self.adding(days: -1, to: today), Self.startOfDay)
+    case "tomorrow": return (today.adding(days: 1), Self.startOfDay)
+    case "yesterday": return (today.adding(days: -1), Self.startOfDay)
     case "eod": return (today, Self.endOfDay)
-    case "sow": return (Self.adding(days: 1 - isoWeekday, to: today), Self.startOfDay)
-    case "eow": return (Self.adding(days: 7 - isoWeekday, to: today), Self.endOfDay)
+    case "sow": return (today.adding(days: 1 - isoWeekday), Self.startOfDay)
+    case "eow": return (today.adding(days: 7 - isoWeekday), Self.endOfDay)
     case "som": return (CalendarDay(year: today.year, month: today.month, day: 1), Self.startOfDay)
     case "eom":
       return (
@@ -364,7 +364,7 @@ public struct DateExpressionParser: Sendable {
   /// The next such weekday strictly after today.
   private func next(weekday: Int, today: CalendarDay, local: LocalFields) -> CalendarDay {
     let ahead = (weekday - local.weekday + 7) % 7
-    return Self.adding(days: Int64(ahead == 0 ? 7 : ahead), to: today)
+    return today.adding(days: Int64(ahead == 0 ? 7 : ahead))
   }
 
   /// The next day numbered `number` of a month, strictly after today.
@@ -579,7 +579,7 @@ public struct DateExpressionParser: Sendable {
       case .day, .week:
         let (days, overflow) = unit == .week ? amount.multipliedReportingOverflow(by: 7) : (amount, false)
         guard !overflow, days.magnitude <= 4_000_000 else { throw .outOfRange }  // > 10,000 years
-        moved = Self.adding(days: days, to: day)
+        moved = day.adding(days: days)
       default:
         guard amount.magnitude <= 1_000_000 else { throw .outOfRange }
         let months = unit == .year ? amount * 12 : amount
@@ -593,11 +593,6 @@ public struct DateExpressionParser: Sendable {
       guard let instant = Self.wall(moved, time) else { throw .outOfRange }
       return .instant(instant)
     }
-  }
-
-  private static func adding(days: Int64, to day: CalendarDay) -> CalendarDay {
-    let date = Civil.date(days: Civil.days(year: day.year, month: day.month, day: day.day) + days)
-    return CalendarDay(year: date.year, month: date.month, day: date.day)
   }
 
   /// A local wall-clock time, or nil outside the years 1970...9999.

@@ -35,7 +35,7 @@ struct FilterKey: Equatable {
     return (key, String(word[word.index(after: colon)...]))
   }
 
-  /// Every key and modifier a filter knows, for suggestions.
+  /// Every key and modifier a filter knows (shell completion offers them).
   static let filterSpellings: [String] = {
     var spellings = ["project", "project.not", "priority", "pri", "status", "title.has", "title.not"]
     for field in DateField.allCases {
@@ -117,26 +117,21 @@ extension ArgumentDecoder {
 
   /// The projects a term is one of (nil: no project), when it is only that.
   private static func projects(_ term: FilterTerm) -> [String?]? {
-    switch term {
-    case .project(let name): return [name]
-    case .any(let terms) where !terms.isEmpty:
-      var names: [String?] = []
-      for case .project(let name) in terms { names.append(name) }
-      return names.count == terms.count ? names : nil
-    default: return nil
-    }
+    values(of: term) { if case .project(let name) = $0 { .some(name) } else { nil } }
   }
 
   /// The priorities a term is one of (nil: no priority), when it is only that.
   private static func priorities(_ term: FilterTerm) -> [Priority?]? {
-    switch term {
-    case .priority(let priority): return [priority]
-    case .any(let terms) where !terms.isEmpty:
-      var priorities: [Priority?] = []
-      for case .priority(let priority) in terms { priorities.append(priority) }
-      return priorities.count == terms.count ? priorities : nil
-    default: return nil
-    }
+    values(of: term) { if case .priority(let priority) = $0 { .some(priority) } else { nil } }
+  }
+
+  /// The values `value` reads from a term, or from every alternative of an `any` term; nil when
+  /// some part is another kind of term.
+  private static func values<Value>(of term: FilterTerm, _ value: (FilterTerm) -> Value?) -> [Value]? {
+    if let single = value(term) { return [single] }
+    guard case .any(let terms) = term, !terms.isEmpty else { return nil }
+    let each = terms.compactMap(value)
+    return each.count == terms.count ? each : nil
   }
 
   /// `a b or c d or …`: the groups of terms joined by `or`.

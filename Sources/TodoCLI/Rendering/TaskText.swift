@@ -4,6 +4,16 @@ import TodoCore
 struct TaskText {
   let now: Int64
   let color: Bool
+  /// The local day of `now` and the instant tomorrow starts: worked out once, not per row.
+  let today: CalendarDay
+  private let tomorrowStarts: Int64
+
+  init(now: Int64, color: Bool) {
+    self.now = now
+    self.color = color
+    today = CalendarDay.local(now)
+    tomorrowStarts = today.adding(days: 1).start
+  }
 
   func styled(_ text: String, _ style: TextStyle) -> String {
     style.apply(to: text, colorEnabled: color)
@@ -168,7 +178,6 @@ struct TaskText {
     guard pending else { return (text, .dim) }
     switch due {
     case .day(let day):
-      let today = CalendarDay.local(now)
       return (text, day < today ? .alarm : day == today ? .yellow : nil)
     case .instant(let instant):
       return (text, instant < now ? .alarm : instant - now < 86_400 ? .yellow : nil)
@@ -178,12 +187,10 @@ struct TaskText {
   /// A date relative to now, short, for a table cell or after the full date in `show`.
   func relative(_ date: TaskDate, past: Timestamp.PastStyle) -> String {
     switch date {
-    case .day(let day): return Self.relativeDay(day, now: now, past: past)
+    case .day(let day): return Self.relativeDay(day, today: today, past: past)
     case .instant(let instant):
       // Later today, beyond the next three hours: the time of day says more than `in 5h`.
-      if instant - now >= 3 * 3_600, CalendarDay.local(instant) == CalendarDay.local(now),
-        let local = Timestamp.localTimeOfDay(instant)
-      {
+      if instant - now >= 3 * 3_600, instant < tomorrowStarts, let local = Timestamp.localTimeOfDay(instant) {
         return local
       }
       return Timestamp.relative(instant, now: now, past: past)
@@ -192,8 +199,8 @@ struct TaskText {
 
   /// `today`, `tomorrow`, `fri` (within the week ahead), `in 9d`, `in 3w`, `in 4mo`, `in 2y`;
   /// `yesterday` or `3d ago` (`overdue 1d`, `overdue 3d` for a pending due date).
-  static func relativeDay(_ day: CalendarDay, now: Int64, past: Timestamp.PastStyle) -> String {
-    let days = day.dayNumber - CalendarDay.local(now).dayNumber
+  static func relativeDay(_ day: CalendarDay, today: CalendarDay, past: Timestamp.PastStyle) -> String {
+    let days = day.dayNumber - today.dayNumber
     switch days {
     case 0: return "today"
     case 1: return "tomorrow"

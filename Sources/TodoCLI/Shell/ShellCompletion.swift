@@ -117,10 +117,8 @@ struct ShellCompletion {
 
   /// The keys of `add` and `update`.
   static let attributeKeys = ["project:", "pri:", "due:", "wait:", "scheduled:", "until:"]
-  /// The keys of filters.
-  static let filterKeys =
-    ["project:", "project.not:", "pri:", "status:", "title.has:", "title.not:"]
-    + DateField.allCases.flatMap { field in ["", ".by", ".before", ".after", ".none", ".any"].map { field.rawValue + $0 + ":" } }
+  /// The keys of filters, as the filter parser spells them.
+  static let filterKeys = FilterKey.filterSpellings.map { $0 + ":" }
   /// One-word date expressions offered after a date key.
   static let dateWords = [
     "today", "tomorrow", "yesterday", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday",

@@ -43,17 +43,6 @@ public enum TaskDate: Sendable, Equatable, Hashable {
     }
   }
 
-  /// Reads `text` back: `YYYY-MM-DD` is a day, RFC 3339 an instant.
-  public init?(text: String) {
-    if let day = CalendarDay(text: text) {
-      self = .day(day)
-    } else if let instant = Timestamp.parseRFC3339(text) {
-      self = .instant(instant)
-    } else {
-      return nil
-    }
-  }
-
   /// Before `now`: a day only once it has ended where the user is now.
   public func isPast(now: Int64) -> Bool {
     switch self {

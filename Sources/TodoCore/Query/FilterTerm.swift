@@ -131,7 +131,7 @@ public enum VirtualTag: String, Sendable, Equatable, CaseIterable {
     case .today: return .date(DateCondition(field: .due, comparison: .on, value: .day(today)))
     case .tomorrow: return .date(DateCondition(field: .due, comparison: .on, value: .day(today.adding(days: 1))))
     case .week:
-      let weekday = Int64(Civil.weekday(days: today.dayNumber))  // 0 = Sunday
+      let weekday = Int64(today.weekday)  // 0 = Sunday
       let monday = today.adding(days: -((weekday + 6) % 7))
       return on(.due, from: monday, to: monday.adding(days: 6))
     case .month:

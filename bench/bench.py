@@ -93,7 +93,9 @@ ADD_SQL = (
     "INSERT OR IGNORE INTO journal_change (journal_id, todo_id, sequence, before) "
     "VALUES ((SELECT max(id) FROM journal_entry), last_insert_rowid(), 0, NULL); "
     "INSERT INTO tag (todo_id, name) VALUES ((SELECT max(id) FROM todo), 'bench'); "
-    f"SELECT id FROM todo WHERE until < {NOW_SECONDS} + 172800 AND status = 'pending'; "
+    # The expiry check every writing command makes (see TodoStore.expire).
+    "SELECT id, until, until_day FROM todo INDEXED BY todo_by_until "
+    f"WHERE until < {NOW_SECONDS + 172800} AND status = 'pending' ORDER BY id; "
     "SELECT * FROM todo WHERE id = (SELECT max(id) FROM todo); "
     "UPDATE journal_entry SET summary = 'added task' WHERE id = (SELECT max(id) FROM journal_entry); "
     "COMMIT;"

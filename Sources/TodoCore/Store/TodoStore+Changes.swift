@@ -246,15 +246,18 @@ extension TodoStore {
   static func expire(entry: JournalEntry, now: Int64, sparing: [Int64] = [], on connection: Connection) throws(DatabaseError)
     -> [Todo]
   {
-    let passed = DateCondition(field: .until, comparison: .before, value: .instant(now)).predicate(now: now)
-    let spared = SQLValue.text("[" + sparing.map(String.init).joined(separator: ",") + "]")
-    let ids = try connection.all(
-      // The partial index holds only tasks with an until date (few): without it SQLite may walk
-      // every pending task on each write.
-      "SELECT todo.id FROM todo INDEXED BY todo_by_until WHERE \(passed.sql) AND todo.status = 'pending' "
-        + "AND todo.id NOT IN (SELECT value FROM json_each(?)) ORDER BY todo.id",
-      passed.arguments + [spared]
-    ) { row throws(DatabaseError) in try row.integer(at: 0) ?? 0 }
+    // Candidates through the partial index on until (few tasks have one; without INDEXED BY
+    // SQLite may walk every pending task on each write), then the exact test in Swift: the same
+    // `isPast` that decides it everywhere else. A short statement: every add prepares it.
+    let spared = Set(sparing)
+    var ids: [Int64] = []
+    try connection.query(
+      "SELECT id, until, until_day FROM todo INDEXED BY todo_by_until WHERE until < ? AND status = 'pending' ORDER BY id",
+      [.integer(now + DateCondition.margin)]
+    ) { row throws(DatabaseError) in
+      let id = try row.integer(at: 0) ?? 0
+      if !spared.contains(id), let until = try Todo.date(row, at: 1), until.isPast(now: now) { ids.append(id) }
+    }
     guard !ids.isEmpty else { return [] }
     try Journal.record(entry: entry, todoIDs: ids, on: connection)
     let list = SQLValue.text("[" + ids.map(String.init).joined(separator: ",") + "]")

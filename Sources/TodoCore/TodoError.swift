@@ -21,6 +21,11 @@ public enum TodoError: Error, Equatable, Sendable, DatabaseErrorConvertible, Cus
   /// The tasks a change was confirmed for are no longer the ones it would change (another
   /// process changed them while the question waited); nothing was written.
   case selectionChanged
+  /// The change cannot be made to the tasks as they are (`task 4 is not active`).
+  case refused(String)
+  /// Completing or deleting parents whose subtasks are still open: `withSubtasks` would close
+  /// them too (`--yes`, or a yes on a terminal).
+  case openSubtasks(parents: [Int64], subtasks: [Int64])
 
   public init(_ databaseError: DatabaseError) {
     if case .notFound(let table, let key) = databaseError, table == Todo.tableName {
@@ -45,6 +50,15 @@ public enum TodoError: Error, Equatable, Sendable, DatabaseErrorConvertible, Cus
     case .nothingToUndo: "nothing to undo"
     case .invalid(let reason): reason
     case .selectionChanged: "the tasks changed while the question waited, so nothing was changed"
+    case .refused(let reason): reason
+    case .openSubtasks(let parents, let subtasks):
+      "\(parents.count == 1 ? "task \(parents[0]) has" : "tasks \(Self.list(parents)) have") \(subtasks.count) open subtask\(subtasks.count == 1 ? "" : "s") "
+        + "(\(Self.list(subtasks))); give --yes to close \(subtasks.count == 1 ? "it" : "them") too, or close \(subtasks.count == 1 ? "it" : "them") first"
     }
+  }
+
+  /// `3, 5, 8` (at most 10, then `…`).
+  static func list(_ ids: [Int64]) -> String {
+    ids.prefix(10).map(String.init).joined(separator: ", ") + (ids.count > 10 ? ", …" : "")
   }
 }

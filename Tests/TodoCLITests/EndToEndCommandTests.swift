@@ -292,7 +292,7 @@ import Testing
           Completed  -
           UUID       \(uuid)
         Notes
-          2026-11-21 09:30 UTC  Check the CHANGELOG first
+          1. 2026-11-21 09:30 UTC  Check the CHANGELOG first
 
         """, "\(run)")
   }
@@ -527,7 +527,7 @@ import Testing
     let show = todo("show", "2")
     #expect(
       Array(show.lines.suffix(3)) == [
-        "Notes", "  2026-11-21 12:00 UTC  call landlord first", "  2026-11-21 13:00 UTC  second: 'quoted' note",
+        "Notes", "  1. 2026-11-21 12:00 UTC  call landlord first", "  2. 2026-11-21 13:00 UTC  second: 'quoted' note",
       ], "\(show)")
   }
 

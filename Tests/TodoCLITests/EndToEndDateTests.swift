@@ -259,7 +259,7 @@ import Testing
 }
 
 extension String {
-  fileprivate var trimmed: String {
+  var trimmed: String {
     var text = Substring(self)
     while text.first == " " { text.removeFirst() }
     while text.last == " " { text.removeLast() }
@@ -276,7 +276,7 @@ extension TodoSandbox {
 }
 
 extension TodoRun {
-  fileprivate func expectSuccess(sourceLocation: SourceLocation = #_sourceLocation) {
+  func expectSuccess(sourceLocation: SourceLocation = #_sourceLocation) {
     #expect(status == 0, "\(self)", sourceLocation: sourceLocation)
   }
 }

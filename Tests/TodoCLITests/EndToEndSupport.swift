@@ -300,7 +300,8 @@ struct LaunchedRun {
 /// The exact key set of a task object.
 let taskKeys: Set<String> = [
   "id", "uuid", "title", "status", "priority", "project", "tags", "due", "wait", "scheduled", "until", "reason",
-  "created", "modified", "completed", "notes",
+  "created", "modified", "completed", "notes", "parent", "parent_id", "depends", "depends_ids", "recur", "progress",
+  "active", "intervals",
 ]
 
 /// True for an all-day date: `2026-11-23`.

@@ -8,13 +8,13 @@ struct CommandRunner {
   let invocation: Invocation
   let now: Int64
 
-  private var output: OutputStream { session.standardOutput }
-  private var format: OutputFormat { invocation.options.format }
-  private var color: Bool { session.colorEnabled(invocation.options.color) }
-  private var text: TaskText { TaskText(now: now, color: color) }
+  var output: OutputStream { session.standardOutput }
+  var format: OutputFormat { invocation.options.format }
+  var color: Bool { session.colorEnabled(invocation.options.color) }
+  var text: TaskText { TaskText(now: now, color: color) }
   /// Pretty JSON for `--json`; one line per value for `--jsonl`, and in the shell for both
   /// (each command's output is one JSON value on one line there: JSON Lines).
-  private var jsonFormat: JSONWriter.Format { format == .jsonLines || session.inShell ? .compact : .pretty }
+  var jsonFormat: JSONWriter.Format { format == .jsonLines || session.inShell ? .compact : .pretty }
 
   func run() throws(Failure) {
     switch invocation.command {
@@ -45,12 +45,51 @@ struct CommandRunner {
       try change(TodoStore.add(changes, now: now, command: invocation.commandLine), verb: .add, selection: nil, oneObject: true)
     case .update(let filter, let changes):
       try change(TodoStore.update(filter, changes, now: now, command: invocation.commandLine), verb: .update, selection: filter)
+    case .log(let changes):
+      try change(
+        TodoStore.add(changes, now: now, command: invocation.commandLine, done: true, copying: nil), verb: .log, selection: nil,
+        oneObject: true)
+    case .duplicate(let reference, let changes):
+      try change(
+        TodoStore.add(changes, now: now, command: invocation.commandLine, done: false, copying: reference), verb: .duplicate,
+        selection: nil, oneObject: true)
+    case .updateSeries(let filter, let changes):
+      try change(
+        TodoStore.update(filter, changes, now: now, command: invocation.commandLine, series: true), verb: .update, selection: filter)
     case .done(let filter):
-      try change(TodoStore.complete(filter, now: now, command: invocation.commandLine), verb: .complete, selection: filter)
+      try closing(filter, verb: .complete) { withSubtasks in
+        TodoStore.complete(filter, now: now, command: invocation.commandLine, withSubtasks: withSubtasks)
+      }
+    case .deleteSeries(let filter):
+      try change(TodoStore.delete(filter, now: now, command: invocation.commandLine, series: true), verb: .delete, selection: filter)
+    case .editNote(let reference, let number, let note):
+      try change(
+        TodoStore.changeNote(of: reference, number: number, text: note, now: now, command: invocation.commandLine), verb: .note,
+        selection: nil)
+    case .removeNote(let reference, let number):
+      try change(
+        TodoStore.changeNote(of: reference, number: number, text: nil, now: now, command: invocation.commandLine), verb: .note,
+        selection: nil)
+    case .purge(let filter):
+      try purge(filter)
+    case .start(let reference):
+      try change(TodoStore.start(reference, now: now, command: invocation.commandLine), verb: .start, selection: nil)
+    case .stop(let reference):
+      try change(TodoStore.stop(reference, now: now, command: invocation.commandLine), verb: .stop, selection: nil)
+    case .timesheet(let query):
+      try timesheet(query)
+    case .next(let query):
+      try next(query)
+    case .why(let reference):
+      try why(reference)
+    case .tree(let query):
+      try tree(query)
     case .reopen(let filter):
       try change(TodoStore.reopen(filter, now: now, command: invocation.commandLine), verb: .reopen, selection: filter)
     case .delete(let filter):
-      try change(TodoStore.delete(filter, now: now, command: invocation.commandLine), verb: .delete, selection: filter)
+      try closing(filter, verb: .delete) { withSubtasks in
+        TodoStore.delete(filter, now: now, command: invocation.commandLine, withSubtasks: withSubtasks)
+      }
     case .note(let reference, let note):
       try change(
         TodoStore.addNote(to: reference, text: note, now: now, command: invocation.commandLine), verb: .note, selection: nil)
@@ -61,7 +100,8 @@ struct CommandRunner {
       if format == .human {
         for (index, todo) in todos.enumerated() {
           if index > 0 { output.write("\n") }
-          for line in text.details(todo) { output.write(line + "\n") }
+          let upcoming = todo.seriesID == nil ? [] : try perform(TodoStore.upcomingDates(of: todo, count: 3, now: now), access: .read)
+          for line in text.details(todo, upcoming: upcoming) { output.write(line + "\n") }
         }
       } else if single {
         writeJSON { $0.task(todos[0]) }
@@ -82,7 +122,7 @@ struct CommandRunner {
   }
 
   /// How a command's operation touches the database.
-  private enum Access {
+  enum Access {
     /// A snapshot that blocks no writer; a database that does not exist reads as empty.
     case read
     /// One transaction that commits.
@@ -99,7 +139,7 @@ struct CommandRunner {
   ///
   /// A write to a database that does not exist yet is first tried on an empty one in memory, so
   /// that a command that fails (`undo` with nothing to undo) creates no file and no folder.
-  private func perform<Value: Sendable>(_ operation: DataOperation<Value, TodoError>, access: Access) throws(Failure) -> Value {
+  func perform<Value: Sendable>(_ operation: DataOperation<Value, TodoError>, access: Access) throws(Failure) -> Value {
     let path = invocation.options.databasePath
     let exists = session.databaseExists(path: path)
     if access == .write && !exists {
@@ -131,20 +171,27 @@ struct CommandRunner {
 
   /// Runs a change: with `--dry-run` only shows it; a large one asks first on a terminal (see
   /// `Confirmation`) and then changes exactly the tasks it showed, or nothing.
-  private func change(
-    _ operation: DataOperation<ChangeReport, TodoError>, verb: ChangeVerb, selection: TodoFilter?, oneObject: Bool = false
+  func change(
+    _ operation: DataOperation<ChangeReport, TodoError>, verb: ChangeVerb, selection: TodoFilter?, oneObject: Bool = false,
+    asked: Bool = false
   ) throws(Failure) {
-    if let selection { try warnAboutCase(in: selection) }
+    if let selection, !asked { try warnAboutCase(in: selection) }
     if invocation.options.dryRun {
       renderChange(try perform(operation, access: .dryRun), verb: verb, dryRun: true, oneObject: oneObject)
       return
     }
     var confirmed = operation
-    if let selection, !invocation.options.assumeYes, session.inputIsTerminal {
+    let mayAsk = selection != nil || verb.past == ChangeVerb.complete.past
+    if mayAsk, !invocation.options.assumeYes, session.inputIsTerminal {
       let preview = try perform(operation, access: .preview)
       let shown = preview.tasks.map(\.id)
-      if Confirmation.isNeeded(for: selection, changing: shown.count) {
-        guard session.ask(Confirmation.question(verb: verb, tasks: preview.tasks)) else {
+      // Completing a task that still waits for another asks, however it was named.
+      let blocked = preview.tasks.filter { $0.status == .done && $0.isBlocked }
+      let bulk = selection.map { !asked && Confirmation.isNeeded(for: $0, changing: shown.count) } ?? false
+      if bulk || !blocked.isEmpty {
+        var question = Confirmation.question(verb: verb, tasks: preview.tasks)
+        if !blocked.isEmpty { question = blocked.map(Self.waitsFor).joined(separator: "\n") + "\n" + question }
+        guard session.ask(question) else {
           throw .cancelled("nothing was changed")
         }
       }
@@ -158,7 +205,7 @@ struct CommandRunner {
     renderChange(try perform(confirmed, access: .write), verb: verb, dryRun: false, oneObject: oneObject)
   }
 
-  private func writeJSON(_ body: (inout JSONWriter) -> Void) {
+  func writeJSON(_ body: (inout JSONWriter) -> Void) {
     var writer = JSONWriter(format: jsonFormat)
     body(&writer)
     writer.endLine()
@@ -166,16 +213,40 @@ struct CommandRunner {
   }
 
   /// Draws a table fitted to the terminal, in colour when the output wants it.
-  private func render(_ table: Table) {
+  func render(_ table: Table) {
     table.render(to: output, width: session.terminalWidth, colorEnabled: color)
   }
 
   /// Writes items as one JSON array (`--json`) or one object a line (`--jsonl`).
-  private func writeJSONList<Item>(_ items: [Item], _ body: (inout JSONWriter, Item) -> Void) {
+  func writeJSONList<Item>(_ items: [Item], _ body: (inout JSONWriter, Item) -> Void) {
     if format == .json {
       writeJSON { json in json.array { json in for item in items { body(&json, item) } } }
     } else {
       for item in items { writeJSON { body(&$0, item) } }
+    }
+  }
+
+  /// `task 4 still waits for 3 (pending)`.
+  static func waitsFor(_ todo: Todo) -> String {
+    let open = todo.depends.filter(\.isOpen).map { String($0.id) }
+    return "task \(todo.id) still waits for \(open.count == 1 ? "task" : "tasks") \(open.joined(separator: ", ")) (pending)"
+  }
+
+  /// `done` and `delete`: a parent with open subtasks asks on a terminal whether to close them
+  /// too; `--yes` closes them; otherwise the command stops with an error and changes nothing.
+  private func closing(
+    _ filter: TodoFilter, verb: ChangeVerb, _ operation: (Bool) -> DataOperation<ChangeReport, TodoError>
+  ) throws(Failure) {
+    let yes = invocation.options.assumeYes
+    do throws(Failure) {
+      try change(operation(yes), verb: verb, selection: filter)
+    } catch .domain(.openSubtasks(let parents, let subtasks)) where !yes && session.inputIsTerminal && !invocation.options.dryRun {
+      let whose = parents.count == 1 ? "Task \(parents[0]) has" : "Tasks \(parents.map(String.init).joined(separator: ", ")) have"
+      let count = subtasks.count == 1 ? "an open subtask" : "\(subtasks.count) open subtasks"
+      let question = "\(whose) \(count) (\(subtasks.map(String.init).joined(separator: ", "))). "
+        + "\(verb.question) \(subtasks.count == 1 ? "it" : "them") too? [y/N] "
+      guard session.ask(question) else { throw .cancelled("nothing was changed") }
+      try change(operation(true), verb: verb, selection: filter, asked: true)
     }
   }
 
@@ -195,10 +266,24 @@ struct CommandRunner {
         "task \(todo.id)'s until date \(TaskText.describe(todo.until!)) has passed: the next command that writes deletes it",
         json: format != .human)
     }
+    // A completed task that still waits for another: done anyway, but said.
+    if verb.past == ChangeVerb.complete.past {
+      for todo in report.tasks where todo.status == .done && todo.isBlocked {
+        session.warn(Self.waitsFor(todo), json: format != .human)
+      }
+    }
     switch format {
     case .human:
       let said = dryRun ? verb.conditional : verb.past
       for todo in report.tasks { output.write("\(said) task \(todo.id): \(text.summary(todo))\n") }
+      for todo in report.others {
+        let what = verb.past == ChangeVerb.start.past ? (dryRun ? "Would stop" : "Stopped") : (dryRun ? "Would update" : "Updated")
+        output.write("\(what) task \(todo.id): \(text.summary(todo))\n")
+      }
+      for todo in report.created {
+        let next = dryRun ? "Would create" : "Created"
+        output.write("\(next) task \(todo.id), the next in its series: \(text.summary(todo))\n")
+      }
       for unchanged in report.unchanged {
         let todo = unchanged.task
         let reason =
@@ -206,6 +291,8 @@ struct CommandRunner {
           case .sameValues: "it already has those values"
           case .alreadyInStatus(let status): "it is already \(status.rawValue)"
           case .deleted: "it is deleted; \(session.commandHint("reopen \(todo.id)")) brings it back"
+          case .alreadyActive: "it is already active"
+          case .notActive: "it is not active"
           }
         output.write("Unchanged task \(todo.id): \(reason) (\(sanitizedForTerminal(todo.title)))\n")
       }
@@ -218,13 +305,14 @@ struct CommandRunner {
       if oneObject, let todo = report.tasks.first {
         writeJSON { $0.task(todo, dryRun: dryRun) }
       } else {
-        writeJSONList(report.tasks) { $0.task($1, dryRun: dryRun) }
+        // The tasks changed, then those made (a series' next instance).
+        writeJSONList(report.tasks + report.others + report.created) { $0.task($1, dryRun: dryRun) }
       }
     }
   }
 
   /// Warns about tags and projects the filter names that exist only in another case.
-  private func warnAboutCase(in filter: TodoFilter) throws(Failure) {
+  func warnAboutCase(in filter: TodoFilter) throws(Failure) {
     guard !filter.includeTags.isEmpty || !filter.excludeTags.isEmpty || !filter.projects.isEmpty,
       session.databaseExists(path: invocation.options.databasePath)
     else { return }

@@ -65,6 +65,11 @@ struct ChangeVerb: Sendable {
   static let reopen = ChangeVerb(past: "Reopened", conditional: "Would reopen", question: "Reopen")
   static let delete = ChangeVerb(past: "Deleted", conditional: "Would delete", question: "Delete")
   static let note = ChangeVerb(past: "Noted", conditional: "Would note", question: "Note")
+  static let log = ChangeVerb(past: "Logged", conditional: "Would log", question: "Log")
+  static let duplicate = ChangeVerb(past: "Added", conditional: "Would add", question: "Add")
+  static let start = ChangeVerb(past: "Started", conditional: "Would start", question: "Start")
+  static let stop = ChangeVerb(past: "Stopped", conditional: "Would stop", question: "Stop")
+  static let purge = ChangeVerb(past: "Purged", conditional: "Would purge", question: "Purge")
 }
 
 extension String {

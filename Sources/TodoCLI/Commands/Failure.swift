@@ -69,6 +69,8 @@ enum Failure: Error {
     case .domain(.nothingToUndo): "nothing_to_undo"
     case .domain(.invalid): "invalid"
     case .domain(.selectionChanged): "selection_changed"
+    case .domain(.refused): "refused"
+    case .domain(.openSubtasks): "open_subtasks"
     case .cancelled: "cancelled"
     case .domain(.database), .database, .databaseFile: "database"
     case .environment: "environment"

@@ -160,6 +160,11 @@ struct JSONWriter {
   }
 
   /// Writes a key and a boolean value, or `null` when absent.
+  mutating func field(_ name: String, _ number: Double) {
+    key(name)
+    value(number)
+  }
+
   mutating func field(_ name: String, _ boolean: Bool?) {
     key(name)
     if let boolean { value(boolean) } else { nullValue() }

@@ -8,6 +8,8 @@ struct ArgumentDecoder {
   let now: Int64
   /// Words that were kept as text although they look like a mistyped attribute or filter term.
   var warnings: [String] = []
+  /// `--series` was given (`update`, `delete`).
+  private var series = false
 
   init(command: CommandName, now: Int64) {
     self.command = command
@@ -17,7 +19,7 @@ struct ArgumentDecoder {
   mutating func decode(_ tokens: [Token]) throws(UsageError) -> Command {
     let tokens = command == .date ? tokens : joinedDates(tokens)
     switch command {
-    case .add:
+    case .add, .log:
       let parsed: ParsedChanges
       do throws(UsageError) {
         parsed = try changes(tokens, allowReferences: false)
@@ -25,8 +27,12 @@ struct ArgumentDecoder {
         let asText = "todo add -- " + CommandParser.quotedCommandLine(tokens.map(\.text).filter { $0 != "--" })
         throw .badDateInWord(word: word, expression: expression, reason: reason, asText: asText)
       }
-      guard parsed.changes.title != nil else { throw .missingArgument(command: "add", what: "a title") }
-      return .add(parsed.changes)
+      guard parsed.changes.title != nil else { throw .missingArgument(command: command.rawValue, what: "a title") }
+      return command == .log ? .log(parsed.changes) : .add(parsed.changes)
+    case .duplicate:
+      let reference = try oneReference(tokens.first, what: "the id of the task to copy")
+      let parsed = try changes(Array(tokens.dropFirst()), allowReferences: false)
+      return .duplicate(reference, parsed.changes)
     case .update:
       let parsed = try changes(tokens, allowReferences: true)
       var selection = parsed.filter ?? TodoFilter()
@@ -38,9 +44,58 @@ struct ArgumentDecoder {
         throw .missingArgument(command: "update", what: "new title words or attributes such as +tag, pri:H, due:friday")
       }
       try Self.checkTitleWords(parsed)
-      return .update(selection, parsed.changes)
+      return series ? .updateSeries(selection, parsed.changes) : .update(selection, parsed.changes)
+    case .append, .prepend:
+      var references: [TaskReference] = []
+      var words: [String] = []
+      var filter: TodoFilter?
+      var reader = OptionReader(tokens: tokens[...], command: command)
+      while let token = try reader.next() {
+        switch token {
+        case .option("--where", let value): filter = try self.filter(splitWords(value))
+        case .option(let name, _), .flag(let name): throw .unknownOption(name, suggestion: nil)
+        case .word(let word, let afterDoubleDash):
+          if words.isEmpty, !afterDoubleDash, let parsed = TaskReference.list(word) {
+            references += parsed
+          } else {
+            words.append(word)
+          }
+        }
+      }
+      guard !references.isEmpty || filter != nil else {
+        throw .missingArgument(command: command.rawValue, what: "the ids of the tasks to change and the words to add")
+      }
+      guard !words.isEmpty else { throw .missingArgument(command: command.rawValue, what: "the words to add to the title") }
+      var selection = filter ?? TodoFilter()
+      selection.references = references
+      var changes = TodoChanges()
+      let text = words.joined(separator: " ")
+      try Self.checked { () throws(TodoError) in try Validation.title(text) }
+      if command == .append { changes.appendText = text } else { changes.prependText = text }
+      return .update(selection, changes)
     case .list:
-      return .list(try listQuery(tokens))
+      let query = try listQuery(tokens)
+      return query.tree ? .tree(query) : .list(query)
+    case .tree:
+      return .tree(try listQuery(tokens))
+    case .next:
+      return .next(try listQuery(tokens))
+    case .why:
+      guard tokens.count <= 1 else { throw .unexpectedArgument(command: "why", word: tokens[1].text) }
+      return .why(try oneReference(tokens.first, what: "the id of a task"))
+    case .start:
+      guard tokens.count <= 1 else { throw .unexpectedArgument(command: "start", word: tokens[1].text) }
+      return .start(try oneReference(tokens.first, what: "the id of the task to start"))
+    case .stop:
+      guard tokens.count <= 1 else { throw .unexpectedArgument(command: "stop", word: tokens[1].text) }
+      return .stop(tokens.isEmpty ? nil : try oneReference(tokens.first, what: "the id of the task to stop"))
+    case .timesheet:
+      return .timesheet(try timesheetQuery(tokens))
+    case .purge:
+      // No filter: every deleted task.
+      var filter = tokens.isEmpty ? TodoFilter() : try bulkFilter(tokens)
+      filter.defaultStatus = .deleted
+      return .purge(filter)
     case .waiting:
       var query = try listQuery(tokens)
       query.filter.conditions.append(.virtual(.waiting))
@@ -50,7 +105,7 @@ struct ArgumentDecoder {
       switch command {
       case .done: return .done(filter)
       case .reopen: return .reopen(filter)
-      default: return .delete(filter)
+      default: return series ? .deleteSeries(filter) : .delete(filter)
       }
     case .show:
       guard !tokens.isEmpty else { throw .missingArgument(command: "show", what: "the ids of the tasks to show") }
@@ -69,7 +124,26 @@ struct ArgumentDecoder {
       guard let references = TaskReference.list(first.text), references.count == 1 else {
         throw .badValue(option: "note", value: first.text, reason: Self.referenceReason(first.text))
       }
-      var words = tokens.dropFirst().map(\.text)
+      var rest = Array(tokens.dropFirst())
+      if let option = rest.first, option.text == "--edit" || option.text == "--remove" || option.text.hasPrefix("--edit=")
+        || option.text.hasPrefix("--remove=")
+      {
+        var reader = OptionReader(tokens: rest[...].prefix(2), command: command)
+        guard case .option(let name, let value) = try reader.next() else { throw .missingValue(option: option.text) }
+        guard let number = Int(value), number >= 1 else {
+          throw .badValue(option: name, value: value, reason: "give the note's number as show lists them (1 = the oldest)")
+        }
+        rest = Array(rest.dropFirst(option.text.contains("=") ? 1 : 2))
+        var words = rest.map(\.text)
+        if words.first == "--" { words.removeFirst() }
+        if name == "--remove" {
+          if let extra = words.first { throw .unexpectedArgument(command: "note --remove", word: extra) }
+          return .removeNote(references[0], number: number)
+        }
+        guard !words.isEmpty else { throw .missingArgument(command: "note --edit", what: "the note's new text") }
+        return .editNote(references[0], number: number, text: words.joined(separator: " "))
+      }
+      var words = rest.map(\.text)
       if words.first == "--" { words.removeFirst() }
       guard !words.isEmpty else { throw .missingArgument(command: "note", what: "the note's text") }
       return .note(references[0], words.joined(separator: " "))
@@ -88,7 +162,7 @@ struct ArgumentDecoder {
       while let token = try reader.next() {
         switch token {
         case .option("--limit", let value): limit = try Self.positiveCount(value, option: "--limit")
-        case .option(let name, _): throw .unknownOption(name, suggestion: nil)
+        case .option(let name, _), .flag(let name): throw .unknownOption(name, suggestion: nil)
         case .word(let word, _): throw .unexpectedArgument(command: "history", word: word)
         }
       }
@@ -163,8 +237,16 @@ struct ArgumentDecoder {
         case "--where":
           guard parsed.filter == nil else { throw .invalid("--where is given twice; put every term in one --where") }
           parsed.filter = try filter(splitWords(value))
+        case "--parent", "--depends", "--blocks", "--recur":
+          let key = String(name.dropFirst(2))
+          if key == "parent" || key == "recur" { try once(key, word) }
+          try applyLink(key, value, option: name, to: &parsed.changes)
         default: throw .unknownOption(name, suggestion: nil)
         }
+      case .flag("--series"):
+        series = true
+      case .flag(let name):
+        throw .unknownOption(name, suggestion: nil)
       case .word(let word, let afterDoubleDash):
         if readingReferences, !afterDoubleDash, let references = TaskReference.list(word) {
           parsed.references.append(contentsOf: references)
@@ -227,6 +309,14 @@ struct ArgumentDecoder {
 
   /// Applies `+tag`, `-tag` (update only), `project:`, `pri:`, `due:`.
   private func applyAttribute(_ word: String, to changes: inout TodoChanges) throws(UsageError) -> AttributeOutcome {
+    if let colon = word.firstIndex(of: ":") {
+      let key = word[..<colon].lowercased()
+      let value = String(word[word.index(after: colon)...])
+      if let link = Self.linkKeys[key], !(value.isEmpty && command != .update) {
+        try applyLink(link, value, option: String(word[..<colon]) + ":", to: &changes)
+        return link == "parent" || link == "recur" ? .field(link) : .tag
+      }
+    }
     if word.count > 1, word.hasPrefix("+") {
       let tag = String(word.dropFirst())
       try Self.checked { () throws(TodoError) in try Validation.tag(tag) }
@@ -262,6 +352,94 @@ struct ArgumentDecoder {
       return .field("\(field.rawValue) date")
     case .status, .title, .created, .modified, .completed: return .titleWord
     }
+  }
+
+  /// The keys of links and recurrence (`parent:`, `depends:`, `blocks:`, `recur:`) and their aliases.
+  static let linkKeys = ["parent": "parent", "depends": "depends", "dep": "depends", "blocks": "blocks", "recur": "recur"]
+
+  /// Applies `parent:ID` (empty: no parent), `depends:3,-5` (waits for 3, no longer for 5),
+  /// `blocks:7,-8`, `recur:RULE` (empty: stops repeating).
+  private func applyLink(_ key: String, _ value: String, option: String, to changes: inout TodoChanges) throws(UsageError) {
+    switch key {
+    case "parent":
+      if value.isEmpty {
+        changes.parent = .clear
+        return
+      }
+      guard let references = TaskReference.list(value), references.count == 1 else {
+        throw .badValue(option: option, value: value, reason: "give one task id (parent:12)")
+      }
+      changes.parent = .set(references[0])
+    case "recur":
+      if value.isEmpty {
+        changes.recur = .clear
+        return
+      }
+      guard let rule = RecurrenceRule(parsing: value) else {
+        throw .badValue(
+          option: option, value: value,
+          reason: "use daily, weekly, monthly, yearly, weekdays or a number and unit (4d, 2w, 3mo, 1y); +1w counts from each completion")
+      }
+      changes.recur = .set(rule)
+    default:
+      guard !value.isEmpty else {
+        throw .badValue(option: option, value: value, reason: "give task ids (\(key):3,5; \(key):-3 removes 3)")
+      }
+      for part in value.split(separator: ",", omittingEmptySubsequences: false) {
+        let removing = part.hasPrefix("-")
+        let text = removing ? String(part.dropFirst()) : String(part)
+        guard let reference = TaskReference(parsing: text), !(reference.isRange) else {
+          throw .badValue(option: option, value: value, reason: "give task ids (\(key):3,5; \(key):-3 removes 3)")
+        }
+        if removing && command != .update {
+          throw .badValue(option: option, value: value, reason: "a new task has nothing to remove")
+        }
+        switch (key, removing) {
+        case ("depends", false): changes.addDepends.append(reference)
+        case ("depends", true): changes.removeDepends.append(reference)
+        case (_, false): changes.addBlocks.append(reference)
+        case (_, true): changes.removeBlocks.append(reference)
+        }
+      }
+    }
+  }
+
+  /// One task reference: the first word, which must name one task.
+  private func oneReference(_ token: Token?, what: String) throws(UsageError) -> TaskReference {
+    guard let token else { throw .missingArgument(command: command.rawValue, what: what) }
+    guard let references = TaskReference.list(token.text), references.count == 1, !references[0].isRange else {
+      throw .badValue(option: command.rawValue, value: token.text, reason: Self.referenceReason(token.text) + " (one task)")
+    }
+    return references[0]
+  }
+
+  /// `timesheet [FILTER] [--since DATE] [--until DATE] [--by task|day|week|project]`: every
+  /// status unless the filter names one.
+  private mutating func timesheetQuery(_ tokens: [Token]) throws(UsageError) -> TimesheetQuery {
+    var query = TimesheetQuery()
+    var words: [FilterWord] = []
+    var reader = OptionReader(tokens: tokens[...], command: command)
+    while let token = try reader.next() {
+      switch token {
+      case .option("--since", let value): query.since = try date(value).sortInstant
+      case .option("--until", let value):
+        // An all-day until counts the whole day.
+        switch try date(value) {
+        case .day(let day): query.until = day.adding(days: 1).start
+        case .instant(let instant): query.until = instant
+        }
+      case .option("--by", let value):
+        guard let grouping = TimesheetGrouping(rawValue: value.lowercased()) else {
+          throw .badValue(option: "--by", value: value, reason: "use task, day, week or project")
+        }
+        query.grouping = grouping
+      case .option(let name, _), .flag(let name): throw .unknownOption(name, suggestion: nil)
+      case .word(let word, let afterDoubleDash): words.append(FilterWord(word, plain: afterDoubleDash, at: reader.position))
+      }
+    }
+    query.filter = try filter(words)
+    query.filter.defaultStatus = .all
+    return query
   }
 
   /// Sets a date field from its value: empty clears it; an expression that starts with `due`
@@ -335,7 +513,8 @@ struct ArgumentDecoder {
       case .option("--project", let value): filterWords.append(FilterWord("project:" + value, at: reader.position))
       case .option("--priority", let value): filterWords.append(FilterWord("pri:" + value, at: reader.position))
       case .option("--status", let value): filterWords.append(FilterWord("status:" + value, at: reader.position))
-      case .option(let name, _): throw .unknownOption(name, suggestion: nil)
+      case .flag("--tree"): query.tree = true
+      case .option(let name, _), .flag(let name): throw .unknownOption(name, suggestion: nil)
       case .word(let word, let afterDoubleDash): filterWords.append(FilterWord(word, plain: afterDoubleDash, at: reader.position))
       }
     }
@@ -352,7 +531,8 @@ struct ArgumentDecoder {
     while let token = try reader.next() {
       switch token {
       case .option("--where", let value): words.append(contentsOf: splitWords(value))
-      case .option(let name, _): throw .unknownOption(name, suggestion: nil)
+      case .flag("--series"): series = true
+      case .option(let name, _), .flag(let name): throw .unknownOption(name, suggestion: nil)
       case .word(let word, let afterDoubleDash): words.append(FilterWord(word, plain: afterDoubleDash, at: reader.position))
       }
     }
@@ -447,6 +627,7 @@ struct ArgumentDecoder {
 struct OptionReader {
   enum Item: Equatable {
     case option(String, String)
+    case flag(String)
     case word(String, afterDoubleDash: Bool)
   }
 
@@ -471,6 +652,10 @@ struct OptionReader {
     }
     guard token.text.hasPrefix("--") else { return .word(token.text, afterDoubleDash: false) }
     let (name, inline) = CommandParser.splitOption(token.text)
+    if command.flagOptions.contains(name) {
+      try CommandParser.noValue(name, inline)
+      return .flag(name)
+    }
     guard command.valueOptions.contains(name) else {
       throw .unknownOption(name, suggestion: closestMatch(to: name, in: command.allOptions))
     }

@@ -1,6 +1,7 @@
 /// The commands, with their aliases, and the options each one takes.
 enum CommandName: String, CaseIterable, Sendable {
-  case add, list, waiting, show, update, done, reopen, delete, note, undo, history, tags, projects, stats, date, help, shell
+  case add, log, duplicate, list, next, tree, waiting, show, why, update, append, prepend, done, reopen, delete, purge, note
+  case start, stop, timesheet, undo, history, tags, projects, stats, date, help, shell
 
   /// Every name a user may type, aliases included.
   static let spellings: [String: CommandName] = {
@@ -14,14 +15,17 @@ enum CommandName: String, CaseIterable, Sendable {
 
   /// The names listed in help and offered by completion (aliases after their command).
   static let allSpellings = [
-    "add", "list", "ls", "waiting", "show", "update", "edit", "done", "reopen", "delete", "rm", "note", "undo", "history",
+    "add", "log", "duplicate", "list", "ls", "next", "tree", "waiting", "show", "why", "update", "edit", "append",
+    "prepend", "done", "reopen", "delete", "rm", "purge", "note", "start", "stop", "timesheet", "undo", "history",
     "tags", "projects", "stats", "date", "help", "shell",
   ]
 
   /// Whether the command acts on tasks named by id, so that `todo 3 done` can mean `done 3`.
   var takesTaskIDs: Bool {
     switch self {
-    case .list, .waiting, .show, .update, .done, .reopen, .delete, .note: true
+    case .list, .next, .tree, .waiting, .show, .why, .update, .append, .prepend, .duplicate, .done, .reopen, .delete,
+      .purge, .note, .start, .stop, .timesheet:
+      true
     default: false
     }
   }
@@ -29,19 +33,33 @@ enum CommandName: String, CaseIterable, Sendable {
   /// Options that take a value, for this command (global ones excluded).
   var valueOptions: [String] {
     switch self {
-    case .add: ["--tag", "--project", "--priority", "--due", "--wait", "--scheduled", "--until", "--note", "--title"]
+    case .add, .log, .duplicate:
+      ["--tag", "--project", "--priority", "--due", "--wait", "--scheduled", "--until", "--note", "--title", "--parent",
+       "--depends", "--blocks", "--recur"]
     case .update:
-      ["--tag", "--project", "--priority", "--due", "--wait", "--scheduled", "--until", "--note", "--title", "--where"]
-    case .list, .waiting: ["--tag", "--project", "--priority", "--status", "--sort", "--limit"]
-    case .done, .reopen, .delete: ["--where"]
+      ["--tag", "--project", "--priority", "--due", "--wait", "--scheduled", "--until", "--note", "--title", "--parent",
+       "--depends", "--blocks", "--recur", "--where"]
+    case .list, .waiting, .tree, .next: ["--tag", "--project", "--priority", "--status", "--sort", "--limit"]
+    case .done, .reopen, .delete, .purge, .append, .prepend: ["--where"]
     case .history: ["--limit"]
+    case .note: ["--edit", "--remove"]
+    case .timesheet: ["--since", "--until", "--by"]
+    default: []
+    }
+  }
+
+  /// Options that take no value, for this command.
+  var flagOptions: [String] {
+    switch self {
+    case .update, .delete: ["--series"]
+    case .list: ["--tree"]
     default: []
     }
   }
 
   /// Every option this command accepts, global ones included (for "did you mean" and completion).
   var allOptions: [String] {
-    valueOptions + GlobalOptionNames.all
+    valueOptions + flagOptions + GlobalOptionNames.all
   }
 }
 
@@ -57,8 +75,7 @@ enum GlobalOptionNames {
 enum TaskwarriorWords {
   static let equivalents: [String: String] = [
     "modify": "update", "mod": "update", "info": "show", "annotate": "note", "complete": "done",
-    "finish": "done", "remove": "delete", "del": "delete", "next": "list", "version": "--version",
-    "summary": "projects", "count": "stats", "start": "", "stop": "", "log": "", "append": "", "prepend": "",
-    "duplicate": "", "export": "", "import": "", "calendar": "", "purge": "", "denotate": "",
+    "finish": "done", "remove": "delete", "del": "delete", "version": "--version", "information": "show",
+    "summary": "projects", "count": "stats", "export": "", "import": "", "calendar": "", "denotate": "note --remove",
   ]
 }

@@ -22,6 +22,8 @@ struct ListQuery: Equatable, Sendable {
   var filter = { var filter = TodoFilter(); filter.leavesOutWaiting = true; return filter }()
   var sort: [SortKey] = []
   var limit: Int?
+  /// `list --tree`: subtasks drawn under their parents.
+  var tree = false
 }
 
 /// A command line after parsing and validation: everything the command needs, as values.
@@ -44,6 +46,31 @@ enum Command: Equatable, Sendable {
   case help(topic: String?)
   case version
   case shell
+  /// `update --series`: the tasks and their series' templates.
+  case updateSeries(TodoFilter, TodoChanges)
+  /// `delete --series`: the tasks' series end.
+  case deleteSeries(TodoFilter)
+  /// A task added as already done.
+  case log(TodoChanges)
+  case duplicate(TaskReference, TodoChanges)
+  case editNote(TaskReference, number: Int, text: String)
+  case removeNote(TaskReference, number: Int)
+  case purge(TodoFilter)
+  case start(TaskReference)
+  /// nil: the active task.
+  case stop(TaskReference?)
+  case timesheet(TimesheetQuery)
+  case next(ListQuery)
+  case why(TaskReference)
+  case tree(ListQuery)
+}
+
+/// What `timesheet` totals: the intervals of the tasks a filter selects, within a window.
+struct TimesheetQuery: Equatable, Sendable {
+  var filter = TodoFilter()
+  var since: Int64?
+  var until: Int64?
+  var grouping = TimesheetGrouping.task
 }
 
 /// One parsed command line.

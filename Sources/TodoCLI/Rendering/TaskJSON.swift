@@ -4,7 +4,7 @@ import TodoCore
 /// absent values. The task object's keys are fixed (see man/todo.1, JSON OUTPUT).
 extension JSONWriter {
   /// Writes one task object.
-  mutating func task(_ todo: Todo, dryRun: Bool = false) {
+  mutating func task(_ todo: Todo, dryRun: Bool = false, urgency: Double? = nil) {
     object { json in
       json.field("id", Int(todo.id))
       json.field("uuid", todo.uuid)
@@ -21,6 +21,43 @@ extension JSONWriter {
       json.field("created", Timestamp.rfc3339(todo.created))
       json.field("modified", Timestamp.rfc3339(todo.modified))
       json.field("completed", todo.completed.map(Timestamp.rfc3339))
+      json.field("parent", todo.parentUUID)
+      json.field("parent_id", todo.parentID.map { Int($0) })
+      json.field("depends", todo.depends.map(\.uuid))
+      json.key("depends_ids")
+      json.array { json in for link in todo.depends { json.value(Int(link.id)) } }
+      json.key("recur")
+      if let series = todo.series {
+        json.object { json in
+          json.field("rule", series.rule.description)
+          json.field("mode", series.rule.mode)
+          json.field("series", series.uuid)
+          json.field("instance", series.index)
+          json.field("ended", series.ended.map(Timestamp.rfc3339))
+        }
+      } else {
+        json.nullValue()
+      }
+      json.key("progress")
+      if let progress = todo.progress {
+        json.object { json in
+          json.field("done", progress.done)
+          json.field("total", progress.total)
+        }
+      } else {
+        json.nullValue()
+      }
+      json.field("active", todo.isActive)
+      json.key("intervals")
+      json.array { json in
+        for interval in todo.intervals {
+          json.object { json in
+            json.field("start", Timestamp.rfc3339(interval.started))
+            json.field("end", interval.stopped.map(Timestamp.rfc3339))
+          }
+        }
+      }
+      if let urgency { json.field("urgency", (urgency * 1000).rounded() / 1000) }
       json.key("notes")
       json.array { json in
         for note in todo.notes {

@@ -28,6 +28,11 @@ struct TaskText {
     for (name, date) in [("due", todo.due), ("wait", todo.wait), ("scheduled", todo.scheduled), ("until", todo.until)] {
       if let date { attributes.append(name + ":" + Self.describe(date)) }
     }
+    if let parent = todo.parentID { attributes.append("parent:\(parent)") }
+    if !todo.depends.isEmpty { attributes.append("depends:" + todo.depends.map { String($0.id) }.joined(separator: ",")) }
+    if let series = todo.series, series.ended == nil { attributes.append("recur:\(series.rule)") }
+    if let progress = todo.progress { attributes.append("subtasks:\(progress.done)/\(progress.total)") }
+    if todo.isActive { attributes.append(styled("active", .green)) }
     if todo.status != .pending { attributes.append("status:" + todo.status.rawValue) }
     if !todo.notes.isEmpty { attributes.append("notes:\(todo.notes.count)") }
     if !attributes.isEmpty { parts.append(attributes.joined(separator: " ")) }
@@ -138,7 +143,8 @@ struct TaskText {
       }
       row.append(make(todo.project ?? "", .magenta, .project))
       row.append(make(todo.tagText, .cyan, .tags))
-      row.append(make(todo.title, todo.status == .pending ? nil : .dim, .title))
+      let title = todo.progress.map { todo.title + " (\($0.done)/\($0.total))" } ?? todo.title
+      row.append(make(title, todo.status == .pending ? nil : .dim, .title))
     }
   }
 
@@ -220,7 +226,7 @@ struct TaskText {
   }
 
   /// Every field of one task, then its notes.
-  func details(_ todo: Todo) -> [String] {
+  func details(_ todo: Todo, upcoming: [TaskDate] = []) -> [String] {
     func time(_ value: Int64?, past: Timestamp.PastStyle = .ago) -> String {
       guard let value else { return "-" }
       return "\(Timestamp.localDescription(value)) (\(Timestamp.relative(value, now: now, past: past)))"
@@ -247,13 +253,39 @@ struct TaskText {
       ("Completed", time(todo.completed)),
       ("UUID", todo.uuid),
     ]
-    for (name, value) in fields {
+    var links: [(String, String)] = []
+    if let parent = todo.parentID { links.append(("Parent", "task \(parent)")) }
+    if let progress = todo.progress { links.append(("Subtasks", "\(progress.done) of \(progress.total) done")) }
+    if !todo.depends.isEmpty {
+      links.append(("Depends", todo.depends.map { "\($0.id)" + ($0.isOpen ? " (pending)" : " (closed)") }.joined(separator: ", ")))
+    }
+    if !todo.blocking.isEmpty { links.append(("Blocking", todo.blocking.map(String.init).joined(separator: ", "))) }
+    if let series = todo.series {
+      var rule = "\(series.rule) (\(series.rule.words)), instance \(series.index)"
+      if let ended = series.ended { rule += "; ended \(Timestamp.localDescription(ended))" }
+      links.append(("Recur", rule))
+      if !upcoming.isEmpty { links.append(("Next", upcoming.map(Self.describe).joined(separator: ", "))) }
+      links.append(("Series", series.uuid))
+    }
+    if todo.isActive, let started = todo.intervals.last?.started { links.append(("Active", "since \(time(started))")) }
+    for (name, value) in fields + links {
       lines.append("  " + styled(name.padding(toWidth: 10), .dim) + " " + value)
+    }
+    if !todo.intervals.isEmpty {
+      let total = todo.intervals.reduce(0) { $0 + $1.seconds(now: now) }
+      lines.append(styled("Time", .bold) + "  " + CommandRunner.duration(total))
+      for interval in todo.intervals {
+        let end = interval.stopped.map(Timestamp.localDescription) ?? "now (running)"
+        lines.append(
+          "  " + styled(Timestamp.localDescription(interval.started), .dim) + " – " + end + "  "
+            + CommandRunner.duration(interval.seconds(now: now)))
+      }
     }
     if !todo.notes.isEmpty {
       lines.append(styled("Notes", .bold))
-      for note in todo.notes {
-        lines.append("  " + styled(Timestamp.localDescription(note.created), .dim) + "  " + sanitizedForTerminal(note.text))
+      for (index, note) in todo.notes.enumerated() {
+        lines.append(
+          "  \(index + 1). " + styled(Timestamp.localDescription(note.created), .dim) + "  " + sanitizedForTerminal(note.text))
       }
     }
     return lines

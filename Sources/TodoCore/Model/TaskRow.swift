@@ -24,6 +24,8 @@ public struct TaskRow: Sendable, Equatable {
   public var completed: Int64?
   /// The tags in name order, separated by one space; empty when there are none.
   public var tagText: String
+  /// How many of its subtasks are done, of how many; nil without subtasks.
+  public var progress: Progress?
 
   public init(_ todo: Todo) {
     id = todo.id
@@ -36,16 +38,24 @@ public struct TaskRow: Sendable, Equatable {
     modified = todo.modified
     completed = todo.completed
     tagText = todo.tags.sorted().joined(separator: " ")
+    progress = todo.progress
   }
 
   /// The columns `init(selected:)` reads, in its order; the times (created, modified,
   /// completed) only when `times`: a list shows them only when sorted by one.
-  static func selectColumns(times: Bool) -> String {
+  /// With `progress`, the counts of each task's subtasks follow (only asked when some task has
+  /// subtasks).
+  static func selectColumns(times: Bool, progress: Bool = false) -> String {
     """
     SELECT todo.id, todo.title, todo.status, todo.priority, todo.project, todo.due, todo.due_day,
-      (SELECT group_concat(name, ' ') FROM tag WHERE tag.todo_id = todo.id) AS tags\(times ? ", todo.created, todo.modified, todo.completed" : "") FROM todo
+      (SELECT group_concat(name, ' ') FROM tag WHERE tag.todo_id = todo.id) AS tags\(times ? ", todo.created, todo.modified, todo.completed" : "")\(progress ? ", \(progressColumns)" : "") FROM todo
     """
   }
+
+  private static let progressColumns = """
+    (SELECT count(*) FROM todo AS child INDEXED BY todo_by_parent WHERE child.parent_id = todo.id AND child.status = 'done'),
+    (SELECT count(*) FROM todo AS child INDEXED BY todo_by_parent WHERE child.parent_id = todo.id AND child.status != 'deleted')
+    """
 
   /// Whether a list in this order shows a time column, and so reads the times.
   public static func showsTimes(sortedBy sort: [SortKey]) -> Bool {
@@ -57,13 +67,22 @@ public struct TaskRow: Sendable, Equatable {
   /// on every row).
   struct Decoder {
     let times: Bool
+    let progress: Bool
     private var project: String?
     private var tags = ""
 
-    init(times: Bool) { self.times = times }
+    init(times: Bool, progress: Bool = false) {
+      self.times = times
+      self.progress = progress
+    }
 
     mutating func decode(_ row: Row) throws(DatabaseError) -> TaskRow {
-      let task = try TaskRow(selected: row, times: times, project: project, tags: tags)
+      var task = try TaskRow(selected: row, times: times, project: project, tags: tags)
+      if progress {
+        let first: Int32 = times ? 11 : 8
+        let total = Int(try row.integer(at: first + 1) ?? 0)
+        if total > 0 { task.progress = Progress(done: Int(try row.integer(at: first) ?? 0), total: total) }
+      }
       project = task.project
       tags = task.tagText
       return task

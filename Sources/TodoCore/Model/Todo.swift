@@ -153,8 +153,32 @@ public struct Todo: Entity, Equatable {
   public var completed: Int64?
   /// Oldest first.
   public var notes: [Note] = []
+  /// The task this one is a subtask of.
+  public var parentID: Int64?
+  /// The series this task is an instance of, and its number there (stored columns).
+  public var seriesID: Int64?
+  public var seriesIndex: Int?
+
+  // Read with the task (see `Relations`), never written through the row.
+  /// The parent's UUID.
+  public var parentUUID: String?
+  /// The tasks this one waits for, in id order.
+  public var depends: [TaskLink] = []
+  /// The pending tasks that wait for this one, in id order.
+  public var blocking: [Int64] = []
+  /// The series, its rule and this instance's number.
+  public var series: SeriesLink?
+  /// The times the task was worked on, oldest first; the last one is running when it has no end.
+  public var intervals: [WorkInterval] = []
+  /// Its subtasks: how many are done of how many (deleted ones left out); nil without subtasks.
+  public var progress: Progress?
 
   public init() {}
+
+  /// Waits for a task that is still pending.
+  public var isBlocked: Bool { depends.contains(where: \.isOpen) }
+  /// Being worked on now: its last interval is still running.
+  public var isActive: Bool { intervals.last.map { $0.stopped == nil } ?? false }
 
   /// Decodes the columns of `todo`; `tags` too when the query selected them as a space-separated
   /// `tags` column (notes are loaded separately).
@@ -173,13 +197,16 @@ public struct Todo: Entity, Equatable {
     created = try row.decode("created")
     modified = try row.decode("modified")
     completed = try row.decode("completed")
+    parentID = try row.decode("parent_id")
+    seriesID = try row.decode("series_id")
+    seriesIndex = try row.decode("series_index")
     if row.hasColumn("tags"), case .text(let joined) = try row.value("tags") {
       tags = joined.split(separator: " ").map(String.init).sorted()
     }
   }
 
   /// A date stored in the columns `name` (its instant) and `name_day`.
-  private static func date(_ row: Row, _ name: String) throws(DatabaseError) -> TaskDate? {
+  static func date(_ row: Row, _ name: String) throws(DatabaseError) -> TaskDate? {
     let instant: Int64? = try row.decode(name)
     let day: String? = try row.decode(name + "_day")
     guard let instant else { return nil }
@@ -204,7 +231,7 @@ public struct Todo: Entity, Equatable {
   }
 
   /// The position of `has_notes` in a row of `TodoStore.selectTodo`.
-  static let hasNotesIndex: Int32 = 19
+  static let hasNotesIndex: Int32 = 22
 
   /// Decodes a row of `TodoStore.selectTodo` by position (no column name is looked up: lists of
   /// a million tasks read every row through here).
@@ -237,6 +264,9 @@ public struct Todo: Entity, Equatable {
       if !zip(names, names.dropFirst()).allSatisfy({ $0 < $1 }) { names.sort() }
       return names
     }
+    parentID = try row.integer(at: 19)
+    seriesID = try row.integer(at: 20)
+    seriesIndex = try row.integer(at: 21).map { Int($0) }
   }
 
   public func encode(to columns: inout Columns) {
@@ -257,5 +287,48 @@ public struct Todo: Entity, Equatable {
     columns["created"] = created
     columns["modified"] = modified
     columns["completed"] = completed
+    columns["parent_id"] = parentID
+    columns["series_id"] = seriesID
+    columns["series_index"] = seriesIndex.map(Int64.init)
+  }
+}
+
+/// Another task a task points to: its id, UUID, and whether it is still pending.
+public struct TaskLink: Sendable, Equatable {
+  public var id: Int64
+  public var uuid: String
+  public var isOpen: Bool
+
+  public init(id: Int64, uuid: String, isOpen: Bool) {
+    self.id = id
+    self.uuid = uuid
+    self.isOpen = isOpen
+  }
+}
+
+/// A time a task was worked on (`start` … `stop`); `stopped` is nil while it runs.
+public struct WorkInterval: Sendable, Equatable {
+  public var id: Int64
+  public var started: Int64
+  public var stopped: Int64?
+
+  public init(id: Int64, started: Int64, stopped: Int64?) {
+    self.id = id
+    self.started = started
+    self.stopped = stopped
+  }
+
+  /// Its length in seconds, a running one counted until `now`.
+  public func seconds(now: Int64) -> Int64 { max(0, (stopped ?? now) - started) }
+}
+
+/// How many of a task's subtasks are done, of how many (deleted ones left out).
+public struct Progress: Sendable, Equatable {
+  public var done: Int
+  public var total: Int
+
+  public init(done: Int, total: Int) {
+    self.done = done
+    self.total = total
   }
 }

@@ -34,6 +34,19 @@ public struct TodoChanges: Sendable, Equatable {
   public var until: FieldChange<DateSetting>?
   /// Notes to append, in order (`--note` may be given several times).
   public var notes: [String] = []
+  /// Make the task a subtask of another, or a task of its own again.
+  public var parent: FieldChange<TaskReference>?
+  /// Tasks this one starts or stops waiting for (`depends:3,-5`).
+  public var addDepends: [TaskReference] = []
+  public var removeDepends: [TaskReference] = []
+  /// Tasks that start or stop waiting for this one (`blocks:7`).
+  public var addBlocks: [TaskReference] = []
+  public var removeBlocks: [TaskReference] = []
+  /// Make the task a series (or change its rule), or stop it repeating.
+  public var recur: FieldChange<RecurrenceRule>?
+  /// Words added after (`append`) or before (`prepend`) the title.
+  public var appendText: String?
+  public var prependText: String?
 
   public init(title: String? = nil) {
     self.title = title
@@ -42,7 +55,14 @@ public struct TodoChanges: Sendable, Equatable {
   /// True when nothing would change.
   public var isEmpty: Bool {
     title == nil && addTags.isEmpty && removeTags.isEmpty && project == nil && priority == nil && due == nil
-      && wait == nil && scheduled == nil && until == nil && notes.isEmpty
+      && wait == nil && scheduled == nil && until == nil && notes.isEmpty && !changesLinks && appendText == nil
+      && prependText == nil
+  }
+
+  /// True when the change touches a parent, a dependency or a series (resolved by the store).
+  public var changesLinks: Bool {
+    parent != nil || !addDepends.isEmpty || !removeDepends.isEmpty || !addBlocks.isEmpty || !removeBlocks.isEmpty
+      || recur != nil
   }
 
   /// Applies the field changes to a task (tags and notes are stored separately by the store).
@@ -51,6 +71,8 @@ public struct TodoChanges: Sendable, Equatable {
   /// - Throws: `TodoError.invalid` when a date counts from a due date the task does not have.
   func apply(to todo: inout Todo, now: Int64) throws(TodoError) {
     if let title { todo.title = title }
+    if let appendText { todo.title += " " + appendText }
+    if let prependText { todo.title = prependText + " " + todo.title }
     switch project {
     case .set(let value): todo.project = value
     case .clear: todo.project = nil

@@ -115,6 +115,14 @@ public enum VirtualTag: String, Sendable, Equatable, CaseIterable {
   case priority = "PRIORITY"
   /// The task's status.
   case pending = "PENDING", done = "DONE", deleted = "DELETED"
+  /// An instance of a series that goes on.
+  case recurring = "RECURRING"
+  /// Waits for a pending task; a pending task waits for it.
+  case blocked = "BLOCKED", blocking = "BLOCKING"
+  /// Has subtasks (not counting deleted ones); is a subtask.
+  case parent = "PARENT", child = "CHILD"
+  /// Being worked on now (`todo start`).
+  case active = "ACTIVE"
 
   /// The condition, for tasks as of `now`.
   func term(now: Int64) -> FilterTerm {
@@ -148,7 +156,24 @@ public enum VirtualTag: String, Sendable, Equatable, CaseIterable {
       return .all([
         pending, .not(.date(DateCondition(field: .wait, comparison: .after, value: .instant(now)))),
         .not(.date(DateCondition(field: .scheduled, comparison: .after, value: .instant(now)))),
+        .not(VirtualTag.blocked.term(now: now)),
       ])
+    case .recurring:
+      return .sql(Predicate(sql: "todo.series_id IN (SELECT id FROM series WHERE ended IS NULL)"))
+    case .blocked:
+      return .sql(Predicate(sql: """
+        todo.id IN (SELECT dependency.todo_id FROM dependency JOIN todo AS target ON target.id = dependency.depends_on
+                    WHERE target.status = 'pending')
+        """))
+    case .blocking:
+      return .sql(Predicate(sql: """
+        todo.id IN (SELECT dependency.depends_on FROM dependency JOIN todo AS waiting ON waiting.id = dependency.todo_id
+                    WHERE waiting.status = 'pending')
+        """))
+    case .parent:
+      return .sql(Predicate(sql: "todo.id IN (SELECT parent_id FROM todo AS child WHERE child.parent_id IS NOT NULL AND child.status != 'deleted')"))
+    case .child: return .sql(Predicate(sql: "todo.parent_id IS NOT NULL"))
+    case .active: return .sql(Predicate(sql: "todo.id IN (SELECT todo_id FROM interval WHERE stopped IS NULL)"))
     case .scheduled: return .date(DateCondition(field: .scheduled, comparison: .any))
     case .until: return .date(DateCondition(field: .until, comparison: .any))
     case .tagged: return .sql(Predicate(sql: "EXISTS (SELECT 1 FROM tag WHERE tag.todo_id = todo.id)"))

@@ -69,3 +69,11 @@ public enum TaskReference: Sendable, Equatable, Hashable {
     return references
   }
 }
+
+extension TaskReference {
+  /// `3-7`: several tasks.
+  public var isRange: Bool {
+    if case .range = self { return true }
+    return false
+  }
+}

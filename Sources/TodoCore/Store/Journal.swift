@@ -57,9 +57,19 @@ enum Journal {
       'wait_day', todo.wait_day, 'scheduled', todo.scheduled, 'scheduled_day', todo.scheduled_day,
       'until', todo.until, 'until_day', todo.until_day, 'end_reason', todo.end_reason,
       'created', todo.created, 'modified', todo.modified, 'completed', todo.completed,
+      'parent_id', todo.parent_id, 'series_id', todo.series_id, 'series_index', todo.series_index,
       'tags', json((SELECT json_group_array(name) FROM tag WHERE tag.todo_id = todo.id)),
       'notes', json((SELECT json_group_array(json_object('id', id, 'created', created, 'text', text))
-                     FROM note WHERE note.todo_id = todo.id)))
+                     FROM note WHERE note.todo_id = todo.id)),
+      'depends', json((SELECT json_group_array(depends_on) FROM dependency WHERE dependency.todo_id = todo.id)),
+      'intervals', json((SELECT json_group_array(json_object('id', id, 'started', started, 'stopped', stopped))
+                         FROM interval WHERE interval.todo_id = todo.id)),
+      'series', (SELECT json_object(
+                   'id', id, 'uuid', uuid, 'rule', rule, 'title', title, 'priority', priority, 'project', project,
+                   'tags', json(tags), 'due', due, 'due_day', due_day, 'wait', wait, 'wait_day', wait_day,
+                   'scheduled', scheduled, 'scheduled_day', scheduled_day, 'until', until, 'until_day', until_day,
+                   'ended', ended, 'created', created, 'modified', modified)
+                 FROM series WHERE series.id = todo.series_id))
     """
 
   /// Records that the command creates a task: undo removes it.
@@ -122,14 +132,39 @@ enum Journal {
   /// Put every task a journal entry (`?1`) changed back exactly as its snapshot shows it (its row,
   /// tags and notes, with their ids), and remove the tasks it created (their tags and notes go
   /// with them, by the foreign keys).
+  ///
+  /// The tasks the entry created go first: a restored instance of a series may be pending again
+  /// only once the next instance its completion created is gone (one pending instance per series).
+  /// Snapshots written before version 3 have no parent, series, dependencies or intervals: those
+  /// read as none. A series no task belongs to any more (its creation undone) is removed.
   private static let restoreStatements = [
+    "DELETE FROM todo WHERE id IN (SELECT todo_id FROM journal_change WHERE journal_id = ?1 AND before IS NULL)",
+    """
+    INSERT INTO series (id, uuid, rule, title, priority, project, tags, due, due_day, wait, wait_day, scheduled,
+                        scheduled_day, until, until_day, ended, created, modified)
+    SELECT s ->> 'id', s ->> 'uuid', s ->> 'rule', s ->> 'title', s ->> 'priority', s ->> 'project', s ->> 'tags',
+           s ->> 'due', s ->> 'due_day', s ->> 'wait', s ->> 'wait_day', s ->> 'scheduled', s ->> 'scheduled_day',
+           s ->> 'until', s ->> 'until_day', s ->> 'ended', s ->> 'created', s ->> 'modified'
+    FROM (SELECT before -> 'series' AS s FROM journal_change
+          WHERE journal_id = ?1 AND before IS NOT NULL AND before ->> 'series' IS NOT NULL ORDER BY sequence DESC)
+    WHERE true
+    ON CONFLICT (id) DO UPDATE SET
+      uuid = excluded.uuid, rule = excluded.rule, title = excluded.title, priority = excluded.priority,
+      project = excluded.project, tags = excluded.tags, due = excluded.due, due_day = excluded.due_day,
+      wait = excluded.wait, wait_day = excluded.wait_day, scheduled = excluded.scheduled,
+      scheduled_day = excluded.scheduled_day, until = excluded.until, until_day = excluded.until_day,
+      ended = excluded.ended, created = excluded.created, modified = excluded.modified
+    """,
     """
     INSERT INTO todo (id, uuid, title, status, priority, project, due, due_day, wait, wait_day, scheduled,
-                      scheduled_day, until, until_day, end_reason, created, modified, completed)
+                      scheduled_day, until, until_day, end_reason, created, modified, completed,
+                      parent_id, series_id, series_index)
     SELECT before ->> 'id', before ->> 'uuid', before ->> 'title', before ->> 'status', before ->> 'priority',
            before ->> 'project', before ->> 'due', before ->> 'due_day', before ->> 'wait', before ->> 'wait_day',
            before ->> 'scheduled', before ->> 'scheduled_day', before ->> 'until', before ->> 'until_day',
-           before ->> 'end_reason', before ->> 'created', before ->> 'modified', before ->> 'completed'
+           before ->> 'end_reason', before ->> 'created', before ->> 'modified', before ->> 'completed',
+           -- A parent purged since is no parent.
+           (SELECT id FROM todo WHERE id = before ->> 'parent_id'), before ->> 'series_id', before ->> 'series_index'
     FROM journal_change WHERE journal_id = ?1 AND before IS NOT NULL AND true
     ON CONFLICT (id) DO UPDATE SET
       uuid = excluded.uuid, title = excluded.title, status = excluded.status,
@@ -137,9 +172,9 @@ enum Journal {
       wait = excluded.wait, wait_day = excluded.wait_day, scheduled = excluded.scheduled,
       scheduled_day = excluded.scheduled_day, until = excluded.until, until_day = excluded.until_day,
       end_reason = excluded.end_reason,
-      created = excluded.created, modified = excluded.modified, completed = excluded.completed
+      created = excluded.created, modified = excluded.modified, completed = excluded.completed,
+      parent_id = excluded.parent_id, series_id = excluded.series_id, series_index = excluded.series_index
     """,
-    "DELETE FROM todo WHERE id IN (SELECT todo_id FROM journal_change WHERE journal_id = ?1 AND before IS NULL)",
     "DELETE FROM tag WHERE todo_id IN (SELECT todo_id FROM journal_change WHERE journal_id = ?1 AND before IS NOT NULL)",
     """
     INSERT INTO tag (todo_id, name)
@@ -153,6 +188,20 @@ enum Journal {
     FROM journal_change AS change, json_each(change.before, '$.notes') AS note
     WHERE change.journal_id = ?1 AND change.before IS NOT NULL
     """,
+    "DELETE FROM dependency WHERE todo_id IN (SELECT todo_id FROM journal_change WHERE journal_id = ?1 AND before IS NOT NULL)",
+    """
+    INSERT OR IGNORE INTO dependency (todo_id, depends_on)
+    SELECT change.todo_id, target.value FROM journal_change AS change, json_each(change.before, '$.depends') AS target
+    WHERE change.journal_id = ?1 AND change.before IS NOT NULL AND target.value IN (SELECT id FROM todo)
+    """,
+    "DELETE FROM interval WHERE todo_id IN (SELECT todo_id FROM journal_change WHERE journal_id = ?1 AND before IS NOT NULL)",
+    """
+    INSERT INTO interval (id, todo_id, started, stopped)
+    SELECT span.value ->> 'id', change.todo_id, span.value ->> 'started', span.value ->> 'stopped'
+    FROM journal_change AS change, json_each(change.before, '$.intervals') AS span
+    WHERE change.journal_id = ?1 AND change.before IS NOT NULL
+    """,
+    "DELETE FROM series WHERE ?1 IS NOT NULL AND NOT EXISTS (SELECT 1 FROM todo WHERE todo.series_id = series.id)",
   ]
 
   /// The newest entries first, with how many tasks each changed.

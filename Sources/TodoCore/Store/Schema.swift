@@ -80,8 +80,62 @@ public enum Schema {
       AND time(before ->> 'due', 'unixepoch', 'localtime') IN ('00:00:00', '23:59:59');
     """
 
+  /// Version 3: series (recurrence), subtasks, dependencies and time intervals.
+  ///
+  /// - A series holds its rule and its template (the fields each new instance starts from); its
+  ///   instances are tasks with `series_id` and their number `series_index`. At most one instance
+  ///   of a series is pending: a unique index says so, whatever process writes.
+  /// - `parent_id` makes a task a subtask; a parent that is purged leaves its children as they
+  ///   are, without a parent.
+  /// - `dependency` (`todo_id` waits for `depends_on`).
+  /// - `interval`: the times a task was worked on; the one still running has no `stopped`, and
+  ///   there is at most one such interval (one active task).
+  static let version3 = """
+    CREATE TABLE series (
+      id INTEGER PRIMARY KEY AUTOINCREMENT,
+      uuid TEXT NOT NULL UNIQUE,
+      rule TEXT NOT NULL,
+      title TEXT NOT NULL,
+      priority TEXT CHECK (priority IN ('H', 'M', 'L')),
+      project TEXT,
+      tags TEXT NOT NULL DEFAULT '[]',
+      due INTEGER, due_day TEXT,
+      wait INTEGER, wait_day TEXT,
+      scheduled INTEGER, scheduled_day TEXT,
+      until INTEGER, until_day TEXT,
+      ended INTEGER,
+      created INTEGER NOT NULL,
+      modified INTEGER NOT NULL
+    );
+    ALTER TABLE todo ADD COLUMN parent_id INTEGER REFERENCES todo (id) ON DELETE SET NULL;
+    ALTER TABLE todo ADD COLUMN series_id INTEGER;
+    ALTER TABLE todo ADD COLUMN series_index INTEGER;
+    CREATE INDEX todo_by_parent ON todo (parent_id) WHERE parent_id IS NOT NULL;
+    CREATE INDEX todo_by_series ON todo (series_id, series_index) WHERE series_id IS NOT NULL;
+    CREATE UNIQUE INDEX todo_one_pending_per_series ON todo (series_id) WHERE series_id IS NOT NULL AND status = 'pending';
+    CREATE TABLE dependency (
+      todo_id INTEGER NOT NULL REFERENCES todo (id) ON DELETE CASCADE,
+      depends_on INTEGER NOT NULL REFERENCES todo (id) ON DELETE CASCADE,
+      PRIMARY KEY (todo_id, depends_on),
+      CHECK (todo_id != depends_on)
+    ) WITHOUT ROWID;
+    CREATE INDEX dependency_by_target ON dependency (depends_on, todo_id);
+    CREATE TABLE interval (
+      id INTEGER PRIMARY KEY AUTOINCREMENT,
+      todo_id INTEGER NOT NULL REFERENCES todo (id) ON DELETE CASCADE,
+      started INTEGER NOT NULL,
+      stopped INTEGER,
+      CHECK (stopped IS NULL OR stopped >= started)
+    );
+    CREATE INDEX interval_by_todo ON interval (todo_id, started);
+    CREATE INDEX interval_by_start ON interval (started);
+    CREATE UNIQUE INDEX interval_one_running ON interval (stopped IS NULL) WHERE stopped IS NULL;
+    """
+
   /// Every step, in order.
-  public static let migrator = Migrator([Migration(version: 1, sql: version1), Migration(version: 2, sql: version2)])
+  public static let migrator = Migrator([
+    Migration(version: 1, sql: version1), Migration(version: 2, sql: version2), Migration(version: 3, sql: version3),
+  ])
 }
 
 /// Opening the todo database.

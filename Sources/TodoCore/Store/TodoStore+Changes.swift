@@ -11,6 +11,11 @@ public struct ChangeReport: Sendable, Equatable {
   /// Tasks whose `until` had passed, deleted by this command before it did its own work (in
   /// the same transaction and journal entry, so `undo` brings them back too).
   public var expired: [Todo] = []
+  /// Tasks the command made besides: the next instance of a series whose instance it closed.
+  public var created: [Todo] = []
+  /// Other tasks the command changed on the way: the task `start` stopped, the tasks `blocks:`
+  /// named.
+  public var others: [Todo] = []
 }
 
 /// A task a command named but did not change.
@@ -23,6 +28,10 @@ public struct UnchangedTask: Sendable, Equatable {
     case alreadyInStatus(Status)
     /// `done` does not complete a deleted task: reopen it first.
     case deleted
+    /// `start` of the task being worked on.
+    case alreadyActive
+    /// `stop` of a task not being worked on.
+    case notActive
   }
 
   public var task: Todo
@@ -35,6 +44,18 @@ enum EditOutcome {
   case unchanged(UnchangedTask.Reason)
 }
 
+/// What a change did beyond the tasks it edited: tasks it created (a series' next instance) and
+/// other tasks it changed (the task `blocks:` names, the task `start` stopped), each already in
+/// the command's journal entry.
+struct SideEffects {
+  var created: [Int64] = []
+  var changed: [Int64] = []
+
+  static func + (left: SideEffects, right: SideEffects) -> SideEffects {
+    SideEffects(created: left.created + right.created, changed: left.changed + right.changed)
+  }
+}
+
 extension TodoStore {
   /// Creates a task. Its id is the next never-used integer; a UUID is generated.
   ///
@@ -43,16 +64,48 @@ extension TodoStore {
   /// let report = try TodoStore.add(changes, now: now, command: "add Pay rent +home").operate(in: context)
   /// ```
   public static func add(_ changes: TodoChanges, now: Int64, command: String) -> DataOperation<ChangeReport, TodoError> {
-    let drafted: DataOperation<Todo, TodoError> = DataOperation { _ throws(TodoError) in
-      guard changes.title != nil else { throw .invalid("a task needs a title") }
-      try Validation.changes(changes)
-      var draft = Todo()
-      try changes.apply(to: &draft, now: now)
-      return draft
+    add(changes, now: now, command: command, done: false, copying: nil)
+  }
+
+  /// Creates a task; `done`: one already completed (`log`); `copying`: a copy of another task
+  /// (`duplicate`: its title, priority, project, tags, dates, parent and dependencies; not its
+  /// notes, times, series or status), with `changes` applied to the copy.
+  public static func add(_ changes: TodoChanges, now: Int64, command: String, done: Bool, copying source: TaskReference?)
+    -> DataOperation<ChangeReport, TodoError>
+  {
+    let original: DataOperation<Todo?, TodoError> = source.map { task($0).map { Optional($0) } } ?? .pure(nil)
+    let drafted: DataOperation<(Todo, ResolvedLinks), TodoError> = original.flatMap { original in
+      DataOperation { connection throws(TodoError) in
+        guard changes.title != nil || original != nil else { throw .invalid("a task needs a title") }
+        try Validation.changes(changes)
+        var draft = Todo()
+        if let original {
+          draft.title = original.title
+          draft.priority = original.priority
+          draft.project = original.project
+          draft.tags = original.tags
+          draft.due = original.due
+          draft.wait = original.wait
+          draft.scheduled = original.scheduled
+          draft.until = original.until
+          draft.parentID = original.parentID
+          draft.depends = original.depends
+        }
+        try changes.apply(to: &draft, now: now)
+        try Validation.title(draft.title)
+        let links = changes.changesLinks ? try resolveLinks(changes, on: connection) : ResolvedLinks()
+        try applyLinks(links, to: &draft)
+        if done {
+          if changes.recur != nil { throw .invalid("a task logged as done cannot start a series: add it, then complete it") }
+          draft.status = .done
+          draft.completed = now
+        }
+        return (draft, links)
+      }
     }
     // The task first: its id is in the journal entry's summary, which is then written once.
     return drafted
-      .flatMap { draft in
+      .flatMap { draft, links in
         todos.add { todo in
           todo = draft
           todo.uuid = UUIDGenerator.make()
@@ -60,18 +113,35 @@ extension TodoStore {
           todo.modified = now
         }
         .mapError(TodoError.init)
+        .map { ($0, links) }
       }
-      .flatMap { todo in
-        Journal.begin(command: command, now: now, summary: "added task \(todo.id)").flatMap { entry in
-          DataOperation { connection throws(DatabaseError) in
-            try Journal.recordCreated(entry: entry, todoID: todo.id, on: connection)
-            try writeTags(todo.tags, of: todo.id, replacing: false, on: connection)
-            try addNotes(changes.notes, to: todo.id, now: now, on: connection)
-            // The new task itself is left for the next command, even with a past `until`.
-            let expired = try expire(entry: entry, now: now, sparing: [todo.id], on: connection)
-            let stored = try load(todo.id, on: connection)
-            return ChangeReport(tasks: [stored], unchanged: [], summary: "added task \(stored.id)", expired: expired)
-          }.mapError(TodoError.init)
+      .flatMap { todo, links in
+        let verb = done ? "logged" : "added"
+        return Journal.begin(command: command, now: now, summary: "\(verb) task \(todo.id)").flatMap { entry in
+          DataOperation { connection throws(TodoError) in
+            try database { () throws(DatabaseError) in
+              try Journal.recordCreated(entry: entry, todoID: todo.id, on: connection)
+              try writeTags(todo.tags, of: todo.id, replacing: false, on: connection)
+              try addNotes(changes.notes, to: todo.id, now: now, on: connection)
+            }
+            var changedOthers: [Int64] = []
+            if !todo.depends.isEmpty || !links.addBlocks.isEmpty || todo.parentID != nil {
+              var before = todo
+              before.depends = []
+              changedOthers = try writeLinks(from: before, to: todo, links, entry: entry, now: now, on: connection)
+            }
+            if case .set(let rule) = changes.recur {
+              _ = try startSeries(for: todo, rule: rule, now: now, newTask: true, on: connection)
+            }
+            return try database { () throws(DatabaseError) in
+              // The new task itself is left for the next command, even with a past `until`.
+              let expired = try expire(entry: entry, now: now, sparing: [todo.id], on: connection)
+              let stored = try loadAll([todo.id], on: connection)
+              let others = try loadAll(changedOthers, on: connection)
+              return ChangeReport(
+                tasks: stored, unchanged: [], summary: "\(verb) task \(todo.id)", expired: expired, others: others)
+            }
+          }
           .flatMap { report in
             guard !report.expired.isEmpty else { return .pure(report) }
             return Journal.finish(entry, summary: report.summary + "; " + expiredSummary(report.expired)).map { _ in report }
@@ -87,26 +157,69 @@ extension TodoStore {
   /// var changes = TodoChanges(); changes.priority = .set(.high)
   /// try TodoStore.update(filter, changes, now: now, command: "update 3 pri:H").operate(in: context)
   /// ```
-  public static func update(_ filter: TodoFilter, _ changes: TodoChanges, now: Int64, command: String)
+  public static func update(_ filter: TodoFilter, _ changes: TodoChanges, now: Int64, command: String, series: Bool = false)
     -> DataOperation<ChangeReport, TodoError>
   {
-    update(filter, changes, now: now, command: command, verb: "updated")
+    update(filter, changes, now: now, command: command, verb: "updated", series: series)
   }
 
-  private static func update(_ filter: TodoFilter, _ changes: TodoChanges, now: Int64, command: String, verb: String)
-    -> DataOperation<ChangeReport, TodoError>
-  {
-    let validated: DataOperation<Void, TodoError> = DataOperation { _ throws(TodoError) in
+  /// `series`: change each task's series too (its template, so every later instance), not only
+  /// the instance.
+  private static func update(
+    _ filter: TodoFilter, _ changes: TodoChanges, now: Int64, command: String, verb: String, series: Bool = false
+  ) -> DataOperation<ChangeReport, TodoError> {
+    let validated: DataOperation<ResolvedLinks, TodoError> = DataOperation { connection throws(TodoError) in
       guard !changes.isEmpty else { throw .invalid("nothing to change: give new title words or attributes") }
       try Validation.changes(changes)
+      return changes.changesLinks ? try resolveLinks(changes, on: connection) : ResolvedLinks()
     }
-    return validated.flatMap {
-      change(filter, now: now, command: command, verb: verb) { todo throws(TodoError) in
+    return validated.flatMap { links in
+      change(filter, now: now, command: command, verb: verb) { todo, _ throws(TodoError) in
         let before = todo
+        if series && todo.seriesID == nil {
+          throw .refused("task \(todo.id) is not recurring: --series changes the series of a recurring task")
+        }
         try changes.apply(to: &todo, now: now)
-        return todo != before || !changes.notes.isEmpty ? .changed : .unchanged(.sameValues)
-      } afterEach: { todo, connection throws(DatabaseError) in
-        try addNotes(changes.notes, to: todo.id, now: now, on: connection)
+        try Validation.title(todo.title)
+        try applyLinks(links, to: &todo)
+        var recurs = false
+        switch changes.recur {
+        case .set(let rule): recurs = todo.series?.rule != rule || todo.seriesID == nil || todo.series?.ended != nil
+        case .clear:
+          recurs = todo.seriesID != nil
+          todo.seriesID = nil
+          todo.seriesIndex = nil
+        case nil: break
+        }
+        let changed = todo != before || !changes.notes.isEmpty || recurs || !links.addBlocks.isEmpty || !links.removeBlocks.isEmpty
+        return changed ? .changed : .unchanged(.sameValues)
+      } afterEach: { before, todo, entry, connection throws(TodoError) in
+        try database { () throws(DatabaseError) in try addNotes(changes.notes, to: todo.id, now: now, on: connection) }
+        var effects = SideEffects()
+        if changes.changesLinks {
+          effects.changed = try writeLinks(from: before, to: todo, links, entry: entry, now: now, on: connection)
+        }
+        switch changes.recur {
+        case .set(let rule):
+          if let id = todo.seriesID, todo.series?.ended == nil {
+            try changeSeries(id, TodoChanges(), rule: rule, now: now, on: connection)
+          } else {
+            var plain = todo
+            plain.seriesID = nil
+            plain.seriesIndex = nil
+            if todo.seriesID != nil {
+              try database { () throws(DatabaseError) in _ = try todos.update(plain, from: todo).run(connection) }
+            }
+            _ = try startSeries(for: plain, rule: rule, now: now, newTask: false, on: connection)
+          }
+        case .clear:
+          if let id = before.seriesID { try database { () throws(DatabaseError) in try endSeries(id, now: now, on: connection) } }
+        case nil: break
+        }
+        if series, let id = todo.seriesID {
+          try changeSeries(id, changes, rule: nil, now: now, on: connection)
+        }
+        return effects
       }
     }
     .transaction()
@@ -119,9 +232,13 @@ extension TodoStore {
     }
   }
 
-  /// Marks tasks done (`completed` = now).
-  public static func complete(_ filter: TodoFilter, now: Int64, command: String) -> DataOperation<ChangeReport, TodoError> {
-    setStatus(.done, filter, now: now, command: command, verb: "completed")
+  /// Marks tasks done (`completed` = now). A task being worked on stops. A series' current
+  /// instance makes the next one. Parents with open subtasks are refused (`openSubtasks`) unless
+  /// `withSubtasks`, which completes the subtasks too.
+  public static func complete(_ filter: TodoFilter, now: Int64, command: String, withSubtasks: Bool = false)
+    -> DataOperation<ChangeReport, TodoError>
+  {
+    setStatus(.done, filter, now: now, command: command, verb: "completed", withSubtasks: withSubtasks)
   }
 
   /// Marks tasks pending again (clears `completed`); also brings back deleted tasks.
@@ -131,9 +248,13 @@ extension TodoStore {
     return setStatus(.pending, selection, now: now, command: command, verb: "reopened")
   }
 
-  /// Marks tasks deleted. They stay in the database (and the journal), so `undo` or `reopen` brings them back.
-  public static func delete(_ filter: TodoFilter, now: Int64, command: String) -> DataOperation<ChangeReport, TodoError> {
-    setStatus(.deleted, filter, now: now, command: command, verb: "deleted")
+  /// Marks tasks deleted. They stay in the database (and the journal), so `undo` or `reopen`
+  /// brings them back. `series`: end each task's series too (its pending instance is deleted and
+  /// no other follows).
+  public static func delete(
+    _ filter: TodoFilter, now: Int64, command: String, withSubtasks: Bool = false, series: Bool = false
+  ) -> DataOperation<ChangeReport, TodoError> {
+    setStatus(.deleted, filter, now: now, command: command, verb: "deleted", withSubtasks: withSubtasks, endSeries: series)
   }
 
   /// Adds a timestamped note to one task.
@@ -151,13 +272,37 @@ extension TodoStore {
     return update(filter, changes, now: now, command: command, verb: "noted")
   }
 
-  private static func setStatus(_ status: Status, _ filter: TodoFilter, now: Int64, command: String, verb: String)
-    -> DataOperation<ChangeReport, TodoError>
-  {
-    change(filter, now: now, command: command, verb: verb) { todo throws(TodoError) in
-      guard todo.status != status else { return .unchanged(.alreadyInStatus(status)) }
+  private static func setStatus(
+    _ status: Status, _ filter: TodoFilter, now: Int64, command: String, verb: String, withSubtasks: Bool = false,
+    endSeries ending: Bool = false
+  ) -> DataOperation<ChangeReport, TodoError> {
+    change(
+      filter, now: now, command: command, verb: verb,
+      expand: { ids, connection throws(TodoError) in
+        var selected = ids
+        if ending { selected = try pendingInstances(ofSeriesOf: selected, on: connection) }
+        guard status != .pending else { return selected }
+        return try withOpenSubtasks(selected, include: withSubtasks, on: connection)
+      }
+    ) { todo, connection throws(TodoError) in
+      guard todo.status != status else {
+        if ending, todo.seriesID != nil { return .changed }
+        return .unchanged(.alreadyInStatus(status))
+      }
       // A deleted task is not completed by a range or filter that happens to include it.
       if status == .done && todo.status == .deleted { return .unchanged(.deleted) }
+      if status == .pending, let series = todo.seriesID {
+        let current = try database { () throws(DatabaseError) in
+          try connection.first(
+            "SELECT id FROM todo WHERE series_id = ? AND status = 'pending' AND id != ?", [.integer(series), .integer(todo.id)]
+          ) { row throws(DatabaseError) in try row.integer(at: 0) ?? 0 }
+        }
+        if let current {
+          throw .refused(
+            "task \(todo.id) is an earlier instance of a series whose current instance is task \(current); "
+              + "a series has one pending instance: complete or delete task \(current) first (or undo)")
+        }
+      }
       todo.status = status
       // Closed by a command, not by its `until`.
       todo.reason = nil
@@ -167,9 +312,63 @@ extension TodoStore {
       case .pending: todo.completed = nil
       case .deleted: break
       }
+      if status != .pending, todo.isActive { todo.intervals[todo.intervals.count - 1].stopped = now }
       return .changed
-    } afterEach: { _, _ in }
+    } afterEach: { before, todo, entry, connection throws(TodoError) in
+      try database { () throws(DatabaseError) in
+        var effects = SideEffects()
+        if before.isActive && !todo.isActive {
+          try connection.execute("UPDATE interval SET stopped = ? WHERE todo_id = ? AND stopped IS NULL", [.integer(now), .integer(todo.id)])
+        }
+        guard let series = todo.seriesID, status != .pending else { return effects }
+        if ending {
+          try endSeries(series, now: now, on: connection)
+        } else if before.status == .pending, let next = try advanceSeries(after: todo, now: now, entry: entry, on: connection) {
+          effects.created.append(next)
+        }
+        return effects
+      }
+    }
     .transaction()
+  }
+
+  /// The pending instances of the series of these tasks, with the tasks (`delete --series`).
+  private static func pendingInstances(ofSeriesOf ids: [Int64], on connection: Connection) throws(TodoError) -> [Int64] {
+    let list = SQLValue.text("[" + ids.map(String.init).joined(separator: ",") + "]")
+    let more = try database { () throws(DatabaseError) in
+      try connection.all(
+        """
+        SELECT id FROM todo WHERE status = 'pending' AND series_id IN
+          (SELECT series_id FROM todo WHERE id IN (SELECT value FROM json_each(?)) AND series_id IS NOT NULL)
+        """, [list]
+      ) { row throws(DatabaseError) in try row.integer(at: 0) ?? 0 }
+    }
+    return Array(Set(ids + more)).sorted()
+  }
+
+  /// The selection with the open subtasks (at any depth) of its tasks; `openSubtasks` when there
+  /// are some and `include` is false.
+  private static func withOpenSubtasks(_ ids: [Int64], include: Bool, on connection: Connection) throws(TodoError) -> [Int64] {
+    let list = SQLValue.text("[" + ids.map(String.init).joined(separator: ",") + "]")
+    var found: [(id: Int64, root: Int64)] = []
+    try database { () throws(DatabaseError) in
+      guard Int(sqlValue: try connection.scalar("SELECT EXISTS (SELECT 1 FROM todo INDEXED BY todo_by_parent WHERE parent_id IS NOT NULL)")) == 1
+      else { return }
+      try connection.query(
+        """
+        WITH RECURSIVE below(id, root) AS (
+          SELECT id, parent_id FROM todo WHERE parent_id IN (SELECT value FROM json_each(?1))
+          UNION SELECT todo.id, below.root FROM todo JOIN below ON todo.parent_id = below.id)
+        SELECT below.id, below.root FROM below JOIN todo ON todo.id = below.id
+        WHERE todo.status = 'pending' AND below.id NOT IN (SELECT value FROM json_each(?1)) ORDER BY below.id
+        """, [list]
+      ) { row throws(DatabaseError) in found.append((try row.integer(at: 0) ?? 0, try row.integer(at: 1) ?? 0)) }
+    }
+    guard !found.isEmpty else { return ids }
+    guard include else {
+      throw .openSubtasks(parents: Array(Set(found.map(\.root))).sorted(), subtasks: Array(Set(found.map(\.id))).sorted())
+    }
+    return Array(Set(ids + found.map(\.id))).sorted()
   }
 
   /// The ids a change applies to. A change needs a selection that narrows something: ids, tags,
@@ -183,20 +382,25 @@ extension TodoStore {
   }
 
   /// Expires the tasks whose `until` has passed (see `expire(entry:now:sparing:on:)`), then
-  /// resolves the selection, loads the tasks, lets `edit` change each (or say why it stays as
-  /// it is), journals the changed ones before writing them, and writes one journal entry for
-  /// them all. With no change at all, no journal entry is written.
-  private static func change(
+  /// resolves the selection (which `expand` may widen: subtasks, a series' instance), loads the
+  /// tasks, lets `edit` change each (or say why it stays as it is), journals the changed ones
+  /// before writing them, writes each and runs `afterEach` (which journals what else it changes
+  /// before changing it), and writes one journal entry for them all. With no change at all, no
+  /// journal entry is written.
+  static func change(
     _ filter: TodoFilter, now: Int64, command: String, verb: String,
-    edit: @escaping @Sendable (inout Todo) throws(TodoError) -> EditOutcome,
-    afterEach: @escaping @Sendable (Todo, Connection) throws(DatabaseError) -> Void
+    expand: @escaping @Sendable ([Int64], Connection) throws(TodoError) -> [Int64] = { ids, _ in ids },
+    edit: @escaping @Sendable (inout Todo, Connection) throws(TodoError) -> EditOutcome,
+    afterEach: @escaping @Sendable (_ before: Todo, _ after: Todo, JournalEntry, Connection) throws(TodoError) -> SideEffects
   ) -> DataOperation<ChangeReport, TodoError> {
     Journal.begin(command: command, now: now).flatMap { entry in
       resolveForChange(filter, now: now)
         .flatMap { ids in
           // The tasks the command selected are its own to change, whatever their until date.
-          DataOperation { connection throws(DatabaseError) in (ids, try expire(entry: entry, now: now, sparing: ids, on: connection)) }
-            .mapError(TodoError.init)
+          DataOperation { connection throws(TodoError) in
+            let selected = try expand(ids, connection)
+            return (selected, try database { () throws(DatabaseError) in try expire(entry: entry, now: now, sparing: selected, on: connection) })
+          }
         }
         .flatMap { ids, expired in
           DataOperation { connection throws(TodoError) -> ChangeReport in
@@ -206,26 +410,33 @@ extension TodoStore {
             var unchanged: [UnchangedTask] = []
             for original in try database({ () throws(DatabaseError) in try loadAll(ids, on: connection) }) {
               var todo = original
-              if case .unchanged(let reason) = try edit(&todo) {
+              if case .unchanged(let reason) = try edit(&todo, connection) {
                 unchanged.append(UnchangedTask(task: todo, reason: reason))
                 continue
               }
               todo.modified = now
               edited.append((original, todo))
             }
-            return try database { () throws(DatabaseError) in
-              let changedIDs = edited.map(\.after.id)
-              try Journal.record(entry: entry, todoIDs: changedIDs, on: connection)
-              for (before, todo) in edited {
+            let changedIDs = edited.map(\.after.id)
+            try database { () throws(DatabaseError) in try Journal.record(entry: entry, todoIDs: changedIDs, on: connection) }
+            var effects = SideEffects()
+            for (before, todo) in edited {
+              try database { () throws(DatabaseError) in
                 _ = try todos.update(todo, from: before).run(connection)
                 try updateTags(from: before.tags, to: todo.tags, of: todo.id, on: connection)
-                try afterEach(todo, connection)
               }
+              effects = effects + (try afterEach(before, todo, entry, connection))
+            }
+            return try database { () throws(DatabaseError) in
               let changed = try loadAll(changedIDs, on: connection)
+              let others = try loadAll(Array(Set(effects.changed).subtracting(changedIDs)).sorted(), on: connection)
+              let created = try loadAll(effects.created, on: connection)
               let noun = changed.count == 1 ? "task \(changed[0].id)" : "\(changed.count) tasks"
               var summary = "\(verb) \(noun)"
+              if !created.isEmpty { summary += "; created " + (created.count == 1 ? "task \(created[0].id)" : "\(created.count) tasks") }
               if !expired.isEmpty { summary += "; " + expiredSummary(expired) }
-              return ChangeReport(tasks: changed, unchanged: unchanged, summary: summary, expired: expired)
+              return ChangeReport(
+                tasks: changed, unchanged: unchanged, summary: summary, expired: expired, created: created, others: others)
             }
           }
         }

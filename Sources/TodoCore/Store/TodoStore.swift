@@ -19,7 +19,8 @@ public enum TodoStore {
   private static let selectTodoColumns = """
     SELECT todo.id, todo.uuid, todo.title, todo.status, todo.priority, todo.project, todo.due, todo.due_day,
       todo.wait, todo.wait_day, todo.scheduled, todo.scheduled_day, todo.until, todo.until_day, todo.end_reason,
-      todo.created, todo.modified, todo.completed, (SELECT group_concat(name, ' ') FROM tag WHERE tag.todo_id = todo.id) AS tags
+      todo.created, todo.modified, todo.completed, (SELECT group_concat(name, ' ') FROM tag WHERE tag.todo_id = todo.id) AS tags,
+      todo.parent_id, todo.series_id, todo.series_index
     """
   private static let hasNotesColumn = "EXISTS (SELECT 1 FROM note WHERE note.todo_id = todo.id) AS has_notes"
 
@@ -32,6 +33,7 @@ public enum TodoStore {
     else { throw .notFound(table: Todo.tableName, key: String(id)) }
     var todo = found
     if hasNotes { todo.notes = try loadNotes(of: id, on: connection) }
+    try Relations(on: connection).fill(&todo, on: connection)
     return todo
   }
 
@@ -59,6 +61,10 @@ public enum TodoStore {
         notes[note.todoID, default: []].append(note)
       }
       for (index, id) in withNotes { todos[index].notes = notes[id] ?? [] }
+    }
+    let relations = try Relations(on: connection)
+    if relations.any {
+      for index in todos.indices { try relations.fill(&todos[index], on: connection) }
     }
     return todos
   }
@@ -105,11 +111,13 @@ public enum TodoStore {
     let (sql, arguments) = listQuery(notes ? selectTodo : selectTodoWithoutNotes, filter, sort: sort, limit: limit, now: now)
     return DataOperation { [sql, arguments] connection throws(DatabaseError) in
       var count = 0
+      let relations = try Relations(on: connection)
       try connection.query(sql, arguments) { row throws(DatabaseError) in
         var todo = try Todo(selected: row)
         if notes, try row.integer(at: Todo.hasNotesIndex) == 1 {
           todo.notes = try loadNotes(of: todo.id, on: connection)
         }
+        if relations.any { try relations.fill(&todo, on: connection) }
         count += 1
         body(todo)
       }
@@ -144,10 +152,14 @@ public enum TodoStore {
     _ filter: TodoFilter, sort: [SortKey], limit: Int?, now: Int64, _ body: @escaping @Sendable (TaskRow) -> Void
   ) -> DataOperation<Int, TodoError> {
     let times = TaskRow.showsTimes(sortedBy: sort)
-    let (sql, arguments) = listQuery(TaskRow.selectColumns(times: times), filter, sort: sort, limit: limit, now: now)
-    return DataOperation { [sql, arguments] connection throws(DatabaseError) in
+    return DataOperation { connection throws(DatabaseError) in
+      // Subtask counts only when some task has a parent: a list without subtasks pays nothing.
+      let progress = try connection.scalar(
+        "SELECT EXISTS (SELECT 1 FROM todo INDEXED BY todo_by_parent WHERE parent_id IS NOT NULL)") == .integer(1)
+      let (sql, arguments) = listQuery(
+        TaskRow.selectColumns(times: times, progress: progress), filter, sort: sort, limit: limit, now: now)
       var count = 0
-      var decoder = TaskRow.Decoder(times: times)
+      var decoder = TaskRow.Decoder(times: times, progress: progress)
       try connection.query(sql, arguments) { row throws(DatabaseError) in
         count += 1
         body(try decoder.decode(row))

@@ -1,0 +1,82 @@
+/// How urgent a pending task is, as Taskwarrior works it out (its published default
+/// coefficients, `src/Task.cpp` `urgency_c`), so that a user coming from Taskwarrior finds
+/// `todo next` in the order they know: the sum of each term's factor (0…1) times its coefficient.
+///
+/// ```swift
+/// Urgency.terms(of: task, now: now).reduce(0) { $0 + $1.contribution }
+/// ```
+public enum Urgency {
+  /// One term of a task's urgency.
+  public struct Term: Sendable, Equatable {
+    /// `due`, `priority`, `age`…
+    public var name: String
+    /// How much of the term applies, 0…1 (due: 0.2…1 by how near or late; tags: 0.8, 0.9, 1).
+    public var factor: Double
+    public var coefficient: Double
+    /// Why the factor is what it is: `due in 2d`, `3 tags`, `42 days old`.
+    public var reason: String
+    public var contribution: Double { factor * coefficient }
+  }
+
+  /// The coefficients, Taskwarrior's defaults (`urgency.*.coefficient`, `urgency.uda.priority.*`).
+  public static let next = 15.0
+  public static let due = 12.0
+  public static let blocking = 8.0
+  public static let high = 6.0, medium = 3.9, low = 1.8
+  public static let scheduled = 5.0
+  public static let active = 4.0
+  public static let age = 2.0
+  /// Days after which age counts fully.
+  public static let ageMax = 365.0
+  public static let notes = 1.0
+  public static let tags = 1.0
+  public static let project = 1.0
+  public static let blocked = -5.0
+  public static let waiting = -3.0
+
+  /// Every term that applies to the task (a factor of 0 is left out), in Taskwarrior's order.
+  /// Closed tasks have no urgency.
+  public static func terms(of todo: Todo, now: Int64) -> [Term] {
+    guard todo.status == .pending else { return [] }
+    var terms: [Term] = []
+    func add(_ name: String, _ factor: Double, _ coefficient: Double, _ reason: String) {
+      if factor != 0 { terms.append(Term(name: name, factor: factor, coefficient: coefficient, reason: reason)) }
+    }
+    if todo.tags.contains("next") { add("next", 1, next, "tagged +next") }
+    if let date = todo.due {
+      // Days overdue (negative: days left), from the due instant (a day's local start).
+      let days = Double(now - date.sortInstant) / 86_400
+      let factor = days >= 7 ? 1 : days >= -14 ? (days + 14) * 0.8 / 21 + 0.2 : 0.2
+      add("due", factor, due, days >= 0 ? "due \(rounded(days))d ago" : "due in \(rounded(-days))d")
+    }
+    if !todo.blocking.isEmpty { add("blocking", 1, blocking, todo.blocking.count == 1 ? "1 task waits for it" : "\(todo.blocking.count) tasks wait for it") }
+    switch todo.priority {
+    case .high?: add("priority", 1, high, "pri:H")
+    case .medium?: add("priority", 1, medium, "pri:M")
+    case .low?: add("priority", 1, low, "pri:L")
+    case nil: break
+    }
+    if let date = todo.scheduled, date.sortInstant < now { add("scheduled", 1, scheduled, "scheduled date passed") }
+    if todo.isActive { add("active", 1, active, "being worked on") }
+    let days = (now - todo.created) / 86_400
+    add("age", min(1, Double(days) / ageMax), age, "\(days) day\(days == 1 ? "" : "s") old")
+    let noteFactor = todo.notes.count >= 3 ? 1 : todo.notes.count == 2 ? 0.9 : todo.notes.count == 1 ? 0.8 : 0
+    add("notes", noteFactor, notes, "\(todo.notes.count) note\(todo.notes.count == 1 ? "" : "s")")
+    let tagFactor = todo.tags.count >= 3 ? 1 : todo.tags.count == 2 ? 0.9 : todo.tags.count == 1 ? 0.8 : 0
+    add("tags", tagFactor, tags, "\(todo.tags.count) tag\(todo.tags.count == 1 ? "" : "s")")
+    if todo.project != nil { add("project", 1, project, "has a project") }
+    if todo.isBlocked { add("blocked", 1, blocked, "waits for \(todo.depends.filter(\.isOpen).map { String($0.id) }.joined(separator: ", "))") }
+    if let date = todo.wait, !date.isPast(now: now), date.sortInstant > now { add("waiting", 1, waiting, "hidden until its wait date") }
+    return terms
+  }
+
+  /// The task's urgency: the sum of its terms.
+  public static func score(of todo: Todo, now: Int64) -> Double {
+    terms(of: todo, now: now).reduce(0) { $0 + $1.contribution }
+  }
+
+  private static func rounded(_ days: Double) -> String {
+    let tenths = (days * 10).rounded() / 10
+    return tenths == tenths.rounded() ? String(Int(tenths)) : String(tenths)
+  }
+}

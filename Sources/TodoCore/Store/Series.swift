@@ -1,0 +1,230 @@
+import DataOperation
+
+/// A recurring task: its rule and its template, the fields each new instance starts from (title,
+/// priority, project, tags, and the dates of the series' first instance, from which every later
+/// instance's dates follow). Its instances are tasks; at most one of them is pending.
+struct Series: Entity {
+  var id: Int64 = 0
+  var uuid = ""
+  var rule = RecurrenceRule(unit: .day)
+  /// Title, priority, project, tags, due, wait, scheduled and until (the series' end).
+  var template = Todo()
+  /// When the series ended; nil while it goes on.
+  var ended: Int64?
+  var created: Int64 = 0
+  var modified: Int64 = 0
+
+  init() {}
+
+  init(row: Row) throws(DatabaseError) {
+    id = try row.decode("id")
+    uuid = try row.decode("uuid")
+    let text: String = try row.decode("rule")
+    guard let parsed = RecurrenceRule(parsing: text) else {
+      throw .decoding(column: "rule", expected: "a recurrence rule", found: text, sql: "")
+    }
+    rule = parsed
+    template.title = try row.decode("title")
+    template.priority = try row.decode("priority")
+    template.project = try row.decode("project")
+    let tags: String = try row.decode("tags")
+    template.tags = Self.tags(fromJSON: tags)
+    template.due = try Todo.date(row, "due")
+    template.wait = try Todo.date(row, "wait")
+    template.scheduled = try Todo.date(row, "scheduled")
+    template.until = try Todo.date(row, "until")
+    ended = try row.decode("ended")
+    created = try row.decode("created")
+    modified = try row.decode("modified")
+  }
+
+  func encode(to columns: inout Columns) {
+    columns["uuid"] = uuid
+    columns["rule"] = rule.description
+    columns["title"] = template.title
+    columns["priority"] = template.priority
+    columns["project"] = template.project
+    columns["tags"] = "[" + template.tags.map { Self.quoted($0) }.joined(separator: ",") + "]"
+    columns["due"] = template.due?.sortInstant
+    columns["due_day"] = template.due?.dayText
+    columns["wait"] = template.wait?.sortInstant
+    columns["wait_day"] = template.wait?.dayText
+    columns["scheduled"] = template.scheduled?.sortInstant
+    columns["scheduled_day"] = template.scheduled?.dayText
+    columns["until"] = template.until?.sortInstant
+    columns["until_day"] = template.until?.dayText
+    columns["ended"] = ended
+    columns["created"] = created
+    columns["modified"] = modified
+  }
+
+  /// The date the schedule counts from: the due date, else the scheduled one.
+  var start: TaskDate? { template.due ?? template.scheduled }
+
+  /// A tag as a JSON string (tags hold no control characters: `Validation.tag`).
+  static func quoted(_ name: String) -> String {
+    "\"" + name.replacing("\\", with: "\\\\").replacing("\"", with: "\\\"") + "\""
+  }
+
+  /// Tags stored as a JSON array of strings (as `quoted` wrote them).
+  static func tags(fromJSON text: String) -> [String] {
+    var names: [String] = []
+    var current = ""
+    var inString = false
+    var escaped = false
+    for character in text {
+      if inString {
+        if escaped {
+          current.append(character == "n" ? "\n" : character == "t" ? "\t" : character)
+          escaped = false
+        } else if character == "\\" {
+          escaped = true
+        } else if character == "\"" {
+          names.append(current)
+          current = ""
+          inString = false
+        } else {
+          current.append(character)
+        }
+      } else if character == "\"" {
+        inString = true
+      }
+    }
+    return names.sorted()
+  }
+
+  /// The dates of the instance whose anchor (due, else scheduled) is `anchor`: each template date
+  /// moved by the days from the template's anchor to it, so wait and scheduled keep their offsets
+  /// (an instant keeps its local time of day). Until is the series' end and stays as it is.
+  func dates(at anchor: TaskDate) -> (due: TaskDate?, wait: TaskDate?, scheduled: TaskDate?) {
+    guard let start else { return (nil, nil, nil) }
+    let days = RecurrenceRule.days(from: start, to: anchor)
+    func moved(_ date: TaskDate?) -> TaskDate? { date.map { RecurrenceRule.shifted($0, days: days) } }
+    return (template.due == nil ? nil : anchor, moved(template.wait), template.due == nil ? anchor : moved(template.scheduled))
+  }
+
+  /// The next anchor dates after an instance, up to `count` of them, as the schedule stands now
+  /// (for `show`; after-completion series have no fixed dates).
+  func upcoming(after instance: Todo, count: Int, now: Int64) -> [TaskDate] {
+    guard !rule.afterCompletion, ended == nil, let start, var previous = (template.due == nil ? instance.scheduled : instance.due)
+    else { return [] }
+    var dates: [TaskDate] = []
+    // Shown as they will come: from the instance's own date on, never the past.
+    let from = max(now, previous.sortInstant)
+    while dates.count < count {
+      let next = rule.next(after: previous, start: start, completed: from, now: from)
+      if let until = template.until, RecurrenceRule.isAfter(next, until) { break }
+      dates.append(next)
+      previous = next
+    }
+    return dates
+  }
+}
+
+extension TodoStore {
+  static let seriesTable = Repository<Series>()
+
+  /// Makes `todo` (already stored, changed as the command asked) the first instance of a new
+  /// series with `rule`, its template taken from the task. A new task (`add`) gets the derived
+  /// UUID of instance 1; a task that becomes a series keeps its own.
+  static func startSeries(for todo: Todo, rule: RecurrenceRule, now: Int64, newTask: Bool, on connection: Connection)
+    throws(TodoError) -> Todo
+  {
+    guard todo.due != nil || todo.scheduled != nil else {
+      let task = newTask ? "the new task" : "task \(todo.id)"
+      throw .invalid("recur: needs a due or scheduled date to count from; give \(task) one (due:fri recur:weekly)")
+    }
+    guard todo.status == .pending else { throw .refused("task \(todo.id) is \(todo.status.rawValue): only a pending task can start a series") }
+    let series = try database { () throws(DatabaseError) in
+      try seriesTable.add { series in
+        series.uuid = UUIDGenerator.make()
+        series.rule = rule
+        series.template = todo
+        series.created = now
+        series.modified = now
+      }.run(connection)
+    }
+    var instance = todo
+    instance.seriesID = series.id
+    instance.seriesIndex = 1
+    if newTask, let uuid = UUIDGenerator.instance(1, of: series.uuid) { instance.uuid = uuid }
+    try database { () throws(DatabaseError) in _ = try todos.update(instance, from: todo).run(connection) }
+    return instance
+  }
+
+  /// After `closed` (an instance just completed or deleted at `now`) creates the series' next
+  /// instance, with the derived UUID of its number: never a second pending instance, never two
+  /// copies of one instance. Ends the series instead when its next date is after its until.
+  /// Returns the new task's id, if one was made. The command's journal already holds the closed
+  /// instance's snapshot, which holds the series as it was.
+  static func advanceSeries(after closed: Todo, now: Int64, entry: JournalEntry, on connection: Connection)
+    throws(DatabaseError) -> Int64?
+  {
+    guard let seriesID = closed.seriesID else { return nil }
+    var series = try seriesTable.object(id: seriesID).run(connection)
+    guard series.ended == nil, let start = series.start else { return nil }
+    let pending = Int(sqlValue: try connection.scalar(
+      "SELECT count(*) FROM todo WHERE series_id = ? AND status = 'pending'", [.integer(seriesID)])) ?? 0
+    guard pending == 0 else { return nil }
+    let index = (closed.seriesIndex ?? 1) + 1
+    guard let uuid = UUIDGenerator.instance(index, of: series.uuid) else { return nil }
+    let taken = Int(sqlValue: try connection.scalar("SELECT count(*) FROM todo WHERE uuid = ?", [.text(uuid)])) ?? 0
+    guard taken == 0 else { return nil }
+    let previous = (series.template.due == nil ? closed.scheduled : closed.due) ?? start
+    let anchor = series.rule.next(after: previous, start: start, completed: closed.completed ?? now, now: now)
+    if let until = series.template.until, RecurrenceRule.isAfter(anchor, until) {
+      series.ended = now
+      series.modified = now
+      _ = try seriesTable.update(series).run(connection)
+      return nil
+    }
+    let dates = series.dates(at: anchor)
+    let template = series.template
+    let next = try todos.add { todo in
+      todo.uuid = uuid
+      todo.title = template.title
+      todo.priority = template.priority
+      todo.project = template.project
+      todo.tags = template.tags
+      todo.due = dates.due
+      todo.wait = dates.wait
+      todo.scheduled = dates.scheduled
+      todo.until = template.until
+      todo.parentID = closed.parentID
+      todo.seriesID = seriesID
+      todo.seriesIndex = index
+      todo.created = now
+      todo.modified = now
+    }.run(connection)
+    try Journal.recordCreated(entry: entry, todoID: next.id, on: connection)
+    try writeTags(template.tags, of: next.id, replacing: false, on: connection)
+    return next.id
+  }
+
+  /// Ends a series: no instance comes after the current one.
+  static func endSeries(_ id: Int64, now: Int64, on connection: Connection) throws(DatabaseError) {
+    try connection.execute("UPDATE series SET ended = ?, modified = ? WHERE id = ? AND ended IS NULL", [.integer(now), .integer(now), .integer(id)])
+  }
+
+  /// Applies a change to a series' template (`update --series`) or its rule.
+  static func changeSeries(
+    _ id: Int64, _ changes: TodoChanges, rule: RecurrenceRule?, now: Int64, on connection: Connection
+  ) throws(TodoError) {
+    var series = try database { () throws(DatabaseError) in try seriesTable.object(id: id).run(connection) }
+    var template = series.template
+    template.id = 0
+    try changes.apply(to: &template, now: now)
+    series.template = template
+    if let rule { series.rule = rule }
+    series.modified = now
+    try database { () throws(DatabaseError) in _ = try seriesTable.update(series).run(connection) }
+  }
+
+  /// The next dates of a task's series, for `show`.
+  public static func upcomingDates(of todo: Todo, count: Int, now: Int64) -> DataOperation<[TaskDate], TodoError> {
+    DataOperation { connection throws(DatabaseError) in
+      guard let id = todo.seriesID else { return [] }
+      return try seriesTable.object(id: id).run(connection).upcoming(after: todo, count: count, now: now)
+    }.mapError(TodoError.init)
+  }
+}

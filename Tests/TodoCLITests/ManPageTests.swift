@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 
+@testable import TodoCLI
+
 /// The man page, `man/todo.1`: lint-clean under mandoc (style suggestions included), titled
 /// "General Commands Manual" by groff too, and documenting every command as an item of its
 /// COMMANDS list.
@@ -10,14 +12,15 @@ import Testing
 @Suite struct ManPageTests {
   /// Every command name and alias the man page must document in COMMANDS.
   static let documentedCommands = [
-    "add", "list", "ls", "show", "update", "edit", "done", "reopen", "delete", "rm", "note",
-    "undo", "history", "tags", "projects", "stats", "date", "shell", "help",
+    "add", "log", "duplicate", "list", "ls", "next", "tree", "waiting", "show", "why", "update", "edit", "append",
+    "prepend", "done", "reopen", "delete", "rm", "purge", "note", "start", "stop", "timesheet", "undo", "history",
+    "tags", "projects", "stats", "date", "shell", "help",
   ]
 
   /// The sections a reader looks for, in the order the page gives them.
   static let requiredSections = [
     "NAME", "SYNOPSIS", "DESCRIPTION", "COMMANDS", "GLOBAL OPTIONS", "ATTRIBUTES", "FILTER TERMS",
-    "DATE EXPRESSIONS", "OUTPUT", "JSON OUTPUT", "SHELL", "ENVIRONMENT", "FILES", "EXIT STATUS",
+    "DATE EXPRESSIONS", "RECURRENCE", "URGENCY", "OUTPUT", "JSON OUTPUT", "SHELL", "ENVIRONMENT", "FILES", "EXIT STATUS",
     "EXAMPLES", "SEE ALSO",
   ]
 
@@ -59,6 +62,23 @@ import Testing
     #expect(
       header.contains(".ds doc-volume-operating-system"),
       "man/todo.1 needs '.ds doc-volume-operating-system' between .Dd and .Dt (found: \(Array(header)))")
+  }
+
+  /// The list above is every command and alias the parser knows, and every one has a help topic.
+  @Test func everyCommandTheParserKnowsIsListedAndHasHelp() throws {
+    #expect(Set(Self.documentedCommands) == Set(CommandName.allSpellings))
+    #expect(Set(CommandName.spellings.keys) == Set(CommandName.allSpellings))
+    for command in CommandName.allCases {
+      #expect(Help.topics[command.rawValue] != nil, "no 'todo help \(command.rawValue)'")
+      #expect(Help.overview.contains(command.rawValue), "'todo help' does not list \(command.rawValue)")
+    }
+    // Every option a command takes is in its help topic (global ones are in the overview).
+    for command in CommandName.allCases {
+      let topic = Help.topics[command.rawValue] ?? ""
+      for option in command.valueOptions + command.flagOptions where !["--tag", "--project", "--priority", "--status", "--sort", "--limit", "--due", "--wait", "--scheduled", "--until", "--note", "--title", "--parent", "--depends", "--blocks", "--recur"].contains(option) || command == .next {
+        #expect(topic.contains(option) || Help.topics["attributes"]!.contains(option), "'todo help \(command.rawValue)' does not mention \(option)")
+      }
+    }
   }
 
   @Test(arguments: documentedCommands)

@@ -49,4 +49,45 @@ import Testing
     #expect((rent["notes"] as? [Any])?.count == 1)
     #expect(todo.shell("sqlite3 \"$TODO_DB\" 'PRAGMA integrity_check;'").stdout == "ok\n")
   }
+
+  /// A database written at schema version 2 (commit 7c5f658, with its own binary: four tasks
+  /// with all-day and timed dates, wait, scheduled, until, a note, a done and a deleted task,
+  /// and seven journal entries) upgrades to version 3 in place: every task and undo step intact,
+  /// and the new links, series and times work on it.
+  @Test func aSchema2DatabaseUpgradesInPlaceAndItsJournalStillUndoes() throws {
+    let todo = try TodoSandbox()
+    let fixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/made-by-schema-2.db")
+    try FileManager.default.copyItem(atPath: fixture.path, toPath: todo.databasePath)
+    let tasks = try todo("list", "status:all", "--sort", "id", "--json").jsonArray()
+    #expect(tasks.map { $0["title"] as? String } == ["Water the plants", "Write report", "Call mum", "Old errand"])
+    #expect(tasks.map { $0["status"] as? String } == ["pending", "pending", "deleted", "done"])
+    #expect(tasks[0]["due"] as? String == "2026-11-23")
+    #expect(tasks[1]["due"] as? String == "2026-11-25T17:00:00Z")
+    #expect(tasks[1]["wait"] as? String == "2026-11-24")
+    #expect(tasks[1]["until"] as? String == "2026-12-31")
+    #expect(jsonStrings(tasks[1]["tags"]) == ["urgent"])
+    #expect(tasks.allSatisfy { isJSONNull($0["recur"]) && isJSONNull($0["parent"]) && ($0["intervals"] as? [Any])?.isEmpty == true })
+    #expect(todo.shell("sqlite3 \"$TODO_DB\" 'PRAGMA user_version'").stdout == "3\n")
+    // The old journal undoes: update 2 +urgent, then delete 3.
+    #expect(todo("history", "--json").jsonArrayCount == 7)
+    todo("undo").expectSuccess()
+    #expect(jsonStrings(try todo.task(2)["tags"]) == [])
+    todo("undo").expectSuccess()
+    #expect(try todo.task(3)["status"] as? String == "pending")
+    // New features on the upgraded file, and their undo.
+    todo("update", "1", "recur:weekly", "parent:2").expectSuccess()
+    todo("start", "2").expectSuccess()
+    todo("done", "1").expectSuccess()
+    #expect(try todo.task(5)["due"] as? String == "2026-11-30")
+    todo("undo").expectSuccess()
+    todo("undo").expectSuccess()
+    todo("undo").expectSuccess()
+    #expect(isJSONNull(try todo.task(1)["recur"]))
+    #expect(todo.shell("sqlite3 \"$TODO_DB\" 'SELECT count(*) FROM series; PRAGMA integrity_check;'").stdout == "0\nok\n")
+  }
+}
+
+extension TodoRun {
+  /// How many elements the JSON array on stdout has (-1 when it is not one).
+  var jsonArrayCount: Int { ((try? JSONSerialization.jsonObject(with: stdoutBytes)) as? [Any])?.count ?? -1 }
 }

@@ -9,22 +9,34 @@ enum Help {
 
     Commands:
       add WORDS… [attributes]        create a task; prints its id
+      log WORDS… [attributes]        add a task that is already done
+      duplicate ID [attributes]      a new task copied from another
       list, ls [filter]              list tasks (pending unless the filter says so)
+      next [filter]                  what to do next: most urgent first
+      tree [filter]                  tasks with their subtasks (also list --tree)
       waiting [filter]               list the tasks hidden until their wait date
       show ID…                       tasks with every field and their notes
+      why ID                         how a task's urgency is made up
       update, edit ID… [WORDS…] [attributes]
                                      change the title and attributes of tasks
+                                     (--series: the series too)
+      append, prepend ID… WORDS…     add words to the end or start of titles
       done ID…|FILTER                mark tasks done
       reopen ID…|FILTER              mark done or deleted tasks pending again
       delete, rm ID…|FILTER          delete tasks ('todo undo' brings them back)
+      purge [FILTER]                 remove deleted tasks for good
       note ID TEXT…                  add a timestamped note to a task
+                                     (--edit N TEXT, --remove N)
+      start ID, stop [ID]            work on a task: record the time
+      timesheet [filter]             time worked per task, day, week or project
       undo                           revert the last command (all tasks it changed)
       history [--limit N]            list the undo journal, newest first
       tags, projects, stats          summaries with counts
       date EXPR…                     show how a date expression is read
       shell                          interactive shell (line editing, completion)
       help [COMMAND|TOPIC]           this text, or help on a command; topics:
-                                     dates, filters, attributes, output
+                                     dates, filters, attributes, recurrence,
+                                     output
 
     Global options (anywhere before --):
       --db PATH             the database (else $TODO_DB, else
@@ -42,6 +54,7 @@ enum Help {
 
     Attributes (add, update):  +tag  -tag  project:NAME  pri:H|M|L  due:DATE
                                wait:DATE  scheduled:DATE  until:DATE
+                               recur:RULE  parent:ID  depends:ID,…  blocks:ID,…
       or in GNU form:          --tag TAG  --project NAME  --priority H|M|L
                                --due DATE  --wait DATE  --scheduled DATE
                                --until DATE  --note TEXT  --title TEXT
@@ -49,6 +62,7 @@ enum Help {
       ID  3-7  1,4  UUID-PREFIX  +tag  -tag  project:A,B  pri:H  +OVERDUE
       status:pending|done|deleted|closed|all  due:DATE  due.by:DATE
       due.before:DATE  due.after:DATE  due.none:  title.has:TEXT  or  not  ( )
+      +BLOCKED  +READY  +RECURRING  +PARENT  +CHILD  +ACTIVE
       WORDS (in titles and notes, in any case); see 'todo help filters'
 
     Examples:
@@ -105,6 +119,8 @@ enum Help {
       Usage: todo list [filter] [options]     (alias: ls; also plain 'todo [filter]')
 
       List tasks: pending ones unless the filter names a status or ids.
+      A parent's title is followed by its subtasks' progress (2/5); --tree
+      draws subtasks under their parents (as 'todo tree').
       A table on a terminal (id, priority, due, project, tags, title), fitted to
       its width: project and tags are cut, then left out, before the title gets
       narrow; into a pipe nothing is cut. --json prints an array of task
@@ -155,6 +171,7 @@ enum Help {
     "update": """
       Usage: todo update ID… [WORDS…] [attributes]     (alias: edit)
              todo update --where "FILTER" [attributes]
+             todo update --series ID… [attributes]   (the series too)
 
       Change tasks. Leading ids (3, 3-7, 1,4, UUID prefixes) name the tasks;
       attributes change fields:
@@ -191,7 +208,12 @@ enum Help {
              todo done --where "FILTER"
 
       Mark tasks done (their completed time is now). Bulk forms are one undo
-      step. On a terminal, a change of more than 3 tasks chosen by a filter or
+      step. A task being worked on stops. The pending instance of a series
+      makes the next one (see 'todo help recurrence'). A parent with open
+      subtasks is refused unless --yes, which completes them too (a terminal
+      asks). A task that still waits for a pending one asks on a terminal and
+      is completed with a warning elsewhere.
+      On a terminal, a change of more than 3 tasks chosen by a filter or
       a range (or of more than 1 chosen by search words) lists them and asks
       "Complete 18 tasks? [y/N]"; only y or yes goes on. Ids named one by one
       never ask. --yes (-y) answers yes; --dry-run shows, changes nothing.
@@ -220,10 +242,13 @@ enum Help {
     "delete": """
       Usage: todo delete ID…|FILTER     (alias: rm)
              todo delete --where "FILTER"
+             todo delete --series ID…
 
       Delete tasks. They keep their ids (never reused) and stay in the journal,
       so 'todo undo' (or 'todo reopen ID') brings them back;
-      'todo list status:deleted' shows them. On a terminal, a change of more
+      'todo list status:deleted' shows them. Subtasks and series are treated
+      as by done; --series ends each task's series (its pending instance is
+      deleted and none follows). On a terminal, a change of more
       than 3 tasks chosen by a filter or a range (or of more than 1 chosen by
       search words) lists them and asks "Delete 18 tasks? [y/N]"; only y or
       yes goes on. Ids named one by one never ask. --yes (-y) answers yes;
@@ -236,11 +261,149 @@ enum Help {
       """,
     "note": """
       Usage: todo note ID TEXT…
+             todo note ID --edit N TEXT…
+             todo note ID --remove N
 
-      Add a timestamped note to a task; 'todo show ID' lists its notes.
+      Add a timestamped note to a task; 'todo show ID' lists its notes,
+      numbered from 1 (the oldest). --edit N replaces the text of note N;
+      --remove N removes it. Each is one undo step.
+
+      Examples:
+        todo note 3 called the landlord, waiting for a reply
+        todo note 3 --edit 1 called the landlord twice
+        todo note 3 --remove 2
+      """,
+    "log": """
+      Usage: todo log WORDS… [attributes]
+
+      Add a task that is already done (completed now), as 'add' takes it.
 
       Example:
-        todo note 3 called the landlord, waiting for a reply
+        todo log Took out the bins +home
+      """,
+    "duplicate": """
+      Usage: todo duplicate ID [attributes]
+
+      A new pending task copied from another: title, priority, project, tags,
+      dates, parent and dependencies, with the attributes applied to the copy.
+      Notes, times worked and the series are not copied.
+
+      Example:
+        todo duplicate 4 due:fri
+      """,
+    "append": """
+      Usage: todo append ID… WORDS…
+             todo append --where "FILTER" WORDS…
+
+      Add words at the end of the titles of tasks ('prepend' adds them at the
+      start). Several tasks are one undo step and ask on a terminal like any
+      bulk change.
+
+      Example:
+        todo append 3 and the spare key
+      """,
+    "prepend": """
+      Usage: todo prepend ID… WORDS…
+             todo prepend --where "FILTER" WORDS…
+
+      Add words at the start of the titles of tasks ('append' adds them at the
+      end).
+
+      Example:
+        todo prepend 3 URGENT:
+      """,
+    "purge": """
+      Usage: todo purge [FILTER]
+             todo purge --where "FILTER"
+
+      Remove deleted tasks for good: their notes, links, times and every
+      record of them in the undo journal. This cannot be undone. Without a
+      filter, every deleted task; ids or a filter naming a task that is not
+      deleted are refused. Asks on a terminal; elsewhere needs --yes.
+
+      Examples:
+        todo purge --dry-run
+        todo purge +old --yes
+      """,
+    "next": """
+      Usage: todo next [FILTER] [--limit N]
+
+      The pending tasks that are not waiting and not blocked, most urgent
+      first (the first 10 unless --limit). --tag, --project, --priority and
+      --status filter as in 'todo list'. Urgency is Taskwarrior's: each
+      term's factor (0 to 1) times its coefficient, summed:
+        next tag 15, due 12 (0.2 two weeks ahead … 1 a week overdue),
+        blocking 8, priority H 6 / M 3.9 / L 1.8, scheduled passed 5,
+        active 4, age 2 (over 365 days), notes 1, tags 1, project 1,
+        blocked -5, waiting -3.
+      'todo why ID' shows the terms of one task. --json adds "urgency".
+      """,
+    "why": """
+      Usage: todo why ID
+
+      Each term of a task's urgency: why it applies, its factor (0 to 1), its
+      coefficient and what it adds, and the total (see 'todo help next').
+      """,
+    "tree": """
+      Usage: todo tree [FILTER] [--sort KEYS] [--limit N]
+             todo list --tree [FILTER]
+
+      The selected tasks with their subtasks drawn under them; a parent shows
+      how many of its subtasks are done (2/5), a done task ✓, a deleted one ✗.
+      A selected subtask whose parent is not selected starts its own tree.
+      Make a subtask with parent:ID (or --parent ID).
+
+      Example:
+        todo tree project:trip status:all
+      """,
+    "start": """
+      Usage: todo start ID
+
+      Start working on a task: an interval begins now. The active task, if
+      another, stops (one task is active at a time), in the same undo step.
+      'todo stop' ends it; 'done' of an active task stops it too; +ACTIVE
+      selects it; 'todo show ID' lists a task's intervals and total.
+      """,
+    "stop": """
+      Usage: todo stop [ID]
+
+      Stop working on the active task (or on ID, which must be the active one).
+      """,
+    "timesheet": """
+      Usage: todo timesheet [FILTER] [--since DATE] [--until DATE]
+                            [--by task|day|week|project]
+
+      Time worked, totalled per task (the default), local day, week (from
+      Monday) or project, with a total. An interval across midnight counts on
+      both days; one still running counts until now. The filter selects tasks
+      of any status unless it names one; --since and --until cut the
+      intervals to that period (an all-day --until includes its day).
+
+      Examples:
+        todo timesheet --since mon --by day
+        todo timesheet project:work --since som --json
+      """,
+    "recurrence": """
+      recur:RULE on a task with a due or scheduled date makes it a series
+      with one pending instance. RULE: daily, weekly, biweekly, monthly,
+      quarterly, yearly, weekdays, or a number and unit (4d, 2w, 3mo, 1y).
+        On a schedule (default): the next dates follow the series' dates
+        (monthly from the 31st: the last day of shorter months); dates
+        already past are skipped, never created.
+        After completion (+ in front, recur:+1w): the next dates count from
+        the day the previous instance was completed.
+      Completing or deleting the pending instance creates the next one, with
+      the template's title, priority, project and tags and its dates moved
+      together (wait and scheduled keep their distance from due). Instance N
+      has a UUID derived from the series' UUID and N: two completions of one
+      instance can never make two. until: ends the series.
+        update ID …            changes that instance only
+        update --series ID …   changes the series (its template) too
+        delete --series ID     ends the series
+        update ID recur:       stops it; recur:RULE on an instance changes it
+        undo (after done)      removes the instance the done created
+      'todo show ID' prints the rule and the next dates; +RECURRING selects
+      the instances of series that go on.
       """,
     "undo": """
       Usage: todo undo
@@ -378,8 +541,12 @@ enum Help {
                                     this month
           +DUE                      pending, not overdue, due within 7 days
           +WAITING                  pending with a wait date still ahead
-          +READY                    pending, not waiting, scheduled (if at all)
-                                    no later than now
+          +READY                    pending, not waiting, not blocked, scheduled
+                                    (if at all) no later than now
+          +BLOCKED +BLOCKING        waits for a pending task; a pending task
+                                    waits for it
+          +PARENT +CHILD            has subtasks; is a subtask
+          +RECURRING +ACTIVE        in a series that goes on; being worked on
           +SCHEDULED +UNTIL +TAGGED +NOTED +PROJECT +PRIORITY
                                     has that date, a tag, a note, a project,
                                     a priority
@@ -418,6 +585,12 @@ enum Help {
         until:DATE      --until DATE         expires after it: the next
                                              command that writes deletes it
                                              (status deleted, reason expired)
+        recur:RULE      --recur RULE         repeat (see 'todo help recurrence');
+                                             recur: stops it (update)
+        parent:ID       --parent ID          make it a subtask; parent: undoes it
+        depends:ID,…    --depends ID,…       wait for tasks (dep: too);
+                                             depends:-3 stops waiting (update)
+        blocks:ID,…     --blocks ID,…        these tasks wait for this one
                         --title TEXT         the title as one argument
                         --note TEXT          append a note (may be repeated)
       DATE is a day (all day) or an instant, as in 'todo help dates'; wait,
@@ -443,8 +616,11 @@ enum Help {
         {"error": {"code", "message", "hint", "exit_status"}} on stderr;
         warnings are {"warning": "…"} lines.
         Task keys: id, uuid, title, status, priority, project, tags, due,
-        wait, scheduled, until, reason, created, modified, completed, notes
-        [{created, text}]; times are RFC 3339 UTC, an all-day date is
+        wait, scheduled, until, reason, created, modified, completed, parent,
+        parent_id, depends [UUIDs], depends_ids, recur {rule, mode, series,
+        instance, ended} or null, progress {done, total} or null, active,
+        intervals [{start, end}], notes [{created, text}]; next adds
+        urgency; times are RFC 3339 UTC, an all-day date is
         YYYY-MM-DD; reason is "expired" for a task its until date deleted;
         absent values are null. Tasks an expiry deleted during a change are
         named on stderr ({"warning": …}) with --json.

@@ -39,7 +39,9 @@ enum CommandName: String, CaseIterable, Sendable {
     case .update:
       ["--tag", "--project", "--priority", "--due", "--wait", "--scheduled", "--until", "--note", "--title", "--parent",
        "--depends", "--blocks", "--recur", "--where"]
-    case .list, .waiting, .tree, .next: ["--tag", "--project", "--priority", "--status", "--sort", "--limit"]
+    case .list, .waiting, .tree: ["--tag", "--project", "--priority", "--status", "--sort", "--limit"]
+    // Ranked by urgency: no --sort.
+    case .next: ["--tag", "--project", "--priority", "--status", "--limit"]
     case .done, .reopen, .delete, .purge, .append, .prepend: ["--where"]
     case .history: ["--limit"]
     case .note: ["--edit", "--remove"]

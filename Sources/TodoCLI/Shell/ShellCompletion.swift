@@ -40,7 +40,10 @@ struct ShellCompletion {
   }
 
   /// The commands whose arguments are task ids.
-  static let idCommands: Set<String> = ["show", "update", "edit", "done", "reopen", "delete", "rm", "note"]
+  static let idCommands: Set<String> = [
+    "show", "update", "edit", "done", "reopen", "delete", "rm", "note", "why", "start", "stop", "duplicate", "append",
+    "prepend", "purge",
+  ]
 
   /// Titles longer than this many characters are cut in the list of id candidates.
   static let displayedTitleLength = 50
@@ -90,13 +93,16 @@ struct ShellCompletion {
     case "--project": return names(source.projectNames(), matching: current)
     default: break
     }
-    let filters = !["add", "update", "edit", "note"].contains(command)
+    let filters = !["add", "log", "duplicate", "update", "edit", "note"].contains(command)
     if current.hasPrefix("+") {
       let virtual = filters ? VirtualTag.allCases.map { "+" + $0.rawValue } : []
       return names(source.tagNames().map { "+" + $0 } + virtual, matching: current)
     }
     if current.hasPrefix("project:") {
       return names(source.projectNames().map { "project:" + $0 }, matching: current)
+    }
+    if current.hasPrefix("recur:") {
+      return names(Self.recurrenceWords.map { "recur:" + $0 }, matching: current)
     }
     if let (key, value) = FilterKey.split(current), key.dateField != nil, !value.contains(" ") {
       let prefix = String(current[...current.firstIndex(of: ":")!])
@@ -116,7 +122,11 @@ struct ShellCompletion {
   }
 
   /// The keys of `add` and `update`.
-  static let attributeKeys = ["project:", "pri:", "due:", "wait:", "scheduled:", "until:"]
+  static let attributeKeys = [
+    "project:", "pri:", "due:", "wait:", "scheduled:", "until:", "recur:", "parent:", "depends:", "blocks:",
+  ]
+  /// The rules offered after `recur:`.
+  static let recurrenceWords = ["daily", "weekly", "biweekly", "monthly", "quarterly", "yearly", "weekdays"]
   /// The keys of filters, as the filter parser spells them.
   static let filterKeys = FilterKey.filterSpellings.map { $0 + ":" }
   /// One-word date expressions offered after a date key.

@@ -136,7 +136,8 @@ extension TodoStore {
             return try database { () throws(DatabaseError) in
               // The new task itself is left for the next command, even with a past `until`.
               let expired = try expire(entry: entry, now: now, sparing: [todo.id], on: connection)
-              let stored = try loadAll([todo.id], on: connection)
+              let linked = changes.changesLinks || source != nil
+              let stored = try loadAll([todo.id], relations: linked, on: connection)
               let others = try loadAll(changedOthers, on: connection)
               return ChangeReport(
                 tasks: stored, unchanged: [], summary: "\(verb) task \(todo.id)", expired: expired, others: others)

@@ -39,7 +39,9 @@ public enum TodoStore {
 
   /// Reads tasks with their tags and notes, in id order, in two queries however many there are
   /// (the ids travel as one JSON array).
-  static func loadAll(_ ids: [Int64], on connection: Connection) throws(DatabaseError) -> [Todo] {
+  /// `relations` false: without parent, links, series, times and progress (a task just added
+  /// without any has none to read).
+  static func loadAll(_ ids: [Int64], relations: Bool = true, on connection: Connection) throws(DatabaseError) -> [Todo] {
     guard !ids.isEmpty else { return [] }
     let list = SQLValue.text("[" + ids.map(String.init).joined(separator: ",") + "]")
     var todos: [Todo] = []
@@ -62,9 +64,10 @@ public enum TodoStore {
       }
       for (index, id) in withNotes { todos[index].notes = notes[id] ?? [] }
     }
-    let relations = try Relations(on: connection)
-    if relations.any {
-      for index in todos.indices { try relations.fill(&todos[index], on: connection) }
+    guard relations else { return todos }
+    let linked = try Relations(on: connection)
+    if linked.any {
+      for index in todos.indices { try linked.fill(&todos[index], on: connection) }
     }
     return todos
   }

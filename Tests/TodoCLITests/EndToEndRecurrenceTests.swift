@@ -201,4 +201,42 @@ import Testing
     #expect(reopen.errorLines.first?.contains("a series has one pending instance") == true, "\(reopen)")
     #expect(todo.ids() == [2])
   }
+
+  @Test func seriesDatesAreKeptRelativeToEachInstance() throws {
+    let todo = try TodoSandbox()
+    todo("add", "Bins out", "due:2026-11-23", "recur:weekly").expectSuccess()
+    todo("done", "1").expectSuccess()
+    // On this week's instance (due Nov 30): wait from the day before. Every later instance
+    // waits from the day before its own due date, not from Nov 29.
+    todo("update", "2", "--series", "wait:2026-11-29").expectSuccess()
+    #expect(try todo.task(2)["wait"] as? String == "2026-11-29")
+    todo("done", "2").expectSuccess()
+    let third = try todo.task(3)
+    #expect(third["due"] as? String == "2026-12-07")
+    #expect(third["wait"] as? String == "2026-12-06")
+    // --series names a done instance: the series and its current instance change, once.
+    todo("update", "1", "--series", "due:due+1d").expectSuccess()
+    #expect(try todo.task(3)["due"] as? String == "2026-12-08")
+    #expect(try todo.task(1)["due"] as? String == "2026-11-23")
+    todo("done", "3").expectSuccess()
+    #expect(try todo.task(4)["due"] as? String == "2026-12-15")
+    let noAnchor = todo("update", "4", "--series", "due:")
+    #expect(noAnchor.status == 2)
+    #expect(noAnchor.errorLines.first == "todo: error: a series needs a due or scheduled date to count from; to stop it, use recur: or delete --series")
+  }
+
+  @Test func twoInstancesOfOneSeriesAreNeverReopenedTogether() throws {
+    let todo = try TodoSandbox()
+    todo("add", "Rent", "due:today", "recur:daily").expectSuccess()
+    todo("done", "1").expectSuccess()
+    todo("delete", "2", "--series").expectSuccess()
+    let both = todo("reopen", "1", "2")
+    #expect(both.status == 1)
+    #expect(both.errorLines.first == "todo: error: tasks 1 and 2 are instances of one series, which has one pending instance: reopen one of them")
+    todo("reopen", "2").expectSuccess()
+    // delete --series of a done instance leaves it done.
+    todo("delete", "1", "--series").expectSuccess()
+    #expect(try todo.task(1)["status"] as? String == "done")
+    #expect(try todo.task(2)["status"] as? String == "deleted")
+  }
 }

@@ -280,11 +280,46 @@ import Testing
     purge.expectSuccess()
     #expect(purge.lines == ["Purged task 2: Gone", "Purged 1 task; this cannot be undone."])
     #expect(todo.ids("status:all", "--sort", "id") == [1, 3])
-    // The journal no longer holds task 2: undo reverts the delete of task 3 only.
+    // Every undo step that touched task 2 is gone (the add, and the delete of 2 and 3): undo now
+    // reverts the add of task 3.
+    #expect(try todo("history", "--json").jsonArray().map { $0["command"] as? String } == ["add 'Also gone'", "add Keep"])
     let undo = todo("undo")
     undo.expectSuccess()
-    #expect(undo.lines.contains("Restored task 3: Also gone"))
-    #expect(!undo.stdout.contains("task 2"))
-    #expect(todo.ids("status:all", "--sort", "id") == [1, 3])
+    #expect(undo.lines == ["Undid: add 'Also gone'  (added task 3)", "Removed task 3"])
+  }
+
+  @Test func reviewedEdgesOfTheSmallCommands() throws {
+    let todo = try TodoSandbox()
+    todo.add("Buy")
+    todo.add("Sell")
+    // Only the first word names tasks.
+    todo("append", "1", "2", "more").expectSuccess()
+    #expect(try todo.task(1)["title"] as? String == "Buy 2 more")
+    #expect(try todo.task(2)["title"] as? String == "Sell")
+    // A note needs one task.
+    #expect(todo("note", "1-2", "--remove", "1").status == 2)
+    // A copy can lose its parent and dependencies.
+    todo.add("Child", "parent:1", "depends:2")
+    let copy = try todo("duplicate", "3", "parent:", "depends:-2", "--json").jsonObject()
+    #expect(isJSONNull(copy["parent_id"]))
+    #expect(copy["depends_ids"] as? [Int] == [])
+    #expect(copy["title"] as? String == "Child")
+  }
+
+  @Test func expiryStopsTheClockAndPurgeDropsWholeUndoSteps() throws {
+    let todo = try TodoSandbox()
+    todo.add("Offer", "until:2026-11-21T10:00")
+    todo("start", "1").expectSuccess()
+    todo.run(["add", "Later"], environment: ["TODO_NOW": "2026-11-21T11:00:00Z"]).expectSuccess()
+    let offer = try todo.task(1)
+    #expect(offer["status"] as? String == "deleted")
+    #expect(offer["active"] as? Bool == false)
+    #expect((offer["intervals"] as? [[String: Any]])?.first?["end"] as? String == "2026-11-21T11:00:00Z")
+    // The add that expired task 1 also added task 2: purging 1 drops that whole step (and the
+    // others that touched task 1), leaving task 2 as it is.
+    todo("purge", "1", "--yes").expectSuccess()
+    #expect(todo("history", "--json").jsonArrayCount == 0)
+    #expect(todo("undo").errorLines.first == "todo: error: nothing to undo")
+    #expect(todo.ids("status:all") == [2])
   }
 }

@@ -36,6 +36,17 @@ import Testing
     #expect(rule.advance(day("2028-01-31"), steps: 1) == day("2028-02-29"))
   }
 
+  @Test func oldMonthlyAndQuarterlySeriesSkipNoInstance() {
+    let monthly = RecurrenceRule(unit: .month)
+    // Kept up from 2020: the instance after November 2023 is December 2023.
+    #expect(monthly.next(after: day("2023-11-01"), start: day("2020-01-01"), completed: 0, now: 0) == day("2023-12-01"))
+    #expect(monthly.next(after: day("2039-11-30"), start: day("2020-01-31"), completed: 0, now: 0) == day("2039-12-31"))
+    let quarterly = RecurrenceRule(parsing: "quarterly")!
+    #expect(quarterly.next(after: day("2035-10-15"), start: day("2020-01-15"), completed: 0, now: 0) == day("2036-01-15"))
+    let yearly = RecurrenceRule(unit: .year)
+    #expect(yearly.next(after: day("2060-03-01"), start: day("2000-03-01"), completed: 0, now: 0) == day("2061-03-01"))
+  }
+
   @Test func yearlyFromLeapDayFallsOnFebruary28AndComesBack() {
     let rule = RecurrenceRule(unit: .year)
     let start = day("2028-02-29")

@@ -61,7 +61,9 @@ struct CommandRunner {
         TodoStore.complete(filter, now: now, command: invocation.commandLine, withSubtasks: withSubtasks)
       }
     case .deleteSeries(let filter):
-      try change(TodoStore.delete(filter, now: now, command: invocation.commandLine, series: true), verb: .delete, selection: filter)
+      try closing(filter, verb: .delete) { withSubtasks in
+        TodoStore.delete(filter, now: now, command: invocation.commandLine, withSubtasks: withSubtasks, series: true)
+      }
     case .editNote(let reference, let number, let note):
       try change(
         TodoStore.changeNote(of: reference, number: number, text: note, now: now, command: invocation.commandLine), verb: .note,
@@ -187,7 +189,8 @@ struct CommandRunner {
       let shown = preview.tasks.map(\.id)
       // Completing a task that still waits for another asks, however it was named.
       let blocked = preview.tasks.filter { $0.status == .done && $0.isBlocked }
-      let bulk = selection.map { !asked && Confirmation.isNeeded(for: $0, changing: shown.count) } ?? false
+      // After the subtask question too: a yes to closing subtasks is not a yes to a large change.
+      let bulk = selection.map { Confirmation.isNeeded(for: $0, changing: shown.count) } ?? false
       if bulk || !blocked.isEmpty {
         var question = Confirmation.question(verb: verb, tasks: preview.tasks)
         if !blocked.isEmpty { question = blocked.map(Self.waitsFor).joined(separator: "\n") + "\n" + question }

@@ -316,8 +316,8 @@ enum Help {
       Usage: todo purge [FILTER]
              todo purge --where "FILTER"
 
-      Remove deleted tasks for good: their notes, links, times and every
-      record of them in the undo journal. This cannot be undone. Without a
+      Remove deleted tasks for good: their notes, links and times, and every
+      undo step that touched them. This cannot be undone. Without a
       filter, every deleted task; ids or a filter naming a task that is not
       deleted are refused. Asks on a terminal; elsewhere needs --yes.
 

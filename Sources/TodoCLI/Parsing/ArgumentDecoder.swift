@@ -55,7 +55,8 @@ struct ArgumentDecoder {
         case .option("--where", let value): filter = try self.filter(splitWords(value))
         case .option(let name, _), .flag(let name): throw .unknownOption(name, suggestion: nil)
         case .word(let word, let afterDoubleDash):
-          if words.isEmpty, !afterDoubleDash, let parsed = TaskReference.list(word) {
+          // Only the first word names tasks: `append 12 2 more` adds "2 more" to task 12.
+          if words.isEmpty, references.isEmpty, filter == nil, !afterDoubleDash, let parsed = TaskReference.list(word) {
             references += parsed
           } else {
             words.append(word)
@@ -121,8 +122,9 @@ struct ArgumentDecoder {
       return .show(references, single: single)
     case .note:
       guard let first = tokens.first else { throw .missingArgument(command: "note", what: "an id and the note's text") }
-      guard let references = TaskReference.list(first.text), references.count == 1 else {
-        throw .badValue(option: "note", value: first.text, reason: Self.referenceReason(first.text))
+      guard let references = TaskReference.list(first.text), references.count == 1, !references[0].isRange else {
+        let several = TaskReference.list(first.text) != nil
+        throw .badValue(option: "note", value: first.text, reason: several ? "give one task id" : Self.referenceReason(first.text))
       }
       var rest = Array(tokens.dropFirst())
       if let option = rest.first, option.text == "--edit" || option.text == "--remove" || option.text.hasPrefix("--edit=")
@@ -312,7 +314,8 @@ struct ArgumentDecoder {
     if let colon = word.firstIndex(of: ":") {
       let key = word[..<colon].lowercased()
       let value = String(word[word.index(after: colon)...])
-      if let link = Self.linkKeys[key], !(value.isEmpty && command != .update) {
+      // Clearing means something for what has the link already: a task, or a copy of one.
+      if let link = Self.linkKeys[key], !(value.isEmpty && command != .update && command != .duplicate) {
         try applyLink(link, value, option: String(word[..<colon]) + ":", to: &changes)
         return link == "parent" || link == "recur" ? .field(link) : .tag
       }
@@ -391,7 +394,7 @@ struct ArgumentDecoder {
         guard let reference = TaskReference(parsing: text), !(reference.isRange) else {
           throw .badValue(option: option, value: value, reason: "give task ids (\(key):3,5; \(key):-3 removes 3)")
         }
-        if removing && command != .update {
+        if removing && command != .update && command != .duplicate {
           throw .badValue(option: option, value: value, reason: "a new task has nothing to remove")
         }
         switch (key, removing) {

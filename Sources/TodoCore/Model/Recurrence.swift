@@ -131,14 +131,15 @@ public struct RecurrenceRule: Sendable, Equatable, CustomStringConvertible {
       while candidate.isPast(now: now) { candidate = advance(candidate, steps: 1) }
       return candidate
     }
-    // A first guess from the distance in days, then forward step by step.
+    // A first guess from the distance in days (units counted long, so that the guess is never
+    // past the answer), then forward step by step.
     let distance = max(Self.day(of: previous).dayNumber, CalendarDay.local(now).dayNumber) - Self.day(of: start).dayNumber
     let unitDays: Int64 =
       switch unit {
       case .day: 1
       case .week: 7
-      case .month: 28
-      case .year: 365
+      case .month: 31
+      case .year: 366
       case .weekday: 1
       }
     var steps = max(1, Int(distance / (unitDays * Int64(count))) - 2)

@@ -87,8 +87,9 @@ enum Journal {
     try connection.execute(
       """
       INSERT OR IGNORE INTO journal_change (journal_id, todo_id, sequence, before)
-      SELECT ?, todo.id, changed.key, \(snapshot)
-      FROM json_each(?) AS changed JOIN todo ON todo.id = changed.value
+      SELECT ?1, todo.id, (SELECT coalesce(max(sequence) + 1, 0) FROM journal_change WHERE journal_id = ?1) + changed.key,
+        \(snapshot)
+      FROM json_each(?2) AS changed JOIN todo ON todo.id = changed.value
       """, [.integer(entry.id), .text("[" + todoIDs.map(String.init).joined(separator: ",") + "]")])
   }
 
@@ -145,9 +146,11 @@ enum Journal {
     SELECT s ->> 'id', s ->> 'uuid', s ->> 'rule', s ->> 'title', s ->> 'priority', s ->> 'project', s ->> 'tags',
            s ->> 'due', s ->> 'due_day', s ->> 'wait', s ->> 'wait_day', s ->> 'scheduled', s ->> 'scheduled_day',
            s ->> 'until', s ->> 'until_day', s ->> 'ended', s ->> 'created', s ->> 'modified'
-    FROM (SELECT before -> 'series' AS s FROM journal_change
-          WHERE journal_id = ?1 AND before IS NOT NULL AND before ->> 'series' IS NOT NULL ORDER BY sequence DESC)
+    FROM (SELECT before -> 'series' AS s, sequence FROM journal_change
+          WHERE journal_id = ?1 AND before IS NOT NULL AND before ->> 'series' IS NOT NULL)
     WHERE true
+    -- The earliest snapshot of a series (before the command changed it) is written last, and wins.
+    ORDER BY sequence DESC
     ON CONFLICT (id) DO UPDATE SET
       uuid = excluded.uuid, rule = excluded.rule, title = excluded.title, priority = excluded.priority,
       project = excluded.project, tags = excluded.tags, due = excluded.due, due_day = excluded.due_day,
@@ -166,6 +169,8 @@ enum Journal {
            -- A parent purged since is no parent.
            (SELECT id FROM todo WHERE id = before ->> 'parent_id'), before ->> 'series_id', before ->> 'series_index'
     FROM journal_change WHERE journal_id = ?1 AND before IS NOT NULL AND true
+    -- Closed tasks first: an instance may be pending again only once its series has no other.
+    ORDER BY (before ->> 'status') = 'pending', todo_id
     ON CONFLICT (id) DO UPDATE SET
       uuid = excluded.uuid, title = excluded.title, status = excluded.status,
       priority = excluded.priority, project = excluded.project, due = excluded.due, due_day = excluded.due_day,

@@ -206,18 +206,67 @@ extension TodoStore {
     try connection.execute("UPDATE series SET ended = ?, modified = ? WHERE id = ? AND ended IS NULL", [.integer(now), .integer(now), .integer(id)])
   }
 
-  /// Applies a change to a series' template (`update --series`) or its rule.
+  /// Changes a series' rule.
+  static func changeRule(of id: Int64, to rule: RecurrenceRule, now: Int64, on connection: Connection) throws(TodoError) {
+    try database { () throws(DatabaseError) in
+      var series = try seriesTable.object(id: id).run(connection)
+      series.rule = rule
+      series.modified = now
+      _ = try seriesTable.update(series).run(connection)
+    }
+  }
+
+  /// Applies a change to a series' template (`update --series`), given the instance it was
+  /// made on before and after the change. Title, priority, project and tags change as on a task.
+  /// A date is the instance's new date moved back into the template's frame (the series' first
+  /// dates), by the days between the template's anchor and the instance's: `wait:fri` on this
+  /// week's instance is a wait the same distance before each instance's due. Until is the series'
+  /// end and is taken as it is.
   static func changeSeries(
-    _ id: Int64, _ changes: TodoChanges, rule: RecurrenceRule?, now: Int64, on connection: Connection
+    _ id: Int64, _ changes: TodoChanges, instance: (before: Todo, after: Todo), now: Int64, on connection: Connection
   ) throws(TodoError) {
     var series = try database { () throws(DatabaseError) in try seriesTable.object(id: id).run(connection) }
     var template = series.template
+    let frame: Int64 = {
+      guard let start = series.start, let anchor = template.due == nil ? instance.before.scheduled : instance.before.due
+      else { return 0 }
+      return RecurrenceRule.days(from: start, to: anchor)
+    }()
+    var plain = changes
+    plain.due = nil
+    plain.wait = nil
+    plain.scheduled = nil
+    plain.until = nil
     template.id = 0
-    try changes.apply(to: &template, now: now)
+    try plain.apply(to: &template, now: now)
+    func back(_ date: TaskDate?) -> TaskDate? { date.map { RecurrenceRule.shifted($0, days: -frame) } }
+    if changes.due != nil { template.due = back(instance.after.due) }
+    if changes.wait != nil { template.wait = back(instance.after.wait) }
+    if changes.scheduled != nil { template.scheduled = back(instance.after.scheduled) }
+    if changes.until != nil { template.until = instance.after.until }
+    guard template.due != nil || template.scheduled != nil else {
+      throw .invalid("a series needs a due or scheduled date to count from; to stop it, use recur: or delete --series")
+    }
     series.template = template
-    if let rule { series.rule = rule }
     series.modified = now
     try database { () throws(DatabaseError) in _ = try seriesTable.update(series).run(connection) }
+  }
+
+  /// Each task's series' pending instance in its place (the task itself when its series has
+  /// none, or it has no series), without repeats: `update --series` changes the series and its
+  /// current instance.
+  static func currentInstances(of ids: [Int64], on connection: Connection) throws(TodoError) -> [Int64] {
+    let list = SQLValue.text("[" + ids.map(String.init).joined(separator: ",") + "]")
+    let mapped = try database { () throws(DatabaseError) in
+      try connection.all(
+        """
+        SELECT coalesce((SELECT current.id FROM todo AS current
+                         WHERE current.series_id = todo.series_id AND current.status = 'pending'), todo.id)
+        FROM todo WHERE todo.id IN (SELECT value FROM json_each(?))
+        """, [list]
+      ) { row throws(DatabaseError) in try row.integer(at: 0) ?? 0 }
+    }
+    return Array(Set(mapped)).sorted()
   }
 
   /// The next dates of a task's series, for `show`.

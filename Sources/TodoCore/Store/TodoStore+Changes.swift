@@ -175,7 +175,12 @@ extension TodoStore {
       return changes.changesLinks ? try resolveLinks(changes, on: connection) : ResolvedLinks()
     }
     return validated.flatMap { links in
-      change(filter, now: now, command: command, verb: verb) { todo, _ throws(TodoError) in
+      change(
+        filter, now: now, command: command, verb: verb,
+        expand: { ids, connection throws(TodoError) in
+          series ? try currentInstances(of: ids, on: connection) : ids
+        }
+      ) { todo, _ throws(TodoError) in
         let before = todo
         if series && todo.seriesID == nil {
           throw .refused("task \(todo.id) is not recurring: --series changes the series of a recurring task")
@@ -203,7 +208,7 @@ extension TodoStore {
         switch changes.recur {
         case .set(let rule):
           if let id = todo.seriesID, todo.series?.ended == nil {
-            try changeSeries(id, TodoChanges(), rule: rule, now: now, on: connection)
+            try changeRule(of: id, to: rule, now: now, on: connection)
           } else {
             var plain = todo
             plain.seriesID = nil
@@ -218,7 +223,7 @@ extension TodoStore {
         case nil: break
         }
         if series, let id = todo.seriesID {
-          try changeSeries(id, changes, rule: nil, now: now, on: connection)
+          try changeSeries(id, changes, instance: (before, todo), now: now, on: connection)
         }
         return effects
       }
@@ -282,14 +287,18 @@ extension TodoStore {
       expand: { ids, connection throws(TodoError) in
         var selected = ids
         if ending { selected = try pendingInstances(ofSeriesOf: selected, on: connection) }
-        guard status != .pending else { return selected }
+        guard status != .pending else {
+          try refuseTwoInstancesOfOneSeries(selected, on: connection)
+          return selected
+        }
         return try withOpenSubtasks(selected, include: withSubtasks, on: connection)
       }
     ) { todo, connection throws(TodoError) in
-      guard todo.status != status else {
-        if ending, todo.seriesID != nil { return .changed }
-        return .unchanged(.alreadyInStatus(status))
+      // Ending a series leaves its closed instances as they are (a done one stays done).
+      if ending && todo.status != .pending {
+        return todo.seriesID != nil ? .changed : .unchanged(.alreadyInStatus(todo.status))
       }
+      guard todo.status != status else { return .unchanged(.alreadyInStatus(status)) }
       // A deleted task is not completed by a range or filter that happens to include it.
       if status == .done && todo.status == .deleted { return .unchanged(.deleted) }
       if status == .pending, let series = todo.seriesID {
@@ -331,6 +340,23 @@ extension TodoStore {
       }
     }
     .transaction()
+  }
+
+  /// Reopening two instances of one series would make two pending: refused, naming them.
+  private static func refuseTwoInstancesOfOneSeries(_ ids: [Int64], on connection: Connection) throws(TodoError) {
+    let list = SQLValue.text("[" + ids.map(String.init).joined(separator: ",") + "]")
+    let pair = try database { () throws(DatabaseError) in
+      try connection.first(
+        """
+        SELECT min(id), max(id) FROM todo WHERE id IN (SELECT value FROM json_each(?)) AND series_id IS NOT NULL
+        GROUP BY series_id HAVING count(*) > 1 LIMIT 1
+        """, [list]
+      ) { row throws(DatabaseError) in (try row.integer(at: 0) ?? 0, try row.integer(at: 1) ?? 0) }
+    }
+    if let (first, second) = pair {
+      throw .refused(
+        "tasks \(first) and \(second) are instances of one series, which has one pending instance: reopen one of them")
+    }
   }
 
   /// The pending instances of the series of these tasks, with the tasks (`delete --series`).
@@ -476,6 +502,14 @@ extension TodoStore {
     try connection.execute(
       "UPDATE todo SET status = 'deleted', end_reason = 'expired', modified = ? WHERE id IN (SELECT value FROM json_each(?))",
       [.integer(now), list])
+    // Its time stops, and its series (whose until it was) ends.
+    try connection.execute(
+      "UPDATE interval SET stopped = ? WHERE stopped IS NULL AND todo_id IN (SELECT value FROM json_each(?))", [.integer(now), list])
+    try connection.execute(
+      """
+      UPDATE series SET ended = ?1, modified = ?1 WHERE ended IS NULL
+        AND id IN (SELECT series_id FROM todo WHERE id IN (SELECT value FROM json_each(?2)))
+      """, [.integer(now), list])
     return try loadAll(ids, on: connection)
   }
 

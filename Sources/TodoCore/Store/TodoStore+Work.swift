@@ -122,9 +122,8 @@ extension TodoStore {
     public var tasks: [Todo]
   }
 
-  /// Removes deleted tasks for good: their rows, tags, notes, links and times, and every record
-  /// of them in the undo journal (an undo must not bring back what was purged); journal entries
-  /// left with nothing to undo go too. Only deleted tasks: a selection naming another is refused.
+  /// Removes deleted tasks for good: their rows, tags, notes, links and times, and every undo
+  /// step that touched them (an undo must not bring back what was purged, nor half of a step). Only deleted tasks: a selection naming another is refused.
   /// This cannot be undone.
   public static func purge(_ filter: TodoFilter, now: Int64) -> DataOperation<PurgeReport, TodoError> {
     var selection = filter
@@ -139,9 +138,13 @@ extension TodoStore {
         }
         try database { () throws(DatabaseError) in
           let list = SQLValue.text("[" + ids.map(String.init).joined(separator: ",") + "]")
-          try connection.execute("DELETE FROM journal_change WHERE todo_id IN (SELECT value FROM json_each(?))", [list])
+          // Every undo step that touched a purged task goes whole: undone in part, it would leave a
+          // series without its instance or a task without what it was changed with.
           try connection.execute(
-            "DELETE FROM journal_entry WHERE NOT EXISTS (SELECT 1 FROM journal_change WHERE journal_id = journal_entry.id)")
+            """
+            DELETE FROM journal_entry WHERE id IN
+              (SELECT journal_id FROM journal_change WHERE todo_id IN (SELECT value FROM json_each(?)))
+            """, [list])
           try connection.execute("DELETE FROM todo WHERE id IN (SELECT value FROM json_each(?))", [list])
           try connection.execute("DELETE FROM series WHERE NOT EXISTS (SELECT 1 FROM todo WHERE todo.series_id = series.id)")
         }

@@ -92,6 +92,15 @@ public enum Timestamp {
     return worded(amount, future: future, past: past)
   }
 
+  /// A time worked as a timesheet shows it: `2h 05m`, `45m`, `30s`.
+  public static func duration(_ seconds: Int64) -> String {
+    let hours = seconds / 3600
+    let minutes = seconds % 3600 / 60
+    if hours > 0 { return "\(hours)h \(minutes < 10 ? "0" : "")\(minutes)m" }
+    if minutes > 0 { return "\(minutes)m" }
+    return "\(seconds)s"
+  }
+
   /// A number of days as a table shows it: `9d` under 14 days, then `3w` under 8 weeks, `4mo`
   /// under a year (30-day months), else `2y` (365-day years).
   public static func days(_ days: UInt64) -> String {

@@ -98,6 +98,7 @@ import Testing
     let before = todo.snapshot()
     todo("add", "Other").expectSuccess()
     todo("done", "1").expectSuccess()
+    let first2UUID = try todo.task(3)["uuid"] as? String
     let undo = todo("undo")
     undo.expectSuccess()
     #expect(undo.lines == [
@@ -109,9 +110,9 @@ import Testing
     todo("undo").expectSuccess()
     #expect(todo.snapshot() == before)
     // Done again after the undo: the same instance, the same UUID.
-    let uuid = todo("done", "1", "--json")
-    let redone = try uuid.jsonArray()
-    #expect(redone.count == 2)
+    let redone = try todo("done", "1", "--json").jsonArray()
+    #expect(redone.map { $0["id"] as? Int } == [1, 4])
+    #expect(redone.last?["uuid"] as? String == first2UUID)
     #expect(todo.shell("sqlite3 \"$TODO_DB\" 'SELECT count(*) FROM todo WHERE status = \"pending\"'").stdout == "1\n")
   }
 

@@ -68,8 +68,8 @@ import Testing
     done.expectSuccess()
     #expect(done.errorLines == ["todo: warning: task 2 still waits for task 1 (pending)"])
     todo("undo").expectSuccess()
-    // On a terminal (the shell in tmux would do; here `script` gives the process a terminal).
-    guard TodoSandbox.hasTool("script") else { return }
+    // util-linux's script (Debian's essential bsdutils) gives the process a terminal.
+    try #require(TodoSandbox.hasTool("script"), "script(1) is needed to give todo a terminal")
     let asked = todo.shell("printf 'n\\n' | script -qec \"$TODO done 2\" /dev/null")
     #expect(asked.stdout.contains("task 2 still waits for task 1 (pending)"), "\(asked)")
     #expect(asked.stdout.contains("Complete 1 tasks? [y/N]"), "\(asked)")

@@ -135,13 +135,13 @@ extension CommandRunner {
       var rows = sheet.rows.map { row -> [Table.Cell] in
         var cells = [Table.Cell(sheet.grouping == .project && row.key.isEmpty ? "(none)" : row.key)]
         if sheet.grouping == .task { cells.append(Table.Cell(row.title ?? "")) }
-        cells.append(Table.Cell(Self.duration(row.seconds)))
+        cells.append(Table.Cell(Timestamp.duration(row.seconds)))
         if sheet.grouping != .task { cells.append(Table.Cell(row.taskIDs.map(String.init).joined(separator: ", "), style: .dim)) }
         return cells
       }
       var total = [Table.Cell("Total", style: .bold)]
       if sheet.grouping == .task { total.append("") }
-      total.append(Table.Cell(Self.duration(sheet.totalSeconds), style: .bold))
+      total.append(Table.Cell(Timestamp.duration(sheet.totalSeconds), style: .bold))
       if sheet.grouping != .task { total.append("") }
       rows.append(total)
       render(Table(columns: columns, rows: rows))
@@ -167,15 +167,6 @@ extension CommandRunner {
         }
       }
     }
-  }
-
-  /// `2h 05m`, `45m`, `30s`.
-  static func duration(_ seconds: Int64) -> String {
-    let hours = seconds / 3600
-    let minutes = seconds % 3600 / 60
-    if hours > 0 { return "\(hours)h \(minutes < 10 ? "0" : "")\(minutes)m" }
-    if minutes > 0 { return "\(minutes)m" }
-    return "\(seconds)s"
   }
 
   /// `todo purge`: removes deleted tasks for good, after a question on a terminal; elsewhere

@@ -273,12 +273,12 @@ struct TaskText {
     }
     if !todo.intervals.isEmpty {
       let total = todo.intervals.reduce(0) { $0 + $1.seconds(now: now) }
-      lines.append(styled("Time", .bold) + "  " + CommandRunner.duration(total))
+      lines.append(styled("Time", .bold) + "  " + Timestamp.duration(total))
       for interval in todo.intervals {
         let end = interval.stopped.map(Timestamp.localDescription) ?? "now (running)"
         lines.append(
           "  " + styled(Timestamp.localDescription(interval.started), .dim) + " – " + end + "  "
-            + CommandRunner.duration(interval.seconds(now: now)))
+            + Timestamp.duration(interval.seconds(now: now)))
       }
     }
     if !todo.notes.isEmpty {

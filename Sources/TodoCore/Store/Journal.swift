@@ -66,7 +66,7 @@ enum Journal {
                          FROM interval WHERE interval.todo_id = todo.id)),
       'series', (SELECT json_object(
                    'id', id, 'uuid', uuid, 'rule', rule, 'title', title, 'priority', priority, 'project', project,
-                   'tags', json(tags), 'due', due, 'due_day', due_day, 'wait', wait, 'wait_day', wait_day,
+                   'tags', tags, 'due', due, 'due_day', due_day, 'wait', wait, 'wait_day', wait_day,
                    'scheduled', scheduled, 'scheduled_day', scheduled_day, 'until', until, 'until_day', until_day,
                    'ended', ended, 'created', created, 'modified', modified)
                  FROM series WHERE series.id = todo.series_id))

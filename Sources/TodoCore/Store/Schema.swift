@@ -98,7 +98,7 @@ public enum Schema {
       title TEXT NOT NULL,
       priority TEXT CHECK (priority IN ('H', 'M', 'L')),
       project TEXT,
-      tags TEXT NOT NULL DEFAULT '[]',
+      tags TEXT NOT NULL DEFAULT '',
       due INTEGER, due_day TEXT,
       wait INTEGER, wait_day TEXT,
       scheduled INTEGER, scheduled_day TEXT,

@@ -28,7 +28,7 @@ struct Series: Entity {
     template.priority = try row.decode("priority")
     template.project = try row.decode("project")
     let tags: String = try row.decode("tags")
-    template.tags = Self.tags(fromJSON: tags)
+    template.tags = tags.split(separator: " ").map(String.init).sorted()
     template.due = try Todo.date(row, "due")
     template.wait = try Todo.date(row, "wait")
     template.scheduled = try Todo.date(row, "scheduled")
@@ -44,7 +44,8 @@ struct Series: Entity {
     columns["title"] = template.title
     columns["priority"] = template.priority
     columns["project"] = template.project
-    columns["tags"] = "[" + template.tags.map { Self.quoted($0) }.joined(separator: ",") + "]"
+    // Space-separated, as `selectTodo` reads a task's tags: a tag holds no white space.
+    columns["tags"] = template.tags.sorted().joined(separator: " ")
     columns["due"] = template.due?.sortInstant
     columns["due_day"] = template.due?.dayText
     columns["wait"] = template.wait?.sortInstant
@@ -60,38 +61,6 @@ struct Series: Entity {
 
   /// The date the schedule counts from: the due date, else the scheduled one.
   var start: TaskDate? { template.due ?? template.scheduled }
-
-  /// A tag as a JSON string (tags hold no control characters: `Validation.tag`).
-  static func quoted(_ name: String) -> String {
-    "\"" + name.replacing("\\", with: "\\\\").replacing("\"", with: "\\\"") + "\""
-  }
-
-  /// Tags stored as a JSON array of strings (as `quoted` wrote them).
-  static func tags(fromJSON text: String) -> [String] {
-    var names: [String] = []
-    var current = ""
-    var inString = false
-    var escaped = false
-    for character in text {
-      if inString {
-        if escaped {
-          current.append(character == "n" ? "\n" : character == "t" ? "\t" : character)
-          escaped = false
-        } else if character == "\\" {
-          escaped = true
-        } else if character == "\"" {
-          names.append(current)
-          current = ""
-          inString = false
-        } else {
-          current.append(character)
-        }
-      } else if character == "\"" {
-        inString = true
-      }
-    }
-    return names.sorted()
-  }
 
   /// The dates of the instance whose anchor (due, else scheduled) is `anchor`: each template date
   /// moved by the days from the template's anchor to it, so wait and scheduled keep their offsets

@@ -128,7 +128,6 @@ public enum Schema {
       CHECK (stopped IS NULL OR stopped >= started)
     );
     CREATE INDEX interval_by_todo ON interval (todo_id, started);
-    CREATE INDEX interval_by_start ON interval (started);
     CREATE UNIQUE INDEX interval_one_running ON interval (stopped IS NULL) WHERE stopped IS NULL;
     """
 

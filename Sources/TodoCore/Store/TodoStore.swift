@@ -25,7 +25,8 @@ public enum TodoStore {
   private static let hasNotesColumn = "EXISTS (SELECT 1 FROM note WHERE note.todo_id = todo.id) AS has_notes"
 
   /// Reads one task with its tags and notes, by id.
-  static func load(_ id: Int64, on connection: Connection) throws(DatabaseError) -> Todo {
+  /// `relations` false: without parent, links, series, times and progress (see `loadAll`).
+  static func load(_ id: Int64, relations: Bool = true, on connection: Connection) throws(DatabaseError) -> Todo {
     guard
       let (found, hasNotes) = try connection.first(
         "\(selectTodo) WHERE todo.id = ?", [.integer(id)],
@@ -33,7 +34,7 @@ public enum TodoStore {
     else { throw .notFound(table: Todo.tableName, key: String(id)) }
     var todo = found
     if hasNotes { todo.notes = try loadNotes(of: id, on: connection) }
-    try Relations(on: connection).fill(&todo, on: connection)
+    if relations { try Relations(on: connection).fill(&todo, on: connection) }
     return todo
   }
 

@@ -16,6 +16,7 @@ import argparse
 import datetime
 import hashlib
 import json
+import statistics
 import os
 import platform
 import shutil
@@ -204,22 +205,35 @@ def working_copy(path, scratch, name):
     return copy
 
 
-def hyperfine(commands, runs, warmup, prepare=None, shell=False):
-    """Median seconds of each command, timed interleaved in one hyperfine invocation."""
-    with tempfile.NamedTemporaryFile(suffix=".json") as export:
-        arguments = ["hyperfine", "--style", "none", "--warmup", str(warmup), "--runs", str(runs),
-                     "--export-json", export.name]
-        if not shell:
-            arguments.append("-N")
-        if prepare:
-            for command in commands:
-                arguments += ["--prepare", prepare]
-        arguments += commands
-        done = subprocess.run(arguments, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, env=bench_environment())
-        if done.returncode != 0:
-            raise SystemExit(f"hyperfine failed on {commands}:\n{done.stderr}")
-        results = json.load(open(export.name))["results"]
-    return [result["median"] for result in results]
+def hyperfine(commands, runs, warmup, prepare=None, shell=False, rounds=5):
+    """Median seconds of each command. The runs are split into rounds, and each round times every
+    command in turn (hyperfine itself runs all of one command's runs before the next one's): on a
+    shared, noisy machine a slow spell then lands on both sides of a ratio instead of one."""
+    rounds = max(1, min(rounds, runs // 3))
+    samples = [[] for _ in commands]
+    for round_index in range(rounds):
+        round_runs = runs // rounds + (1 if round_index < runs % rounds else 0)
+        with tempfile.NamedTemporaryFile(suffix=".json") as export:
+            arguments = ["hyperfine", "--style", "none", "--warmup", str(warmup if round_index == 0 else 1),
+                         "--runs", str(round_runs), "--export-json", export.name]
+            if not shell:
+                arguments.append("-N")
+            if prepare:
+                for command in commands:
+                    arguments += ["--prepare", prepare]
+            # Alternate which command goes first, so neither always follows the other's writes.
+            order = list(range(len(commands)))
+            if round_index % 2:
+                order.reverse()
+            arguments += [commands[index] for index in order]
+            done = subprocess.run(arguments, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+                                  env=bench_environment())
+            if done.returncode != 0:
+                raise SystemExit(f"hyperfine failed on {commands}:\n{done.stderr}")
+            results = json.load(open(export.name))["results"]
+        for position, index in enumerate(order):
+            samples[index] += results[position]["times"]
+    return [statistics.median(times) for times in samples]
 
 
 def peak_memory(command):

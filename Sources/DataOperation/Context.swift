@@ -1,11 +1,16 @@
 import CSQLite
 import Dispatch
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// Owns one SQLite connection and runs operations on it one at a time.
 ///
-/// The role `NSManagedObjectContext.performAndWait` plays in Core Data: every operation runs on the
-/// context's serial queue. An operation that runs another one on the same context from inside
-/// (a nested `operate(in:)`) runs inline instead of deadlocking. Only the same context is
+/// The role `NSManagedObjectContext.performAndWait` plays in Core Data: operations on a context run
+/// one at a time, each holding the context's lock (a recursive mutex) for its whole run. An
+/// operation that runs another one on the same context from inside (a nested `operate(in:)`) runs
+/// inline instead of deadlocking. Only the same context is
 /// detected: an operation on A that waits for one on B that waits for one on A deadlocks, so do
 /// not nest across contexts in a cycle.
 ///
@@ -14,10 +19,16 @@ import Dispatch
 /// let count = try Repository<Book>().count().operate(in: context)
 /// ```
 public final class Context: @unchecked Sendable {
-  // @unchecked: `connection` is only touched on `queue`, which `perform` guarantees.
+  // @unchecked: `connection` is only touched while holding `lock`, which `perform` guarantees.
   private let connection: Connection
-  private let queue: DispatchQueue
-  private let queueKey = DispatchSpecificKey<ObjectIdentifier>()
+  /// A recursive mutex (not a serial dispatch queue: `DispatchQueue.sync` is generic and not
+  /// inlinable, so each result type it returned had its metadata built at run time, about 100k
+  /// instructions per command).
+  private let lock: UnsafeMutablePointer<pthread_mutex_t>
+  /// The serial queue `performAsync` submits to, made on first use (guarded by `asyncLock`, never
+  /// by `lock`: submitting must not wait for a running operation).
+  private var asyncQueue: DispatchQueue?
+  private let asyncLock: UnsafeMutablePointer<pthread_mutex_t>
   /// The path the context was opened with (`:memory:` for an in-memory database).
   public let path: String
 
@@ -80,8 +91,25 @@ public final class Context: @unchecked Sendable {
     try connection.execute("PRAGMA foreign_keys=ON")
     self.connection = connection
     self.path = path
-    self.queue = DispatchQueue(label: "DataOperation.Context")
-    queue.setSpecific(key: queueKey, value: ObjectIdentifier(self))
+    self.lock = Self.mutex(recursive: true)
+    self.asyncLock = Self.mutex(recursive: false)
+  }
+
+  deinit {
+    for mutex in [lock, asyncLock] {
+      pthread_mutex_destroy(mutex)
+      mutex.deallocate()
+    }
+  }
+
+  private static func mutex(recursive: Bool) -> UnsafeMutablePointer<pthread_mutex_t> {
+    let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+    var attributes = pthread_mutexattr_t()
+    pthread_mutexattr_init(&attributes)
+    pthread_mutexattr_settype(&attributes, Int32(recursive ? PTHREAD_MUTEX_RECURSIVE : PTHREAD_MUTEX_NORMAL))
+    pthread_mutex_init(mutex, &attributes)
+    pthread_mutexattr_destroy(&attributes)
+    return mutex
   }
 
   private static func switchToWAL(_ connection: Connection) throws(DatabaseError) {
@@ -134,24 +162,22 @@ public final class Context: @unchecked Sendable {
     try Context(path: ":memory:")
   }
 
-  /// True when the caller is already running on this context's queue.
-  private var isOnQueue: Bool {
-    DispatchQueue.getSpecific(key: queueKey) == ObjectIdentifier(self)
+  /// Lends the connection to `body` under the context's lock, blocking the caller while another
+  /// thread holds it; runs inline when this thread already does (a nested operation).
+  func perform<Value, Failure: Error>(_ body: (Connection) throws(Failure) -> Value) throws(Failure) -> Value {
+    pthread_mutex_lock(lock)
+    defer { pthread_mutex_unlock(lock) }
+    return try body(connection)
   }
 
-  /// Lends the connection to `body` on the context's queue, blocking the caller; runs inline when
-  /// already on it (a nested operation).
-  func perform<Value>(_ body: (Connection) -> Value) -> Value {
-    if isOnQueue { return body(connection) }
-    return queue.sync { body(connection) }
-  }
-
-  /// Lends the connection to `body` on the context's queue without blocking the caller.
+  /// Lends the connection to `body` on a serial queue of the context's, without blocking the
+  /// caller (asynchronous operations run in the order they were submitted).
   func performAsync(_ body: @escaping @Sendable (Connection) -> Void) {
-    queue.async { [self] in
-      // `connection` is read on the queue that owns it; nothing else uses it concurrently.
-      body(connection)
-    }
+    pthread_mutex_lock(asyncLock)
+    let queue = asyncQueue ?? DispatchQueue(label: "DataOperation.Context")
+    asyncQueue = queue
+    pthread_mutex_unlock(asyncLock)
+    queue.async { [self] in perform(body) }
   }
 }
 

@@ -24,8 +24,24 @@ public enum Timestamp {
   public static func rfc3339(_ seconds: Int64) -> String {
     let (days, second) = Civil.split(seconds)
     let date = Civil.date(days: days)
-    return Civil.dateText(date.year, date.month, date.day) + "T" + Civil.two(Int(second / 3600))
-      + ":" + Civil.two(Int(second / 60 % 60)) + ":" + Civil.two(Int(second % 60)) + "Z"
+    guard (0...9999).contains(date.year) else {
+      return Civil.dateText(date.year, date.month, date.day) + "T" + Civil.two(Int(second / 3600))
+        + ":" + Civil.two(Int(second / 60 % 60)) + ":" + Civil.two(Int(second % 60)) + "Z"
+    }
+    // The usual four-digit year, written byte by byte into the string's own storage: exports and
+    // `--jsonl` write three of these per task (string concatenation cost 17k instructions each).
+    let hour = Int(second / 3600), minute = Int(second / 60 % 60), secs = Int(second % 60)
+    return String(unsafeUninitializedCapacity: 20) { buffer in
+      Civil.writeDate(Int(date.year), date.month, date.day, into: buffer)
+      Civil.writeTwo(hour, into: buffer, at: 11)
+      Civil.writeTwo(minute, into: buffer, at: 14)
+      Civil.writeTwo(secs, into: buffer, at: 17)
+      buffer[10] = UInt8(ascii: "T")
+      buffer[13] = UInt8(ascii: ":")
+      buffer[16] = UInt8(ascii: ":")
+      buffer[19] = UInt8(ascii: "Z")
+      return 20
+    }
   }
 
   /// Reads an RFC 3339 time: `YYYY-MM-DDTHH:MM:SS`, optional fraction (dropped), then `Z`
@@ -200,7 +216,29 @@ enum Civil {
 
   static func two(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
 
+  /// Writes `YYYY-MM-DD` (a year in 0...9999) into the first 10 bytes of `buffer`.
+  static func writeDate(_ year: Int, _ month: Int, _ day: Int, into buffer: UnsafeMutableBufferPointer<UInt8>) {
+    writeTwo(year / 100, into: buffer, at: 0)
+    writeTwo(year % 100, into: buffer, at: 2)
+    buffer[4] = UInt8(ascii: "-")
+    writeTwo(month, into: buffer, at: 5)
+    buffer[7] = UInt8(ascii: "-")
+    writeTwo(day, into: buffer, at: 8)
+  }
+
+  /// Writes a number in 0...99 as two digits at `offset`.
+  static func writeTwo(_ value: Int, into buffer: UnsafeMutableBufferPointer<UInt8>, at offset: Int) {
+    buffer[offset] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: value / 10)
+    buffer[offset + 1] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: value % 10)
+  }
+
   static func dateText(_ year: Int64, _ month: Int, _ day: Int) -> String {
+    if (0...9999).contains(year) {
+      return String(unsafeUninitializedCapacity: 10) { buffer in
+        writeDate(Int(year), month, day, into: buffer)
+        return 10
+      }
+    }
     let digits = String(year.magnitude)
     let padded = String(repeating: "0", count: max(0, 4 - digits.count)) + digits
     return (year < 0 ? "-" : "") + padded + "-" + two(month) + "-" + two(day)

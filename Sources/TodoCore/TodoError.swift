@@ -59,6 +59,6 @@ public enum TodoError: Error, Equatable, Sendable, DatabaseErrorConvertible, Cus
 
   /// `3, 5, 8` (at most 10, then `…`).
   static func list(_ ids: [Int64]) -> String {
-    ids.prefix(10).map(String.init).joined(separator: ", ") + (ids.count > 10 ? ", …" : "")
+    ids.prefix(10).map(String.init).joinedText(", ") + (ids.count > 10 ? ", …" : "")
   }
 }

@@ -46,10 +46,7 @@ public struct DataOperation<Element, Failure: Error>: Sendable {
   /// ```
   /// - Throws: `Failure`.
   public func operate(in context: Context) throws(Failure) -> Element {
-    let result = context.perform { connection in
-      Result { () throws(Failure) -> Element in try body(connection) }
-    }
-    return try result.get()
+    try context.perform { connection throws(Failure) in try body(connection) }
   }
 }
 

@@ -9,46 +9,22 @@
 /// ```
 public struct Repository<E: Entity>: Sendable {
   /// The SQL the repository runs, made once (every entity of a type encodes the same columns),
-  /// in one shared object so that an operation captures a single reference.
-  private final class Statements: Sendable {
-    /// The quoted table name and primary key column.
-    let table: String
-    let key: String
-    let columns: [String]
-    let insert: String
-    let insertWithKey: String
-    let update: String
-    let selectByKey: String
-
-    init() {
-      table = quoteIdentifier(E.tableName)
-      key = quoteIdentifier(E.primaryKey)
-      var encoded = Columns()
-      E().encode(to: &encoded)
-      columns = encoded.values.map(\.name)
-      (insert, insertWithKey, update) = Repository.writeSQL(table: table, key: key, columns: columns)
-      selectByKey = "SELECT * FROM \(table) WHERE \(key) = ?"
-    }
-  }
-
-  private let statements = Statements()
+  /// in one shared object so that an operation captures a single reference. The class is not
+  /// generic: a generic class's metadata is built at run time, checking `E: Entity` by scanning
+  /// every protocol conformance in the binary (about 90k instructions, once per entity type).
+  private let statements = RepositoryStatements(
+    table: quoteIdentifier(E.tableName), key: quoteIdentifier(E.primaryKey), columns: Self.columnNames())
   private var table: String { statements.table }
   private var key: String { statements.key }
 
   /// A repository for `E`'s table.
   public init() {}
 
-  /// INSERT (without and with the key) and UPDATE statements for these columns.
-  private static func writeSQL(table: String, key: String, columns: [String]) -> (String, String, String) {
-    let names = columns.map(quoteIdentifier)
-    let marks = Array(repeating: "?", count: names.count).joined(separator: ", ")
-    let insert =
-      names.isEmpty
-      ? "INSERT INTO \(table) DEFAULT VALUES" : "INSERT INTO \(table) (\(names.joined(separator: ", "))) VALUES (\(marks))"
-    let insertWithKey =
-      "INSERT INTO \(table) (\((names + [key]).joined(separator: ", "))) VALUES (\(names.isEmpty ? "?" : marks + ", ?"))"
-    let update = "UPDATE \(table) SET \(names.map { "\($0) = ?" }.joined(separator: ", ")) WHERE \(key) = ?"
-    return (insert, insertWithKey, update)
+  /// The columns an empty entity encodes: those of every entity of the type.
+  private static func columnNames() -> [String] {
+    var encoded = Columns()
+    E().encode(to: &encoded)
+    return encoded.values.map(\.name)
   }
 
   /// The statements for the columns an entity encoded: the prepared ones when they are the usual
@@ -58,7 +34,7 @@ public struct Repository<E: Entity>: Sendable {
     if columns.values.count == usual.count && zip(columns.values, usual).allSatisfy({ $0.0.name == $0.1 }) {
       return (statements.insert, statements.insertWithKey, statements.update)
     }
-    return Self.writeSQL(table: table, key: key, columns: columns.values.map(\.name))
+    return RepositoryStatements.writeSQL(table: table, key: key, columns: columns.values.map(\.name))
   }
 
   /// The entities that match a predicate, in an order, at most `limit` of them.
@@ -200,5 +176,52 @@ public struct Repository<E: Entity>: Sendable {
       try connection.execute(sql, [.integer(id)])
       guard connection.changes > 0 else { throw .notFound(table: E.tableName, key: String(id)) }
     }
+  }
+}
+
+/// The SQL of one entity type's repository (see `Repository.statements`).
+private final class RepositoryStatements: Sendable {
+  /// The quoted table name and primary key column.
+  let table: String
+  let key: String
+  let columns: [String]
+  let insert: String
+  let insertWithKey: String
+  let update: String
+  let selectByKey: String
+
+  init(table: String, key: String, columns: [String]) {
+    self.table = table
+    self.key = key
+    self.columns = columns
+    (insert, insertWithKey, update) = Self.writeSQL(table: table, key: key, columns: columns)
+    selectByKey = "SELECT * FROM \(table) WHERE \(key) = ?"
+  }
+
+  /// INSERT (without and with the key) and UPDATE statements for these columns, written with
+  /// plain appends (each process builds them once, before its first write).
+  static func writeSQL(table: String, key: String, columns: [String]) -> (String, String, String) {
+    guard !columns.isEmpty else {
+      return ("INSERT INTO \(table) DEFAULT VALUES", "INSERT INTO \(table) (\(key)) VALUES (?)",
+              "UPDATE \(table) SET \(key) = \(key) WHERE \(key) = ?")
+    }
+    var names = "", marks = "", assignments = ""
+    for (index, column) in columns.enumerated() {
+      let name = quoteIdentifier(column)
+      if index > 0 {
+        names += ", "
+        marks += ", "
+        assignments += ", "
+      }
+      names += name
+      marks += "?"
+      assignments += name
+      assignments += " = ?"
+    }
+    return (
+      "INSERT INTO \(table) (\(names)) VALUES (\(marks))",
+      "INSERT INTO \(table) (\(names), \(key)) VALUES (\(marks), ?)",
+      "UPDATE \(table) SET \(assignments) WHERE \(key) = ?"
+    )
   }
 }

@@ -136,7 +136,7 @@ extension CommandRunner {
         var cells = [Table.Cell(sheet.grouping == .project && row.key.isEmpty ? "(none)" : row.key)]
         if sheet.grouping == .task { cells.append(Table.Cell(row.title ?? "")) }
         cells.append(Table.Cell(Timestamp.duration(row.seconds)))
-        if sheet.grouping != .task { cells.append(Table.Cell(row.taskIDs.map(String.init).joined(separator: ", "), style: .dim)) }
+        if sheet.grouping != .task { cells.append(Table.Cell(row.taskIDs.map(String.init).joinedText(", "), style: .dim)) }
         return cells
       }
       var total = [Table.Cell("Total", style: .bold)]

@@ -193,7 +193,7 @@ struct CommandRunner {
       let bulk = selection.map { Confirmation.isNeeded(for: $0, changing: shown.count) } ?? false
       if bulk || !blocked.isEmpty {
         var question = Confirmation.question(verb: verb, tasks: preview.tasks)
-        if !blocked.isEmpty { question = blocked.map(Self.waitsFor).joined(separator: "\n") + "\n" + question }
+        if !blocked.isEmpty { question = blocked.map(Self.waitsFor).joinedText("\n") + "\n" + question }
         guard session.ask(question) else {
           throw .cancelled("nothing was changed")
         }
@@ -232,7 +232,7 @@ struct CommandRunner {
   /// `task 4 still waits for 3 (pending)`.
   static func waitsFor(_ todo: Todo) -> String {
     let open = todo.depends.filter(\.isOpen).map { String($0.id) }
-    return "task \(todo.id) still waits for \(open.count == 1 ? "task" : "tasks") \(open.joined(separator: ", ")) (pending)"
+    return "task \(todo.id) still waits for \(open.count == 1 ? "task" : "tasks") \(open.joinedText(", ")) (pending)"
   }
 
   /// `done` and `delete`: a parent with open subtasks asks on a terminal whether to close them
@@ -244,9 +244,9 @@ struct CommandRunner {
     do throws(Failure) {
       try change(operation(yes), verb: verb, selection: filter)
     } catch .domain(.openSubtasks(let parents, let subtasks)) where !yes && session.inputIsTerminal && !invocation.options.dryRun {
-      let whose = parents.count == 1 ? "Task \(parents[0]) has" : "Tasks \(parents.map(String.init).joined(separator: ", ")) have"
+      let whose = parents.count == 1 ? "Task \(parents[0]) has" : "Tasks \(parents.map(String.init).joinedText(", ")) have"
       let count = subtasks.count == 1 ? "an open subtask" : "\(subtasks.count) open subtasks"
-      let question = "\(whose) \(count) (\(subtasks.map(String.init).joined(separator: ", "))). "
+      let question = "\(whose) \(count) (\(subtasks.map(String.init).joinedText(", "))). "
         + "\(verb.question) \(subtasks.count == 1 ? "it" : "them") too? [y/N] "
       guard session.ask(question) else { throw .cancelled("nothing was changed") }
       try change(operation(true), verb: verb, selection: filter, asked: true)

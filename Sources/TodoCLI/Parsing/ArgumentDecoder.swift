@@ -70,7 +70,7 @@ struct ArgumentDecoder {
       var selection = filter ?? TodoFilter()
       selection.references = references
       var changes = TodoChanges()
-      let text = words.joined(separator: " ")
+      let text = words.joinedText(" ")
       try Self.checked { () throws(TodoError) in try Validation.title(text) }
       if command == .append { changes.appendText = text } else { changes.prependText = text }
       return .update(selection, changes)
@@ -143,12 +143,12 @@ struct ArgumentDecoder {
           return .removeNote(references[0], number: number)
         }
         guard !words.isEmpty else { throw .missingArgument(command: "note --edit", what: "the note's new text") }
-        return .editNote(references[0], number: number, text: words.joined(separator: " "))
+        return .editNote(references[0], number: number, text: words.joinedText(" "))
       }
       var words = rest.map(\.text)
       if words.first == "--" { words.removeFirst() }
       guard !words.isEmpty else { throw .missingArgument(command: "note", what: "the note's text") }
-      return .note(references[0], words.joined(separator: " "))
+      return .note(references[0], words.joinedText(" "))
     case .undo, .tags, .projects, .stats, .shell:
       if let extra = tokens.first { throw .unexpectedArgument(command: command.rawValue, word: extra.text) }
       switch command {
@@ -172,7 +172,7 @@ struct ArgumentDecoder {
     case .date:
       let words = tokens.map(\.text).filter { $0 != "--" }
       guard !words.isEmpty else { throw .missingArgument(command: "date", what: "a date expression such as friday or +3d") }
-      return .date(words.joined(separator: " "))
+      return .date(words.joinedText(" "))
     case .help:
       if tokens.count > 1 { throw .unexpectedArgument(command: "help", word: tokens[1].text) }
       return .help(topic: tokens.first?.text)
@@ -274,9 +274,9 @@ struct ArgumentDecoder {
     }
     if !parsed.titleWords.isEmpty {
       if given["title"] != nil {
-        throw .invalid("the title is given twice (--title and the words '\(parsed.titleWords.joined(separator: " "))'); give it once")
+        throw .invalid("the title is given twice (--title and the words '\(parsed.titleWords.joinedText(" "))'); give it once")
       }
-      let title = parsed.titleWords.joined(separator: " ")
+      let title = parsed.titleWords.joinedText(" ")
       try Self.checked { () throws(TodoError) in try Validation.title(title) }
       parsed.changes.title = title
     }
@@ -287,7 +287,7 @@ struct ArgumentDecoder {
   /// named; otherwise `--title` says that renaming them all is really meant.
   private static func checkTitleWords(_ parsed: ParsedChanges) throws(UsageError) {
     guard !parsed.titleWords.isEmpty else { return }
-    let words = parsed.titleWords.joined(separator: " ")
+    let words = parsed.titleWords.joinedText(" ")
     if parsed.filter != nil {
       throw .invalid(
         "the words '\(words)' after --where would become the title of every selected task; "
@@ -602,13 +602,13 @@ struct ArgumentDecoder {
       for extra in 1...3 where index + extra <= tokens.count {
         let following = tokens[index..<(index + extra)].map(\.text)
         if following.contains(where: { $0 == "--" || $0.hasPrefix("--") }) { break }
-        guard let reading = try? parser.read(([value] + following).joined(separator: " ")) else { continue }
+        guard let reading = try? parser.read(([value] + following).joinedText(" ")) else { continue }
         if reading.instant < now && past == false { continue }
         taken = extra
         past = reading.instant < now
       }
       if taken > 0 {
-        joined[joined.count - 1].text = ([token.text] + tokens[index..<(index + taken)].map(\.text)).joined(separator: " ")
+        joined[joined.count - 1].text = ([token.text] + tokens[index..<(index + taken)].map(\.text)).joinedText(" ")
         index += taken
       }
     }

@@ -140,9 +140,36 @@ struct CommandParser {
 
   /// The arguments as one line for the journal, quoting words that need it.
   static func quotedCommandLine(_ words: [String]) -> String {
-    words.map { word in
-      let plain = !word.isEmpty && word.allSatisfy { !$0.isWhitespace && $0 != "'" && $0 != "\"" && $0 != "\\" }
-      return plain ? word : "'" + word.replacing("'", with: "'\\''") + "'"
-    }.joined(separator: " ")
+    // Plain appends and a byte test for ASCII (no `joined`, no Character properties): each of
+    // those builds generic metadata at run time, about 140k instructions in every command.
+    var line = ""
+    for (index, word) in words.enumerated() {
+      if index > 0 { line += " " }
+      if isPlain(word) {
+        line += word
+      } else {
+        line += "'"
+        for scalar in word.unicodeScalars {
+          if scalar == "'" { line += "'\\''" } else { line.unicodeScalars.append(scalar) }
+        }
+        line += "'"
+      }
+    }
+    return line
+  }
+
+  /// Whether a word needs no quotes: not empty, and no whitespace, quote or backslash.
+  private static func isPlain(_ word: String) -> Bool {
+    guard !word.isEmpty else { return false }
+    for byte in word.utf8 {
+      switch byte {
+      case 0x80...: return word.unicodeScalars.allSatisfy { scalar in
+          !scalar.properties.isWhitespace && scalar != "'" && scalar != "\"" && scalar != "\\"
+        }
+      case 0...0x20, 0x7F, UInt8(ascii: "'"), UInt8(ascii: "\""), UInt8(ascii: "\\"): return false
+      default: continue
+      }
+    }
+    return true
   }
 }

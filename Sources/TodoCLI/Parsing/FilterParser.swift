@@ -250,7 +250,7 @@ extension ArgumentDecoder {
       if let meant = closestMatch(to: typed, in: spellings) {
         return .invalid("filter: unknown attribute '\(typed)' at word \(at); did you mean '\(meant):'?")
       }
-      return .invalid("filter: unknown attribute '\(typed)' at word \(at); \(key.name.rawValue) takes \(spellings.map { $0 + ":" }.joined(separator: ", "))")
+      return .invalid("filter: unknown attribute '\(typed)' at word \(at); \(key.name.rawValue) takes \(spellings.map { $0 + ":" }.joinedText(", "))")
     }
     switch key.name {
     case .project:

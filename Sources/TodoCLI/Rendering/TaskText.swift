@@ -29,14 +29,14 @@ struct TaskText {
       if let date { attributes.append(name + ":" + Self.describe(date)) }
     }
     if let parent = todo.parentID { attributes.append("parent:\(parent)") }
-    if !todo.depends.isEmpty { attributes.append("depends:" + todo.depends.map { String($0.id) }.joined(separator: ",")) }
+    if !todo.depends.isEmpty { attributes.append("depends:" + todo.depends.map { String($0.id) }.joinedText(",")) }
     if let series = todo.series, series.ended == nil { attributes.append("recur:\(series.rule)") }
     if let progress = todo.progress { attributes.append("subtasks:\(progress.done)/\(progress.total)") }
     if todo.isActive { attributes.append(styled("active", .green)) }
     if todo.status != .pending { attributes.append("status:" + todo.status.rawValue) }
     if !todo.notes.isEmpty { attributes.append("notes:\(todo.notes.count)") }
-    if !attributes.isEmpty { parts.append(attributes.joined(separator: " ")) }
-    return parts.joined(separator: "  ")
+    if !attributes.isEmpty { parts.append(attributes.joinedText(" ")) }
+    return parts.joinedText("  ")
   }
 
   /// The list table: id, status (when not all pending), priority, due, project, tags, title;
@@ -243,7 +243,7 @@ struct TaskText {
       ("Status", status),
       ("Priority", todo.priority.map { "\($0.rawValue)" } ?? "-"),
       ("Project", todo.project ?? "-"),
-      ("Tags", todo.tags.isEmpty ? "-" : todo.tags.map { "+" + $0 }.joined(separator: " ")),
+      ("Tags", todo.tags.isEmpty ? "-" : todo.tags.map { "+" + $0 }.joinedText(" ")),
       ("Due", date(todo.due, past: todo.status == .pending ? .overdue : .ago)),
       ("Wait", date(todo.wait)),
       ("Scheduled", date(todo.scheduled)),
@@ -257,14 +257,14 @@ struct TaskText {
     if let parent = todo.parentID { links.append(("Parent", "task \(parent)")) }
     if let progress = todo.progress { links.append(("Subtasks", "\(progress.done) of \(progress.total) done")) }
     if !todo.depends.isEmpty {
-      links.append(("Depends", todo.depends.map { "\($0.id)" + ($0.isOpen ? " (pending)" : " (closed)") }.joined(separator: ", ")))
+      links.append(("Depends", todo.depends.map { "\($0.id)" + ($0.isOpen ? " (pending)" : " (closed)") }.joinedText(", ")))
     }
-    if !todo.blocking.isEmpty { links.append(("Blocking", todo.blocking.map(String.init).joined(separator: ", "))) }
+    if !todo.blocking.isEmpty { links.append(("Blocking", todo.blocking.map(String.init).joinedText(", "))) }
     if let series = todo.series {
       var rule = "\(series.rule) (\(series.rule.words)), instance \(series.index)"
       if let ended = series.ended { rule += "; ended \(Timestamp.localDescription(ended))" }
       links.append(("Recur", rule))
-      if !upcoming.isEmpty { links.append(("Next", upcoming.map(Self.describe).joined(separator: ", "))) }
+      if !upcoming.isEmpty { links.append(("Next", upcoming.map(Self.describe).joinedText(", "))) }
       links.append(("Series", series.uuid))
     }
     if todo.isActive, let started = todo.intervals.last?.started { links.append(("Active", "since \(time(started))")) }

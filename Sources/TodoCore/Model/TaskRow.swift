@@ -37,7 +37,7 @@ public struct TaskRow: Sendable, Equatable {
     created = todo.created
     modified = todo.modified
     completed = todo.completed
-    tagText = todo.tags.sorted().joined(separator: " ")
+    tagText = todo.tags.sorted().joinedText(" ")
     progress = todo.progress
   }
 
@@ -110,7 +110,7 @@ public struct TaskRow: Sendable, Equatable {
       // only checked (byte order is the BINARY collation of the tag key).
       if Self.isInByteOrder(bytes) { return String(decoding: bytes, as: UTF8.self) }
       let names = String(decoding: bytes, as: UTF8.self).split(separator: " ").map(String.init)
-      return names.sorted().joined(separator: " ")
+      return names.sorted().joinedText(" ")
     }
     if times {
       created = try row.integer(at: 8) ?? 0

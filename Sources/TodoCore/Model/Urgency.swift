@@ -65,7 +65,7 @@ public enum Urgency {
     let tagFactor = todo.tags.count >= 3 ? 1 : todo.tags.count == 2 ? 0.9 : todo.tags.count == 1 ? 0.8 : 0
     add("tags", tagFactor, tags, "\(todo.tags.count) tag\(todo.tags.count == 1 ? "" : "s")")
     if todo.project != nil { add("project", 1, project, "has a project") }
-    if todo.isBlocked { add("blocked", 1, blocked, "waits for \(todo.depends.filter(\.isOpen).map { String($0.id) }.joined(separator: ", "))") }
+    if todo.isBlocked { add("blocked", 1, blocked, "waits for \(todo.depends.filter(\.isOpen).map { String($0.id) }.joinedText(", "))") }
     if let date = todo.wait, !date.isPast(now: now), date.sortInstant > now { add("waiting", 1, waiting, "hidden until its wait date") }
     return terms
   }

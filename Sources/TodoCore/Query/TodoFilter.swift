@@ -92,7 +92,7 @@ public struct TodoFilter: Sendable, Equatable {
     if !projectTerms.isEmpty { flat.append(projectTerms.count == 1 ? projectTerms[0] : .any(projectTerms)) }
     var priorityTerms: [Predicate] = []
     if !priorities.isEmpty {
-      let marks = Array(repeating: "?", count: priorities.count).joined(separator: ", ")
+      let marks = Array(repeating: "?", count: priorities.count).joinedText(", ")
       priorityTerms.append(Predicate(sql: "todo.priority IN (\(marks))", arguments: priorities.map { .text($0.rawValue) }))
     }
     if withoutPriority { priorityTerms.append(Predicate(sql: "todo.priority IS NULL")) }
@@ -168,7 +168,7 @@ public struct SortKey: Sendable, Equatable {
         name = name.dropFirst()
       }
       guard let field = Field(rawValue: name.lowercased()) else {
-        let known = Field.allCases.map(\.rawValue).joined(separator: ", ")
+        let known = Field.allCases.map(\.rawValue).joinedText(", ")
         throw .invalid("unknown sort key '\(part)' (known: \(known))")
       }
       keys.append(SortKey(field, descending: descending))

@@ -90,7 +90,7 @@ enum Journal {
       SELECT ?1, todo.id, (SELECT coalesce(max(sequence) + 1, 0) FROM journal_change WHERE journal_id = ?1) + changed.key,
         \(snapshot)
       FROM json_each(?2) AS changed JOIN todo ON todo.id = changed.value
-      """, [.integer(entry.id), .text("[" + todoIDs.map(String.init).joined(separator: ",") + "]")])
+      """, [.integer(entry.id), .text("[" + todoIDs.map(String.init).joinedText(",") + "]")])
   }
 
   /// What `undo` did.

@@ -45,7 +45,7 @@ struct Series: Entity {
     columns["priority"] = template.priority
     columns["project"] = template.project
     // Space-separated, as `selectTodo` reads a task's tags: a tag holds no white space.
-    columns["tags"] = template.tags.sorted().joined(separator: " ")
+    columns["tags"] = template.tags.sorted().joinedText(" ")
     columns["due"] = template.due?.sortInstant
     columns["due_day"] = template.due?.dayText
     columns["wait"] = template.wait?.sortInstant
@@ -225,7 +225,7 @@ extension TodoStore {
   /// none, or it has no series), without repeats: `update --series` changes the series and its
   /// current instance.
   static func currentInstances(of ids: [Int64], on connection: Connection) throws(TodoError) -> [Int64] {
-    let list = SQLValue.text("[" + ids.map(String.init).joined(separator: ",") + "]")
+    let list = SQLValue.text("[" + ids.map(String.init).joinedText(",") + "]")
     let mapped = try database { () throws(DatabaseError) in
       try connection.all(
         """

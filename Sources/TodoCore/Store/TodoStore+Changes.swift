@@ -345,7 +345,7 @@ extension TodoStore {
 
   /// Reopening two instances of one series would make two pending: refused, naming them.
   private static func refuseTwoInstancesOfOneSeries(_ ids: [Int64], on connection: Connection) throws(TodoError) {
-    let list = SQLValue.text("[" + ids.map(String.init).joined(separator: ",") + "]")
+    let list = SQLValue.text("[" + ids.map(String.init).joinedText(",") + "]")
     let pair = try database { () throws(DatabaseError) in
       try connection.first(
         """
@@ -362,7 +362,7 @@ extension TodoStore {
 
   /// The pending instances of the series of these tasks, with the tasks (`delete --series`).
   private static func pendingInstances(ofSeriesOf ids: [Int64], on connection: Connection) throws(TodoError) -> [Int64] {
-    let list = SQLValue.text("[" + ids.map(String.init).joined(separator: ",") + "]")
+    let list = SQLValue.text("[" + ids.map(String.init).joinedText(",") + "]")
     let more = try database { () throws(DatabaseError) in
       try connection.all(
         """
@@ -377,7 +377,7 @@ extension TodoStore {
   /// The selection with the open subtasks (at any depth) of its tasks; `openSubtasks` when there
   /// are some and `include` is false.
   private static func withOpenSubtasks(_ ids: [Int64], include: Bool, on connection: Connection) throws(TodoError) -> [Int64] {
-    let list = SQLValue.text("[" + ids.map(String.init).joined(separator: ",") + "]")
+    let list = SQLValue.text("[" + ids.map(String.init).joinedText(",") + "]")
     var found: [(id: Int64, root: Int64)] = []
     try database { () throws(DatabaseError) in
       guard Int(sqlValue: try connection.scalar("SELECT EXISTS (SELECT 1 FROM todo INDEXED BY todo_by_parent WHERE parent_id IS NOT NULL)")) == 1
@@ -499,7 +499,7 @@ extension TodoStore {
     }
     guard !ids.isEmpty else { return [] }
     try Journal.record(entry: entry, todoIDs: ids, on: connection)
-    let list = SQLValue.text("[" + ids.map(String.init).joined(separator: ",") + "]")
+    let list = SQLValue.text("[" + ids.map(String.init).joinedText(",") + "]")
     try connection.execute(
       "UPDATE todo SET status = 'deleted', end_reason = 'expired', modified = ? WHERE id IN (SELECT value FROM json_each(?))",
       [.integer(now), list])

@@ -91,11 +91,11 @@ extension TodoStore {
       }
     }
     if !new.subtracting(old).isEmpty, let cycle = try dependencyCycle(through: todo.id, on: connection) {
-      throw .invalid("task \(todo.id) cannot depend on task \(cycle[1]): that makes a cycle \(cycle.map(String.init).joined(separator: " → "))")
+      throw .invalid("task \(todo.id) cannot depend on task \(cycle[1]): that makes a cycle \(cycle.map(String.init).joinedText(" → "))")
     }
     for target in links.addBlocks {
       if let cycle = try dependencyCycle(through: target, on: connection) {
-        throw .invalid("task \(todo.id) cannot block task \(target): that makes a cycle \(cycle.map(String.init).joined(separator: " → "))")
+        throw .invalid("task \(todo.id) cannot block task \(target): that makes a cycle \(cycle.map(String.init).joinedText(" → "))")
       }
     }
     if let parent = todo.parentID, parent != before.parentID {
@@ -110,7 +110,7 @@ extension TodoStore {
         chain.append(next)
         if next == todo.id {
           throw .invalid(
-            "task \(parent) cannot be the parent of task \(todo.id): that makes a cycle \(chain.map(String.init).joined(separator: " → "))")
+            "task \(parent) cannot be the parent of task \(todo.id): that makes a cycle \(chain.map(String.init).joinedText(" → "))")
         }
         guard chain.count < 10_000 else { break }
         current = next

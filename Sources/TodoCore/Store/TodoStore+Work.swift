@@ -137,7 +137,7 @@ extension TodoStore {
           throw .refused("task \(alive.id) is \(alive.status.rawValue), not deleted: purge removes only deleted tasks (delete it first)")
         }
         try database { () throws(DatabaseError) in
-          let list = SQLValue.text("[" + ids.map(String.init).joined(separator: ",") + "]")
+          let list = SQLValue.text("[" + ids.map(String.init).joinedText(",") + "]")
           // Every undo step that touched a purged task goes whole: undone in part, it would leave a
           // series without its instance or a task without what it was changed with.
           try connection.execute(

@@ -44,7 +44,7 @@ public enum TodoStore {
   /// without any has none to read).
   static func loadAll(_ ids: [Int64], relations: Bool = true, on connection: Connection) throws(DatabaseError) -> [Todo] {
     guard !ids.isEmpty else { return [] }
-    let list = SQLValue.text("[" + ids.map(String.init).joined(separator: ",") + "]")
+    let list = SQLValue.text("[" + ids.map(String.init).joinedText(",") + "]")
     var todos: [Todo] = []
     todos.reserveCapacity(ids.count)
     var withNotes: [Int: Int64] = [:]
@@ -56,7 +56,7 @@ public enum TodoStore {
     }
     if !withNotes.isEmpty {
       var notes: [Int64: [Note]] = [:]
-      let noted = SQLValue.text("[" + withNotes.values.map(String.init).joined(separator: ",") + "]")
+      let noted = SQLValue.text("[" + withNotes.values.map(String.init).joinedText(",") + "]")
       try connection.query(
         "SELECT * FROM note WHERE todo_id IN (SELECT value FROM json_each(?)) ORDER BY todo_id, created, id", [noted]
       ) { row throws(DatabaseError) in
@@ -135,7 +135,7 @@ public enum TodoStore {
   {
     let predicate = filter.predicate(now: now)
     var sql = "\(select) WHERE \(predicate.sql) ORDER BY "
-    sql += SortKey.withTieBreaks(sort).map(\.ordering.clause).joined(separator: ", ")
+    sql += SortKey.withTieBreaks(sort).map(\.ordering.clause).joinedText(", ")
     var arguments = predicate.arguments
     if let limit {
       sql += " LIMIT ?"

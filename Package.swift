@@ -23,13 +23,17 @@ let package = Package(
     .target(name: "CEditLine", linkerSettings: [.linkedLibrary("dl")]),
     .target(name: "DataOperation", dependencies: ["CSQLite"], swiftSettings: crossModule),
     .target(name: "TodoCore", dependencies: ["DataOperation"], swiftSettings: crossModule),
-    .target(name: "TodoCLI", dependencies: ["TodoCore", "DataOperation", "CEditLine"], swiftSettings: crossModule),
+    // Formats: pure parse and serialize (JSON, Taskwarrior, todo.txt, iCalendar); no SQLite, no files.
+    .target(name: "TodoInterchange", dependencies: ["TodoCore"], swiftSettings: crossModule),
+    .target(
+      name: "TodoCLI", dependencies: ["TodoCore", "TodoInterchange", "DataOperation", "CEditLine"], swiftSettings: crossModule),
     .executableTarget(name: "todo", dependencies: ["TodoCLI"]),
     // `make bench`'s helper: makes the benchmark databases and times the data layer.
     .executableTarget(name: "todo-bench", dependencies: ["TodoCore", "DataOperation", "CSQLite"], path: "Sources/TodoBench"),
     .target(name: "TestSupport", path: "Tests/TestSupport"),
     .testTarget(name: "DataOperationTests", dependencies: ["DataOperation", "TestSupport"]),
     .testTarget(name: "TodoCoreTests", dependencies: ["TodoCore", "DataOperation", "TestSupport"]),
+    .testTarget(name: "TodoInterchangeTests", dependencies: ["TodoInterchange", "TodoCore", "TestSupport"]),
     // Fixtures/ holds files the tests copy and open by path (a database made by version 0.1.0).
     .testTarget(
       name: "TodoCLITests", dependencies: ["TodoCLI", "TodoCore", "todo", "TestSupport"], exclude: ["Fixtures"]),

@@ -69,4 +69,54 @@ enum FileSystem {
     }
     return nil
   }
+
+  /// Why a file could not be read.
+  struct ReadProblem: Error {
+    var reason: String
+  }
+
+  /// Every byte of a file, or of standard input when `path` is nil.
+  static func readAll(_ path: String?) -> Result<[UInt8], ReadProblem> {
+    let descriptor = path.map { open($0, O_RDONLY | O_CLOEXEC) } ?? STDIN_FILENO
+    guard descriptor >= 0 else { return .failure(ReadProblem(reason: String(cString: strerror(errno)))) }
+    defer { if path != nil { close(descriptor) } }
+    if let path, isDirectory(path) { return .failure(ReadProblem(reason: "it is a directory")) }
+    var bytes: [UInt8] = []
+    var chunk = [UInt8](repeating: 0, count: 1 << 16)
+    while true {
+      let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+      if count < 0 {
+        if errno == EINTR { continue }
+        return .failure(ReadProblem(reason: String(cString: strerror(errno))))
+      }
+      if count == 0 { return .success(bytes) }
+      bytes.append(contentsOf: chunk[0..<count])
+    }
+  }
+
+  /// Writes a file atomically: a temporary file in the same folder, written and flushed to disk,
+  /// then renamed over `path`. On any failure the temporary file is removed and `path` is left as
+  /// it was. Returns the reason on failure.
+  static func writeAtomically(_ bytes: [UInt8], to path: String) -> String? {
+    if isDirectory(path) { return "it is a directory" }
+    let temporary = path + ".todo-\(getpid()).tmp"
+    let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+    guard descriptor >= 0 else { return String(cString: strerror(errno)) }
+    var written = 0
+    var problem: String?
+    while written < bytes.count {
+      let count = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress! + written, bytes.count - written) }
+      if count < 0 {
+        if errno == EINTR { continue }
+        problem = String(cString: strerror(errno))
+        break
+      }
+      written += count
+    }
+    if problem == nil, fsync(descriptor) != 0 { problem = String(cString: strerror(errno)) }
+    if close(descriptor) != 0, problem == nil { problem = String(cString: strerror(errno)) }
+    if problem == nil, rename(temporary, path) != 0 { problem = String(cString: strerror(errno)) }
+    if problem != nil { unlink(temporary) }
+    return problem
+  }
 }

@@ -67,7 +67,7 @@ import Testing
     #expect(tasks[1]["until"] as? String == "2026-12-31")
     #expect(jsonStrings(tasks[1]["tags"]) == ["urgent"])
     #expect(tasks.allSatisfy { isJSONNull($0["recur"]) && isJSONNull($0["parent"]) && ($0["intervals"] as? [Any])?.isEmpty == true })
-    #expect(todo.shell("sqlite3 \"$TODO_DB\" 'PRAGMA user_version'").stdout == "3\n")
+    #expect(todo.shell("sqlite3 \"$TODO_DB\" 'PRAGMA user_version'").stdout == "4\n")
     // The old journal undoes: update 2 +urgent, then delete 3.
     #expect(todo("history", "--json").jsonArrayCount == 7)
     todo("undo").expectSuccess()
@@ -85,9 +85,39 @@ import Testing
     #expect(isJSONNull(try todo.task(1)["recur"]))
     #expect(todo.shell("sqlite3 \"$TODO_DB\" 'SELECT count(*) FROM series; PRAGMA integrity_check;'").stdout == "0\nok\n")
   }
+  /// A database written by the previous version (schema 3, made by 7c5f658's successor bc19d80:
+  /// a task with a note, a weekly series with one instance done, a subtask that depends on it
+  /// and whose clock runs, six journal entries) upgrades to version 4 in place: every field and
+  /// undo step intact, and an import with extras works on it and undoes.
+  @Test func aSchema3DatabaseUpgradesInPlaceAndItsJournalStillUndoes() throws {
+    let todo = try TodoSandbox()
+    let fixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/made-by-schema-3.db")
+    try FileManager.default.copyItem(atPath: fixture.path, toPath: todo.databasePath)
+    let tasks = try todo("list", "status:all", "--sort", "id", "--json").jsonArray()
+    #expect(tasks.map { $0["title"] as? String } == ["Schema three task", "Weekly", "Sub", "Weekly"])
+    #expect(tasks.map { $0["status"] as? String } == ["pending", "done", "pending", "pending"])
+    #expect((tasks[0]["notes"] as? [[String: Any]])?.first?["text"] as? String == "old note")
+    #expect(tasks[2]["parent_id"] as? Int == 1 && tasks[2]["depends_ids"] as? [Int] == [2] && tasks[2]["active"] as? Bool == true)
+    #expect((tasks[3]["recur"] as? [String: Any])?["instance"] as? Int == 2)
+    let tw = #"{"uuid":"aaaaaaaa-1111-4111-8111-111111111111","description":"From TW","status":"pending","entry":"20261120T100000Z","estimate":3}"#
+    todo("import", "-", "--format", "taskwarrior", stdin: tw + "\n").expectSuccess()
+    #expect(todo.shell("sqlite3 \"$TODO_DB\" 'PRAGMA user_version'").stdout == "4\n")
+    let exported = todo("export", "--format", "taskwarrior", "From")
+    #expect(exported.stdout.contains(#""estimate":3"#), "\(exported)")
+    #expect(todo("history", "--json").jsonArrayCount == 7)
+    todo("undo").expectSuccess()
+    #expect(todo.ids("status:all").count == 4)
+    // The old steps still undo: done 2 (and the instance it created), then start 3.
+    todo("undo").expectSuccess()
+    #expect(todo.ids("status:all", "--sort", "id") == [1, 2, 3])
+    #expect(try todo.task(2)["status"] as? String == "pending")
+    todo("undo").expectSuccess()
+    #expect(try todo.task(3)["active"] as? Bool == false)
+  }
 }
 
 extension TodoRun {
   /// How many elements the JSON array on stdout has (-1 when it is not one).
   var jsonArrayCount: Int { ((try? JSONSerialization.jsonObject(with: stdoutBytes)) as? [Any])?.count ?? -1 }
+
 }

@@ -80,6 +80,10 @@ struct CommandRunner {
       try change(TodoStore.stop(reference, now: now, command: invocation.commandLine), verb: .stop, selection: nil)
     case .timesheet(let query):
       try timesheet(query)
+    case .export(let request):
+      try export(request)
+    case .import(let request):
+      try importTasks(request)
     case .next(let query):
       try next(query)
     case .why(let reference):

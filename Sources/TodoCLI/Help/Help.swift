@@ -29,6 +29,8 @@ enum Help {
                                      (--edit N TEXT, --remove N)
       start ID, stop [ID]            work on a task: record the time
       timesheet [filter]             time worked per task, day, week or project
+      export [filter] [--format F]   write tasks as JSON, Taskwarrior or todo.txt
+      import [FILE] [--format F]     read tasks from JSON, Taskwarrior or todo.txt
       undo                           revert the last command (all tasks it changed)
       history [--limit N]            list the undo journal, newest first
       tags, projects, stats          summaries with counts
@@ -368,6 +370,50 @@ enum Help {
       Usage: todo stop [ID]
 
       Stop working on the active task (or on ID, which must be the active one).
+      """,
+    "export": """
+      Usage: todo export [FILTER] [--format FORMAT] [--output FILE]
+
+      Write tasks (every status unless the filter names one) to standard
+      output, or to FILE atomically (a temporary file, then renamed). FORMAT:
+        json         our task objects in an array, with "extras" (default)
+        jsonl        the same, one object a line
+        taskwarrior  what 'task import' reads (dates YYYYMMDDTHHMMSSZ,
+                     annotations, depends, a series' pending instance with
+                     its recur, user-defined attributes given back)
+        todotxt      one line a task: (A)/(B)/(C) for H/M/L, +project,
+                     @tag, due:, t: (wait), rec:, pri: on done lines,
+                     uuid:; an imported line that has not changed since
+                     is written back byte for byte
+      Without --format, FILE's extension chooses (.json .jsonl .txt).
+      Notes, subtasks, dependencies and times do not fit in todo.txt;
+      subtasks do not fit in Taskwarrior's format. iCalendar (--format
+      ical, --vdir DIR) is not in this version yet.
+
+      Examples:
+        todo export --output tasks.json
+        todo export project:work --format taskwarrior > work.json
+        todo export --jsonl | jq -c 'select(.priority == "H")'
+      """,
+    "import": """
+      Usage: todo import [FILE|-] [--format FORMAT] [--dry-run]
+      (iCalendar, --format ical and --vdir DIR, are not in this version yet.)
+
+      Read tasks from FILE (standard input for - or none): the formats of
+      'todo help export'. Without --format, the extension and then the
+      content choose (Taskwarrior JSON has "description", ours "title").
+      One transaction and one undo step. A task whose UUID is known is
+      updated when the incoming copy is newer (modified) and different,
+      else counted unchanged or skipped; todo.txt lines, which carry no
+      times, update when they differ. Parents and dependencies are linked
+      by UUID. A line that does not parse, a bad date, an unknown status,
+      an empty title or a dependency cycle fails the whole import with the
+      line number, exit 1, and nothing written. More than 3 tasks added or
+      updated ask first on a terminal (--yes answers).
+
+      Examples:
+        task export > tw.json && todo import tw.json
+        todo import ~/todo.txt --dry-run
       """,
     "timesheet": """
       Usage: todo timesheet [FILTER] [--since DATE] [--until DATE]

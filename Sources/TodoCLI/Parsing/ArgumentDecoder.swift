@@ -92,6 +92,10 @@ struct ArgumentDecoder {
       return .stop(tokens.isEmpty ? nil : try oneReference(tokens.first, what: "the id of the task to stop"))
     case .timesheet:
       return .timesheet(try timesheetQuery(tokens))
+    case .export:
+      return .export(try exportRequest(tokens))
+    case .import:
+      return .import(try importRequest(tokens))
     case .purge:
       // No filter: every deleted task.
       var filter = tokens.isEmpty ? TodoFilter() : try bulkFilter(tokens)
@@ -414,6 +418,73 @@ struct ArgumentDecoder {
       throw .badValue(option: command.rawValue, value: token.text, reason: Self.referenceReason(token.text) + " (one task)")
     }
     return references[0]
+  }
+
+  static let interchangeFormats = ["json", "jsonl", "taskwarrior", "todotxt", "ical"]
+
+  private func format(_ value: String) throws(UsageError) -> String {
+    let format = value.lowercased()
+    guard Self.interchangeFormats.contains(format) else {
+      throw .badValue(option: "--format", value: value, reason: "use json, jsonl, taskwarrior, todotxt or ical")
+    }
+    return format
+  }
+
+  /// `export [FILTER] [--format F] [--output FILE] [--vdir DIR]`: every status unless the filter
+  /// names one.
+  private mutating func exportRequest(_ tokens: [Token]) throws(UsageError) -> ExportRequest {
+    var request = ExportRequest()
+    var words: [FilterWord] = []
+    var reader = OptionReader(tokens: tokens[...], command: command)
+    while let token = try reader.next() {
+      switch token {
+      case .option("--format", let value): request.format = try format(value)
+      case .option("--output", let value):
+        guard !value.isEmpty else { throw .badValue(option: "--output", value: value, reason: "give a file name") }
+        request.output = value
+      case .option("--vdir", let value):
+        guard !value.isEmpty else { throw .badValue(option: "--vdir", value: value, reason: "give a folder") }
+        request.vdir = value
+      case .option(let name, _), .flag(let name): throw .unknownOption(name, suggestion: nil)
+      case .word(let word, let afterDoubleDash): words.append(FilterWord(word, plain: afterDoubleDash, at: reader.position))
+      }
+    }
+    if request.vdir != nil {
+      guard request.format == nil || request.format == "ical" else {
+        throw .invalid("--vdir writes iCalendar files; drop --format or give --format ical")
+      }
+      guard request.output == nil else { throw .invalid("give either --output or --vdir, not both") }
+      request.format = "ical"
+    }
+    request.filter = try filter(words)
+    request.filter.defaultStatus = .all
+    return request
+  }
+
+  /// `import [FILE|-] [--format F] [--vdir DIR]`.
+  private mutating func importRequest(_ tokens: [Token]) throws(UsageError) -> ImportRequest {
+    var request = ImportRequest()
+    var reader = OptionReader(tokens: tokens[...], command: command)
+    while let token = try reader.next() {
+      switch token {
+      case .option("--format", let value): request.format = try format(value)
+      case .option("--vdir", let value):
+        guard !value.isEmpty else { throw .badValue(option: "--vdir", value: value, reason: "give a folder") }
+        request.vdir = value
+      case .option(let name, _), .flag(let name): throw .unknownOption(name, suggestion: nil)
+      case .word(let word, _):
+        guard request.path == nil else { throw .invalid("import reads one file; '\(word)' is a second one") }
+        request.path = word
+      }
+    }
+    if request.vdir != nil {
+      guard request.path == nil else { throw .invalid("give either a file or --vdir, not both") }
+      guard request.format == nil || request.format == "ical" else {
+        throw .invalid("--vdir reads iCalendar files; drop --format or give --format ical")
+      }
+      request.format = "ical"
+    }
+    return request
   }
 
   /// `timesheet [FILTER] [--since DATE] [--until DATE] [--by task|day|week|project]`: every

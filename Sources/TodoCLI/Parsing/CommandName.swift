@@ -1,7 +1,7 @@
 /// The commands, with their aliases, and the options each one takes.
 enum CommandName: String, CaseIterable, Sendable {
   case add, log, duplicate, list, next, tree, waiting, show, why, update, append, prepend, done, reopen, delete, purge, note
-  case start, stop, timesheet, undo, history, tags, projects, stats, date, help, shell
+  case start, stop, timesheet, undo, history, tags, projects, stats, export, `import`, date, help, shell
 
   /// Every name a user may type, aliases included.
   static let spellings: [String: CommandName] = {
@@ -17,14 +17,14 @@ enum CommandName: String, CaseIterable, Sendable {
   static let allSpellings = [
     "add", "log", "duplicate", "list", "ls", "next", "tree", "waiting", "show", "why", "update", "edit", "append",
     "prepend", "done", "reopen", "delete", "rm", "purge", "note", "start", "stop", "timesheet", "undo", "history",
-    "tags", "projects", "stats", "date", "help", "shell",
+    "tags", "projects", "stats", "export", "import", "date", "help", "shell",
   ]
 
   /// Whether the command acts on tasks named by id, so that `todo 3 done` can mean `done 3`.
   var takesTaskIDs: Bool {
     switch self {
     case .list, .next, .tree, .waiting, .show, .why, .update, .append, .prepend, .duplicate, .done, .reopen, .delete,
-      .purge, .note, .start, .stop, .timesheet:
+      .purge, .note, .start, .stop, .timesheet, .export:
       true
     default: false
     }
@@ -46,6 +46,8 @@ enum CommandName: String, CaseIterable, Sendable {
     case .history: ["--limit"]
     case .note: ["--edit", "--remove"]
     case .timesheet: ["--since", "--until", "--by"]
+    case .export: ["--format", "--output", "--vdir"]
+    case .import: ["--format", "--vdir"]
     default: []
     }
   }

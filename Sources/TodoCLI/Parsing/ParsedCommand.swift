@@ -60,6 +60,8 @@ enum Command: Equatable, Sendable {
   /// nil: the active task.
   case stop(TaskReference?)
   case timesheet(TimesheetQuery)
+  case export(ExportRequest)
+  case `import`(ImportRequest)
   case next(ListQuery)
   case why(TaskReference)
   case tree(ListQuery)
@@ -81,4 +83,22 @@ struct Invocation: Equatable, Sendable {
   var commandLine: String
   /// Things worth saying about what was typed that did not stop it (`proj:x` kept as text).
   var warnings: [String] = []
+}
+
+/// `export [FILTER] [--format F] [--output FILE | --vdir DIR]`.
+struct ExportRequest: Sendable, Equatable {
+  var filter = TodoFilter()
+  /// Nil: from `--output`'s extension, else JSON.
+  var format: String?
+  var output: String?
+  var vdir: String?
+}
+
+/// `import [FILE|-] [--format F] [--vdir DIR]`.
+struct ImportRequest: Sendable, Equatable {
+  /// `-` or nil: standard input.
+  var path: String?
+  /// Nil: from the extension, then the content.
+  var format: String?
+  var vdir: String?
 }

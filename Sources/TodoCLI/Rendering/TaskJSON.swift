@@ -4,7 +4,8 @@ import TodoCore
 /// absent values. The task object's keys are fixed (see man/todo.1, JSON OUTPUT).
 extension JSONWriter {
   /// Writes one task object.
-  mutating func task(_ todo: Todo, dryRun: Bool = false, urgency: Double? = nil) {
+  /// `extras`: written (as `extras`) by `export` only, so that an import gives them back.
+  mutating func task(_ todo: Todo, dryRun: Bool = false, urgency: Double? = nil, extras: [TaskExtra]? = nil) {
     object { json in
       json.field("id", Int(todo.id))
       json.field("uuid", todo.uuid)
@@ -64,6 +65,18 @@ extension JSONWriter {
           json.object { json in
             json.field("created", Timestamp.rfc3339(note.created))
             json.field("text", note.text)
+          }
+        }
+      }
+      if let extras {
+        json.key("extras")
+        json.array { json in
+          for extra in extras {
+            json.object { json in
+              json.field("format", extra.format)
+              json.field("name", extra.name)
+              json.field("value", extra.value)
+            }
           }
         }
       }

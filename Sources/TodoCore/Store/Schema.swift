@@ -131,9 +131,24 @@ public enum Schema {
     CREATE UNIQUE INDEX interval_one_running ON interval (stopped IS NULL) WHERE stopped IS NULL;
     """
 
+  /// Version 4: what another program stored with a task that `todo` has no field for, kept so an
+  /// import followed by an export gives it back: Taskwarrior's user-defined attributes (`name`:
+  /// the key, `value`: its JSON text), todo.txt's other `key:value` words (`name` "words") and
+  /// iCalendar's other properties and components (`name` "properties": the unfolded lines).
+  static let version4 = """
+    CREATE TABLE extra (
+      todo_id INTEGER NOT NULL REFERENCES todo (id) ON DELETE CASCADE,
+      format TEXT NOT NULL CHECK (format IN ('taskwarrior', 'todotxt', 'ical')),
+      name TEXT NOT NULL,
+      value TEXT NOT NULL,
+      PRIMARY KEY (todo_id, format, name)
+    ) WITHOUT ROWID;
+    """
+
   /// Every step, in order.
   public static let migrator = Migrator([
     Migration(version: 1, sql: version1), Migration(version: 2, sql: version2), Migration(version: 3, sql: version3),
+    Migration(version: 4, sql: version4),
   ])
 }
 

@@ -1,0 +1,400 @@
+import DataOperation
+
+/// What another program stored with a task that `todo` has no field for (see `Schema.version4`).
+public struct TaskExtra: Sendable, Equatable, Hashable {
+  /// `taskwarrior`, `todotxt` or `ical`.
+  public var format: String
+  public var name: String
+  public var value: String
+
+  public init(format: String, name: String, value: String) {
+    self.format = format
+    self.name = name
+    self.value = value
+  }
+}
+
+/// A task as it travels between `todo` and other programs: the task (with its notes, intervals,
+/// parent, dependencies and series given by UUID) and what other programs keep with it.
+///
+/// On import `todo.id` is ignored; `todo.parentUUID`, the UUIDs in `todo.depends` and
+/// `todo.series` (its UUID, instance number and rule) say how it links to other tasks.
+public struct TaskRecord: Sendable, Equatable {
+  public var todo: Todo
+  /// Sorted by format and name.
+  public var extras: [TaskExtra]
+  /// Where the record starts in its file (1-based), for errors; 0 when it is not from a file.
+  public var line: Int
+  /// The record carries only what todo.txt can say (title, status, priority, project, tags, due,
+  /// wait, the day it was created and completed, the rule): an existing task keeps everything
+  /// else, and is updated whenever those differ (todo.txt has no modification times).
+  public var partial: Bool
+
+  public init(todo: Todo = Todo(), extras: [TaskExtra] = [], line: Int = 0, partial: Bool = false) {
+    self.todo = todo
+    self.extras = extras
+    self.line = line
+    self.partial = partial
+  }
+
+  /// `stored` with the fields a partial record carries taken from this one.
+  func merged(into stored: TaskRecord, now: Int64) -> TaskRecord {
+    var merged = stored
+    let incoming = todo
+    merged.todo.title = incoming.title
+    merged.todo.status = incoming.status
+    merged.todo.priority = incoming.priority
+    merged.todo.project = incoming.project
+    merged.todo.tags = incoming.tags
+    merged.todo.due = incoming.due
+    merged.todo.wait = incoming.wait
+    if incoming.status == .pending {
+      merged.todo.completed = nil
+    } else if stored.todo.completed.map(CalendarDay.local) != incoming.completed.map(CalendarDay.local) {
+      merged.todo.completed = incoming.completed
+    }
+    let formats = Set(extras.map(\.format))
+    merged.extras = stored.extras.filter { !formats.contains($0.format) } + extras
+    return merged
+  }
+
+  /// The same task in every field an import writes (ids, progress and blocking aside).
+  func sameContent(as other: TaskRecord) -> Bool {
+    func comparable(_ record: TaskRecord) -> [String] {
+      let todo = record.todo
+      return [
+        todo.uuid, todo.title, todo.status.rawValue, todo.priority?.rawValue ?? "", todo.project ?? "",
+        todo.tags.sorted().joinedText(" "), todo.due?.text ?? "", todo.wait?.text ?? "", todo.scheduled?.text ?? "",
+        todo.until?.text ?? "", todo.reason ?? "", String(todo.created), String(todo.modified),
+        todo.completed.map(String.init) ?? "", todo.parentUUID ?? "",
+        todo.depends.map(\.uuid).sorted().joinedText(","),
+        todo.notes.map { "\($0.created) \($0.text)" }.joinedText("\n"),
+        todo.intervals.map { "\($0.started)-\($0.stopped.map(String.init) ?? "")" }.joinedText(","),
+        todo.series.map { "\($0.uuid) \($0.index) \($0.rule.description)" } ?? "",
+        record.extras.sorted { ($0.format, $0.name) < ($1.format, $1.name) }
+          .map { "\($0.format)\u{1}\($0.name)\u{1}\($0.value)" }.joinedText("\u{2}"),
+      ]
+    }
+    return comparable(self) == comparable(other)
+  }
+}
+
+/// What an import did, task by task (ids in the order of the input).
+public struct ImportReport: Sendable, Equatable {
+  /// New tasks.
+  public var added: [Int64] = []
+  /// Tasks whose incoming copy was newer (`modified`) and different.
+  public var updated: [Int64] = []
+  /// Tasks the incoming copy matches exactly.
+  public var unchanged: [Int64] = []
+  /// Tasks whose incoming copy differs but is not newer: kept as they are.
+  public var skipped: [Int64] = []
+  /// Links that could not be made (a dependency or parent that is in neither the input nor the
+  /// database), one sentence each.
+  public var warnings: [String] = []
+  public var summary = ""
+
+  public init() {}
+
+  /// Added and updated: the tasks the import wrote.
+  public var changedCount: Int { added.count + updated.count }
+}
+
+extension TodoStore {
+  /// Every task a filter selects, in id order, as records to export (with notes, links, series,
+  /// intervals and extras).
+  public static func records(_ filter: TodoFilter, now: Int64) -> DataOperation<[TaskRecord], TodoError> {
+    resolve(filter, now: now).flatMap { ids in
+      DataOperation { connection throws(TodoError) in
+        try database { () throws(DatabaseError) in
+          let todos = try loadAll(ids.sorted(), on: connection)
+          let extras = try loadExtras(of: ids, on: connection)
+          return todos.map { TaskRecord(todo: $0, extras: extras[$0.id] ?? []) }
+        }
+      }
+    }
+  }
+
+  /// The extras of tasks, by task id, each task's sorted by format and name.
+  static func loadExtras(of ids: [Int64], on connection: Connection) throws(DatabaseError) -> [Int64: [TaskExtra]] {
+    guard !ids.isEmpty else { return [:] }
+    var extras: [Int64: [TaskExtra]] = [:]
+    try connection.query(
+      """
+      SELECT todo_id, format, name, value FROM extra
+      WHERE todo_id IN (SELECT value FROM json_each(?)) ORDER BY todo_id, format, name
+      """, [.text("[" + ids.map(String.init).joinedText(",") + "]")]
+    ) { row throws(DatabaseError) in
+      let extra = TaskExtra(
+        format: try row.text(at: 1) ?? "", name: try row.text(at: 2) ?? "", value: try row.text(at: 3) ?? "")
+      extras[try row.integer(at: 0) ?? 0, default: []].append(extra)
+    }
+    return extras
+  }
+
+  /// Imports tasks in one transaction and one undo step. A task whose UUID is new is added with
+  /// its UUID, times, notes and intervals; one that exists is updated only when the incoming copy
+  /// is newer (`modified`) and different, else counted unchanged (identical) or skipped (older).
+  /// Parents and dependencies are linked by UUID once every task is in; a series is found by
+  /// its UUID or started with the incoming rule.
+  ///
+  /// ```swift
+  /// let report = try TodoStore.importRecords(records, now: now, command: "import tasks.json").operate(in: context)
+  /// ```
+  /// - Throws: `TodoError.invalid` naming the record's line for a task that cannot be stored (an
+  ///   empty title, a bad tag, a UUID given twice, a dependency cycle); nothing is written then.
+  public static func importRecords(_ records: [TaskRecord], now: Int64, command: String)
+    -> DataOperation<ImportReport, TodoError>
+  {
+    Journal.begin(command: command, now: now).flatMap { entry in
+      DataOperation { connection throws(TodoError) -> ImportReport in
+        try validate(records)
+        var report = ImportReport()
+        var idOf: [String: Int64] = [:]
+        var written: [(record: TaskRecord, id: Int64)] = []
+        for record in records {
+          let existing = try database { () throws(DatabaseError) in
+            try connection.first("SELECT id FROM todo WHERE uuid = ?", [.text(record.todo.uuid)]) {
+              row throws(DatabaseError) in try row.integer(at: 0) ?? 0
+            }
+          }
+          if let id = existing {
+            idOf[record.todo.uuid] = id
+            let stored = try database { () throws(DatabaseError) in
+              TaskRecord(todo: try load(id, on: connection), extras: try loadExtras(of: [id], on: connection)[id] ?? [])
+            }
+            var record = record
+            if record.partial {
+              record = record.merged(into: stored, now: now)
+              record.todo.modified = stored.sameContent(as: record) ? stored.todo.modified : max(now, stored.todo.modified + 1)
+            }
+            if stored.sameContent(as: record) {
+              report.unchanged.append(id)
+            } else if record.todo.modified > stored.todo.modified {
+              try database { () throws(DatabaseError) in
+                try Journal.record(entry: entry, todoIDs: [id], on: connection)
+                try write(record, over: stored.todo, on: connection)
+              }
+              report.updated.append(id)
+              written.append((record, id))
+            } else {
+              report.skipped.append(id)
+            }
+          } else {
+            var record = record
+            if record.partial && record.todo.created == 0 {
+              record.todo.created = now
+              record.todo.modified = max(now, record.todo.completed ?? now)
+            }
+            let id = try database { () throws(DatabaseError) in
+              let id = try write(record, over: nil, on: connection)
+              try Journal.recordCreated(entry: entry, todoID: id, on: connection)
+              return id
+            }
+            idOf[record.todo.uuid] = id
+            report.added.append(id)
+            written.append((record, id))
+          }
+        }
+        try link(written, idOf: idOf, report: &report, on: connection)
+        try joinSeries(written, now: now, on: connection)
+        let counts = [
+          (report.added.count, "added"), (report.updated.count, "updated"), (report.unchanged.count, "unchanged"),
+          (report.skipped.count, "skipped"),
+        ]
+        report.summary = "imported \(records.count) task\(records.count == 1 ? "" : "s"): "
+          + counts.map { "\($0.0) \($0.1)" }.joinedText(", ")
+        return report
+      }
+      .flatMap { report in
+        // An import that changed nothing leaves no undo step.
+        guard report.changedCount > 0 else {
+          return DataOperation { connection throws(TodoError) in
+            try database { () throws(DatabaseError) in
+              try connection.execute("DELETE FROM journal_entry WHERE id = ?", [.integer(entry.id)])
+            }
+            return report
+          }
+        }
+        return Journal.finish(entry, summary: report.summary).map { _ in report }
+      }
+    }
+    .transaction()
+  }
+
+  /// Refuses records that cannot be stored, naming the first one's line.
+  private static func validate(_ records: [TaskRecord]) throws(TodoError) {
+    var lineOf: [String: Int] = [:]
+    for record in records {
+      func fail(_ reason: String) -> TodoError {
+        .invalid(record.line > 0 ? "line \(record.line): \(reason)" : reason)
+      }
+      let todo = record.todo
+      guard !todo.uuid.isEmpty else { throw fail("the task has no UUID") }
+      if let first = lineOf[todo.uuid] {
+        throw fail("UUID \(todo.uuid) is given twice (also at line \(first)); give each task once")
+      }
+      lineOf[todo.uuid] = record.line
+      do {
+        try Validation.title(todo.title)
+        for tag in todo.tags { try Validation.tag(tag) }
+        if let project = todo.project { try Validation.project(project) }
+      } catch {
+        throw fail("\(error.description) (task \(todo.uuid))")
+      }
+      if todo.status != .pending && todo.completed == nil {
+        throw fail("task \(todo.uuid) is \(todo.status.rawValue) but has no completion time")
+      }
+      if todo.depends.contains(where: { $0.uuid == todo.uuid }) || todo.parentUUID == todo.uuid {
+        throw fail("task \(todo.uuid) cannot depend on itself or be its own parent")
+      }
+    }
+  }
+
+  /// Writes a record's row, tags, notes, intervals and extras (links and series come after every
+  /// task is in). Returns the task's id.
+  @discardableResult
+  private static func write(_ record: TaskRecord, over stored: Todo?, on connection: Connection) throws(DatabaseError)
+    -> Int64
+  {
+    var row = record.todo
+    row.parentID = stored?.parentID
+    row.seriesID = stored?.seriesID
+    row.seriesIndex = stored?.seriesIndex
+    let id: Int64
+    if let stored {
+      row.id = stored.id
+      _ = try todos.update(row, from: stored).run(connection)
+      id = stored.id
+      for table in ["note", "interval", "extra"] {
+        try connection.execute("DELETE FROM \(table) WHERE todo_id = ?", [.integer(id)])
+      }
+      try updateTags(from: stored.tags, to: row.tags, of: id, on: connection)
+    } else {
+      let draft = row
+      id = try todos.add { todo in
+        todo = draft
+        todo.id = 0
+      }.run(connection).id
+      try writeTags(row.tags, of: id, replacing: false, on: connection)
+    }
+    for note in row.notes {
+      try connection.execute(
+        "INSERT INTO note (todo_id, created, text) VALUES (?, ?, ?)", [.integer(id), .integer(note.created), .text(note.text)])
+    }
+    for interval in row.intervals {
+      try connection.execute(
+        "INSERT INTO interval (todo_id, started, stopped) VALUES (?, ?, ?)",
+        [.integer(id), .integer(interval.started), interval.stopped.map(SQLValue.integer) ?? .null])
+    }
+    for extra in record.extras {
+      try connection.execute(
+        "INSERT OR REPLACE INTO extra (todo_id, format, name, value) VALUES (?, ?, ?, ?)",
+        [.integer(id), .text(extra.format), .text(extra.name), .text(extra.value)])
+    }
+    return id
+  }
+
+  /// Sets the parents and dependencies of the written tasks by UUID; refuses a cycle.
+  private static func link(
+    _ written: [(record: TaskRecord, id: Int64)], idOf: [String: Int64], report: inout ImportReport,
+    on connection: Connection
+  ) throws(TodoError) {
+    func id(of uuid: String) throws(TodoError) -> Int64? {
+      if let known = idOf[uuid] { return known }
+      return try database { () throws(DatabaseError) in
+        try connection.first("SELECT id FROM todo WHERE uuid = ?", [.text(uuid)]) { row throws(DatabaseError) in
+          try row.integer(at: 0) ?? 0
+        }
+      }
+    }
+    for (record, taskID) in written {
+      var parent: Int64?
+      if let uuid = record.todo.parentUUID {
+        parent = try id(of: uuid)
+        if parent == nil { report.warnings.append("task \(taskID): its parent \(uuid) is not in the import or the database") }
+      }
+      var targets: [Int64] = []
+      for link in record.todo.depends {
+        if let target = try id(of: link.uuid) {
+          targets.append(target)
+        } else {
+          report.warnings.append("task \(taskID): it depends on \(link.uuid), which is not in the import or the database")
+        }
+      }
+      try database { () throws(DatabaseError) in
+        try connection.execute("UPDATE todo SET parent_id = ? WHERE id = ?", [parent.map(SQLValue.integer) ?? .null, .integer(taskID)])
+        try connection.execute("DELETE FROM dependency WHERE todo_id = ?", [.integer(taskID)])
+        for target in Set(targets) {
+          try connection.execute("INSERT INTO dependency (todo_id, depends_on) VALUES (?, ?)", [.integer(taskID), .integer(target)])
+        }
+      }
+    }
+    for (record, taskID) in written where !record.todo.depends.isEmpty {
+      if let cycle = try dependencyCycle(through: taskID, on: connection) {
+        let path = cycle.map { "task \($0)" }.joinedText(" → ")
+        throw .invalid("line \(record.line): the dependencies form a cycle (\(path)); nothing was imported")
+      }
+    }
+    for (record, taskID) in written where record.todo.parentUUID != nil {
+      var seen: Set<Int64> = [taskID]
+      var current = taskID
+      while let next = try database({ () throws(DatabaseError) in
+        try connection.first("SELECT parent_id FROM todo WHERE id = ?", [.integer(current)]) { row throws(DatabaseError) in
+          try row.integer(at: 0)
+        } ?? nil
+      }) {
+        guard seen.insert(next).inserted else {
+          throw .invalid("line \(record.line): task \(taskID)'s parents form a cycle; nothing was imported")
+        }
+        current = next
+      }
+    }
+  }
+
+  /// Puts written tasks that carry a series into it: the series with that UUID, or a new one with
+  /// the record's rule and the task as its template.
+  private static func joinSeries(_ written: [(record: TaskRecord, id: Int64)], now: Int64, on connection: Connection)
+    throws(TodoError)
+  {
+    for (record, taskID) in written {
+      guard let link = record.todo.series else { continue }
+      try database { () throws(DatabaseError) in
+        var series = try connection.first("SELECT * FROM series WHERE uuid = ?", [.text(link.uuid)]) {
+          row throws(DatabaseError) in try Series(row: row)
+        }
+        if series == nil {
+          series = try seriesTable.add { series in
+            series.uuid = link.uuid
+            series.rule = link.rule
+            series.template = record.todo
+            series.ended = link.ended
+            series.created = record.todo.created
+            series.modified = record.todo.modified
+          }.run(connection)
+        }
+        try connection.execute(
+          "UPDATE todo SET series_id = ?, series_index = ? WHERE id = ?",
+          [.integer(series?.id ?? 0), .integer(Int64(link.index)), .integer(taskID)])
+      }
+    }
+  }
+}
+
+/// UUIDs for records that come without one.
+public enum RecordUUID {
+  /// A new random UUID.
+  public static func random() -> String { UUIDGenerator.make() }
+
+  /// A name-based (version 5) UUID of `name`: the same text always gives the same UUID, so a
+  /// file without UUIDs (todo.txt) imported twice updates the same tasks instead of adding copies.
+  public static func named(_ name: String) -> String {
+    var digest = SHA1.hash(Array("todo.record:".utf8) + Array(name.utf8))
+    digest[6] = (digest[6] & 0x0F) | 0x50
+    digest[8] = (digest[8] & 0x3F) | 0x80
+    return UUIDGenerator.text(Array(digest.prefix(16)))
+  }
+
+  /// The UUID of instance `index` of a series (see `UUIDGenerator.instance`).
+  public static func instance(_ index: Int, of series: String) -> String? { UUIDGenerator.instance(index, of: series) }
+}

@@ -1,0 +1,258 @@
+import TodoCore
+
+/// Taskwarrior's JSON (`task export`, 2.6 and 3.x; an array or JSON Lines), read and written.
+///
+/// Statuses: `pending` and `waiting` → pending, `completed` → done, `deleted` → deleted; a
+/// `recurring` parent becomes the series of the children that name it (`parent`, `imask`: instance
+/// `imask + 1`), or, with no child in the file, its own first pending instance. Dates are instants;
+/// one at local midnight reads as an all-day date (Taskwarrior has no other way to say "a day").
+/// Keys `todo` has no field for (user-defined attributes) are kept with the task, as their JSON
+/// text, and written back on export.
+public enum Taskwarrior {
+  /// Keys read into fields, or computed by Taskwarrior and ignored.
+  static let knownKeys: Set<String> = [
+    "id", "uuid", "description", "status", "project", "tags", "priority", "due", "wait", "scheduled", "until",
+    "entry", "modified", "end", "start", "annotations", "depends", "parent", "recur", "mask", "imask", "rtype",
+    "urgency",
+  ]
+
+  /// `now` stands in for a missing `entry` (as `task import` does).
+  public static func records(_ bytes: [UInt8], now: Int64) throws(InterchangeError) -> [TaskRecord] {
+    let values = try JSONReader.records(bytes)
+    // Recurring parents first: their children need their rule.
+    var parents: [String: (line: Int, members: [(key: String, value: JSONValue)])] = [:]
+    var childrenOf: [String: Int] = [:]
+    for (line, value) in values {
+      guard case .object(let members) = value else { throw InterchangeError(line: line, "a task must be a JSON object") }
+      let status = members.first { $0.key == "status" }?.value
+      let uuid = members.first { $0.key == "uuid" }?.value
+      if status == .string("recurring"), case .string(let id)? = uuid { parents[id.lowercased()] = (line, members) }
+      if case .string(let parent)? = members.first(where: { $0.key == "parent" })?.value {
+        childrenOf[parent.lowercased(), default: 0] += 1
+      }
+    }
+    var records: [TaskRecord] = []
+    for (line, value) in values {
+      guard case .object(let members) = value else { continue }
+      var fields = Fields(members: members, line: line)
+      let status = try fields.string("status") ?? "pending"
+      let uuid = (try fields.string("uuid"))?.lowercased()
+      if status == "recurring", let uuid, childrenOf[uuid, default: 0] > 0 { continue }
+      var record = try task(&fields, status: status, uuid: uuid, now: now)
+      // The series: the parent's (for a child), or its own (a parent without children here).
+      if status == "recurring" {
+        guard let rule = try recurrence(fields.take("recur"), line: line) else {
+          throw InterchangeError(line: line, "a recurring task needs its \"recur\"")
+        }
+        record.todo.status = .pending
+        record.todo.series = SeriesLink(id: 0, uuid: record.todo.uuid, index: 1, rule: rule, ended: nil)
+        record.todo.uuid = RecordUUID.instance(1, of: record.todo.uuid) ?? record.todo.uuid
+      } else if case .string(let parent)? = fields.take("parent") {
+        let parentID = parent.lowercased()
+        let recur = fields.take("recur")
+        let rule = try recurrence(recur ?? parents[parentID]?.members.first { $0.key == "recur" }?.value, line: line)
+        if let rule {
+          var index = 1
+          if let mask = fields.take("imask") {
+            switch mask {
+            case .number(let text), .string(let text):
+              guard let number = Double(text), number >= 0, number < 1e6 else { throw fields.error("\"imask\" is not a number") }
+              index = Int(number) + 1
+            default: throw fields.error("\"imask\" is not a number")
+            }
+          }
+          record.todo.series = SeriesLink(id: 0, uuid: parentID, index: index, rule: rule, ended: nil)
+        }
+      } else if let recur = fields.take("recur") {
+        // A pending task with its own rule and no parent: Taskwarrior makes it a series too.
+        if let rule = try recurrence(recur, line: line), record.todo.status == .pending {
+          record.todo.series = SeriesLink(id: 0, uuid: RecordUUID.named("series:" + record.todo.uuid), index: 1, rule: rule, ended: nil)
+        }
+      }
+      fields.skip(["recur", "imask", "mask", "rtype", "parent"])
+      // Everything else is a user-defined attribute: kept as its JSON text.
+      for member in fields.rest {
+        record.extras.append(TaskExtra(format: "taskwarrior", name: member.key, value: member.value.text))
+      }
+      record.extras.sort { $0.name < $1.name }
+      records.append(record)
+    }
+    return records
+  }
+
+  private static func task(_ fields: inout Fields, status: String, uuid: String?, now: Int64) throws(InterchangeError)
+    -> TaskRecord
+  {
+    var todo = Todo()
+    todo.uuid = uuid ?? ""
+    guard !todo.uuid.isEmpty else { throw fields.error("the task has no \"uuid\"") }
+    todo.title = try fields.string("description") ?? ""
+    switch status {
+    case "pending", "waiting", "recurring": todo.status = .pending
+    case "completed": todo.status = .done
+    case "deleted": todo.status = .deleted
+    default: throw fields.error("unknown status '\(status)' (pending, waiting, completed, deleted or recurring)")
+    }
+    todo.project = try fields.string("project")
+    todo.tags = try listOrComma(fields.take("tags"), key: "tags", fields).sorted()
+    if let priority = try fields.string("priority") {
+      guard let known = Priority(rawValue: priority) else { throw fields.error("unknown priority '\(priority)' (H, M or L)") }
+      todo.priority = known
+    }
+    todo.due = try date(&fields, "due")
+    todo.wait = try date(&fields, "wait")
+    todo.scheduled = try date(&fields, "scheduled")
+    todo.until = try date(&fields, "until")
+    todo.created = try instant(&fields, "entry") ?? now
+    todo.modified = try instant(&fields, "modified") ?? todo.created
+    let end = try instant(&fields, "end")
+    if todo.status != .pending { todo.completed = end ?? todo.modified }
+    if let start = try instant(&fields, "start"), todo.status == .pending {
+      todo.intervals = [WorkInterval(id: 0, started: start, stopped: nil)]
+    }
+    for annotation in try fields.objects("annotations") {
+      var item = Fields(members: annotation, line: fields.line)
+      var note = Note()
+      note.created = try instant(&item, "entry") ?? todo.created
+      note.text = try item.string("description") ?? ""
+      todo.notes.append(note)
+    }
+    todo.depends = try listOrComma(fields.take("depends"), key: "depends", fields).map {
+      TaskLink(id: 0, uuid: $0.lowercased(), isOpen: true)
+    }
+    fields.skip(["id", "urgency"])
+    return TaskRecord(todo: todo, extras: [], line: fields.line)
+  }
+
+  private static func listOrComma(_ value: JSONValue?, key: String, _ fields: Fields) throws(InterchangeError) -> [String] {
+    switch value {
+    case nil, .null?: return []
+    case .string(let text)?: return text.split(separator: ",").map { String($0) }.filter { !$0.isEmpty }
+    case .array(let values)?:
+      var strings: [String] = []
+      for value in values {
+        guard case .string(let text) = value else { throw fields.error("\"\(key)\" must hold strings") }
+        strings.append(text)
+      }
+      return strings
+    default: throw fields.error("\"\(key)\" must be an array or a comma-separated string")
+    }
+  }
+
+  private static func recurrence(_ value: JSONValue?, line: Int) throws(InterchangeError) -> RecurrenceRule? {
+    guard case .string(let text)? = value else { return nil }
+    // Taskwarrior's spellings: `weekly`, `2wk`, `P1W`, `3d`, `1mo`, `yearly`…
+    var word = text.lowercased()
+    if word.hasPrefix("p"), let unit = word.last, let count = Int(word.dropFirst().dropLast()) {
+      switch unit {
+      case "d": word = "\(count)d"
+      case "w": word = "\(count)w"
+      case "m": word = "\(count)mo"
+      case "y": word = "\(count)y"
+      default: break
+      }
+    }
+    guard let rule = RecurrenceRule(parsing: word) else {
+      throw InterchangeError(line: line, "the recurrence '\(text)' is not one todo can repeat (daily, weekly, 2wk, 1mo, yearly…)")
+    }
+    return rule
+  }
+
+  /// `YYYYMMDDTHHMMSSZ` (or RFC 3339, or epoch seconds, which `task import` also takes).
+  static func parseTime(_ text: String) -> Int64? {
+    let bytes = Array(text.utf8)
+    if bytes.count == 16, bytes[8] == UInt8(ascii: "T"), bytes[15] == UInt8(ascii: "Z") {
+      let iso = String(decoding: bytes[0..<4], as: UTF8.self) + "-" + String(decoding: bytes[4..<6], as: UTF8.self) + "-"
+        + String(decoding: bytes[6..<8], as: UTF8.self) + "T" + String(decoding: bytes[9..<11], as: UTF8.self) + ":"
+        + String(decoding: bytes[11..<13], as: UTF8.self) + ":" + String(decoding: bytes[13..<15], as: UTF8.self) + "Z"
+      return Timestamp.parseRFC3339(iso)
+    }
+    if let seconds = Int64(text) { return seconds }
+    return Timestamp.parseRFC3339(text)
+  }
+
+  static func formatTime(_ seconds: Int64) -> String {
+    let iso = Array(Timestamp.rfc3339(seconds).utf8)  // 2026-11-27T17:00:00Z
+    guard iso.count == 20 else { return Timestamp.rfc3339(seconds) }
+    let keep = [0, 1, 2, 3, 5, 6, 8, 9, 10, 11, 12, 14, 15, 17, 18, 19]
+    return String(decoding: keep.map { iso[$0] }, as: UTF8.self)
+  }
+
+  private static func instant(_ fields: inout Fields, _ key: String) throws(InterchangeError) -> Int64? {
+    switch fields.take(key) {
+    case nil, .null?: return nil
+    case .string(let text)?:
+      guard let seconds = parseTime(text) else { throw fields.error("\"\(key)\" is not a time (20261127T170000Z): '\(text)'") }
+      return seconds
+    case .number(let text)?:
+      guard let seconds = Int64(text) else { throw fields.error("\"\(key)\" is not a time: \(text)") }
+      return seconds
+    default: throw fields.error("\"\(key)\" is not a time")
+    }
+  }
+
+  private static func date(_ fields: inout Fields, _ key: String) throws(InterchangeError) -> TaskDate? {
+    guard let seconds = try instant(&fields, key) else { return nil }
+    let day = CalendarDay.local(seconds)
+    return day.start == seconds ? .day(day) : .instant(seconds)
+  }
+
+  /// One task as a Taskwarrior JSON object (one line, no newline).
+  public static func line(_ record: TaskRecord) -> String {
+    let todo = record.todo
+    var members: [(key: String, value: JSONValue)] = []
+    func add(_ key: String, _ text: String?) { if let text { members.append((key, .string(text))) } }
+    func time(_ date: TaskDate?) -> String? { date.map { formatTime($0.sortInstant) } }
+    add("uuid", todo.uuid)
+    add("description", todo.title)
+    add("status", ["pending": "pending", "done": "completed", "deleted": "deleted"][todo.status.rawValue])
+    add("entry", formatTime(todo.created))
+    add("modified", formatTime(todo.modified))
+    add("end", todo.completed.map(formatTime))
+    add("project", todo.project)
+    add("priority", todo.priority?.rawValue)
+    add("due", time(todo.due))
+    add("wait", time(todo.wait))
+    add("scheduled", time(todo.scheduled))
+    add("until", time(todo.until))
+    if todo.isActive, let start = todo.intervals.last?.started { add("start", formatTime(start)) }
+    if let series = todo.series, todo.status == .pending, series.ended == nil {
+      add("recur", taskwarriorRule(series.rule))
+    }
+    if !todo.tags.isEmpty { members.append(("tags", .array(todo.tags.map(JSONValue.string)))) }
+    if !todo.depends.isEmpty { members.append(("depends", .array(todo.depends.map { .string($0.uuid) }))) }
+    if !todo.notes.isEmpty {
+      // Taskwarrior needs a different second per annotation of a task.
+      var used: Set<Int64> = []
+      var annotations: [JSONValue] = []
+      for note in todo.notes {
+        var entry = note.created
+        while !used.insert(entry).inserted { entry += 1 }
+        annotations.append(.object([("entry", .string(formatTime(entry))), ("description", .string(note.text))]))
+      }
+      members.append(("annotations", .array(annotations)))
+    }
+    for extra in record.extras where extra.format == "taskwarrior" {
+      var reader = JSONReader(bytes: Array(extra.value.utf8))
+      let value = (try? reader.value()) ?? .string(extra.value)
+      members.append((extra.name, value))
+    }
+    return JSONValue.object(members).text
+  }
+
+  /// A rule in Taskwarrior's words (`weekly`, `2w`, `3mo`); Taskwarrior has no "after
+  /// completion" mode, so `+1w` is written as `1w`.
+  static func taskwarriorRule(_ rule: RecurrenceRule) -> String {
+    switch (rule.unit, rule.count) {
+    case (.weekday, _): "weekdays"
+    case (.day, 1): "daily"
+    case (.week, 1): "weekly"
+    case (.month, 1): "monthly"
+    case (.year, 1): "yearly"
+    case (.day, let count): "\(count)d"
+    case (.week, let count): "\(count)w"
+    case (.month, let count): "\(count)mo"
+    case (.year, let count): "\(count)y"
+    }
+  }
+}

@@ -1,0 +1,169 @@
+import TodoCore
+
+/// todo.txt (one task a line), read and written.
+///
+/// - `x DONE [CREATED]` → done, completed at the local start of DONE; `(A)` `(B)` `(C)` → H, M, L;
+///   `(D)`…`(Z)` are kept with the task (extra `priority`) and written back.
+/// - The first `+project` → project; `@context` → tag `context` (and every tag is written as
+///   `@tag`); `due:` → due, `t:` (threshold: hidden until then) → wait; `rec:1w` (counts from
+///   completion in todo.txt) → `+1w`, `rec:+1w` (strict: from the due date) → `1w`; `pri:A` on
+///   a done line → its priority; `uuid:` → the task's UUID (written on export so a round trip
+///   keeps identities; a line without one gets a UUID derived from its text, so importing the same
+///   file twice adds nothing twice); `status:deleted` marks a deleted task (todo.txt has none).
+/// - Every other word (more `+projects`, `h:1`, any `key:value`) stays in the title's place: the
+///   whole line is kept with the task, and an unchanged task is written back byte for byte.
+public enum TodoTxt {
+  public static func records(_ bytes: [UInt8]) throws(InterchangeError) -> [TaskRecord] {
+    var records: [TaskRecord] = []
+    var lineNumber = 0
+    var start = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
+    while start < bytes.count {
+      lineNumber += 1
+      var end = start
+      while end < bytes.count, bytes[end] != UInt8(ascii: "\n") { end += 1 }
+      var last = end
+      if last > start, bytes[last - 1] == UInt8(ascii: "\r") { last -= 1 }
+      guard let text = String(validating: bytes[start..<last], as: UTF8.self) else {
+        throw InterchangeError(line: lineNumber, "the line is not valid UTF-8")
+      }
+      start = end + 1
+      if text.allSatisfy({ $0 == " " || $0 == "\t" }) { continue }
+      records.append(try record(text, line: lineNumber))
+    }
+    return records
+  }
+
+  static func record(_ text: String, line: Int) throws(InterchangeError) -> TaskRecord {
+    var words = text.split(separator: " ", omittingEmptySubsequences: false).map(String.init)
+    var todo = Todo()
+    var extras: [TaskExtra] = []
+    func fail(_ reason: String) -> InterchangeError { InterchangeError(line: line, reason) }
+    if words.first == "x" {
+      words.removeFirst()
+      guard let done = words.first.flatMap(CalendarDay.init(text:)) else {
+        throw fail("a done task ('x …') needs its completion date next (x 2026-11-22 …)")
+      }
+      words.removeFirst()
+      todo.status = .done
+      todo.completed = done.start
+    } else if let first = words.first, first.count == 3, first.hasPrefix("("), first.hasSuffix(")"),
+      let letter = first.dropFirst().first, letter.isASCII, letter.isUppercase
+    {
+      words.removeFirst()
+      todo.priority = priority(letter, extras: &extras)
+    }
+    if let created = words.first.flatMap(CalendarDay.init(text:)) {
+      words.removeFirst()
+      todo.created = created.start
+    }
+    var title: [String] = []
+    var recur: RecurrenceRule?
+    for word in words {
+      if word.count > 1, word.hasPrefix("+"), todo.project == nil {
+        todo.project = String(word.dropFirst())
+      } else if word.count > 1, word.hasPrefix("@") {
+        todo.tags.append(String(word.dropFirst()))
+      } else if let colon = word.firstIndex(of: ":"), colon != word.startIndex, word.index(after: colon) != word.endIndex,
+        !word[word.index(after: colon)...].contains(":")
+      {
+        let key = String(word[..<colon]), value = String(word[word.index(after: colon)...])
+        switch key {
+        case "due", "t":
+          guard let day = CalendarDay(text: value) else { throw fail("\(key):\(value) is not a date (YYYY-MM-DD)") }
+          if key == "due" { todo.due = .day(day) } else { todo.wait = .day(day) }
+        case "rec":
+          let strict = value.hasPrefix("+")
+          let spelled = (strict ? String(value.dropFirst()) : value).replacing("b", with: "weekdays")
+          guard var rule = RecurrenceRule(parsing: spelled.hasSuffix("m") ? spelled + "o" : spelled) else {
+            throw fail("rec:\(value) is not a recurrence todo can repeat (1d, 2w, 1m, 1y, +1w)")
+          }
+          rule.afterCompletion = !strict
+          recur = rule
+        case "pri" where todo.status == .done && value.count == 1:
+          todo.priority = priority(Character(value), extras: &extras)
+        case "uuid": todo.uuid = value.lowercased()
+        case "status" where value == "deleted": todo.status = .deleted
+        default: title.append(word)
+        }
+      } else {
+        title.append(word)
+      }
+    }
+    todo.title = title.joinedText(" ").trimmingSpaces
+    todo.tags = Array(Set(todo.tags)).sorted()
+    if todo.uuid.isEmpty { todo.uuid = RecordUUID.named("todo.txt:" + text) }
+    if todo.status == .deleted, todo.completed == nil { todo.completed = todo.created }
+    // Without a creation date, `created` stays 0: the import gives a new task the time of the
+    // import and keeps an existing task's.
+    todo.modified = max(todo.created, todo.completed ?? 0)
+    if let recur, todo.status == .pending {
+      todo.series = SeriesLink(id: 0, uuid: RecordUUID.named("series:" + todo.uuid), index: 1, rule: recur, ended: nil)
+    }
+    extras.append(TaskExtra(format: "todotxt", name: "line", value: text))
+    return TaskRecord(todo: todo, extras: extras, line: line, partial: true)
+  }
+
+  private static func priority(_ letter: Character, extras: inout [TaskExtra]) -> Priority? {
+    switch letter {
+    case "A": return .high
+    case "B": return .medium
+    case "C": return .low
+    default:
+      extras.append(TaskExtra(format: "todotxt", name: "priority", value: String(letter)))
+      return nil
+    }
+  }
+
+  /// One task as a todo.txt line: the line it was imported from when the task has not changed
+  /// since, else a line made from its fields.
+  public static func line(_ record: TaskRecord) -> String {
+    if let original = record.extras.first(where: { $0.format == "todotxt" && $0.name == "line" })?.value,
+      let reread = try? Self.record(original, line: 0), sameFields(reread, record)
+    {
+      return original
+    }
+    let todo = record.todo
+    var words: [String] = []
+    let letter = record.extras.first { $0.format == "todotxt" && $0.name == "priority" }?.value
+    let priorityLetter = todo.priority.map { ["H": "A", "M": "B", "L": "C"][$0.rawValue] ?? "C" } ?? letter
+    if todo.status != .pending {
+      words.append("x")
+      words.append(CalendarDay.local(todo.completed ?? todo.modified).description)
+    } else if let priorityLetter {
+      words.append("(\(priorityLetter))")
+    }
+    words.append(CalendarDay.local(todo.created).description)
+    words.append(todo.title)
+    if let project = todo.project { words.append("+" + project) }
+    for tag in todo.tags { words.append("@" + tag) }
+    if let due = todo.due { words.append("due:" + (due.dayText ?? CalendarDay.local(due.sortInstant).description)) }
+    if let wait = todo.wait { words.append("t:" + (wait.dayText ?? CalendarDay.local(wait.sortInstant).description)) }
+    if let series = todo.series, todo.status == .pending {
+      let rule = series.rule
+      let unit = rule.unit == .weekday ? "b" : rule.unit == .month ? "m" : rule.unit.rawValue
+      words.append("rec:" + (rule.afterCompletion ? "" : "+") + "\(rule.unit == .weekday ? 1 : rule.count)" + unit)
+    }
+    if todo.status != .pending, let priorityLetter { words.append("pri:" + priorityLetter) }
+    if todo.status == .deleted { words.append("status:deleted") }
+    words.append("uuid:" + todo.uuid)
+    return words.joinedText(" ")
+  }
+
+  /// Whether a line read back gives the task as it is now (the fields todo.txt can hold).
+  private static func sameFields(_ reread: TaskRecord, _ record: TaskRecord) -> Bool {
+    let a = reread.todo, b = record.todo
+    return a.title == b.title && a.status == b.status && a.priority == b.priority && a.project == b.project
+      && a.tags == b.tags && a.due == b.due && a.wait == b.wait && a.uuid == b.uuid
+      && (a.completed.map(CalendarDay.local) == b.completed.map(CalendarDay.local))
+      && a.series?.rule == b.series?.rule
+  }
+}
+
+extension String {
+  var trimmingSpaces: String {
+    var text = Substring(self)
+    while text.first == " " { text = text.dropFirst() }
+    while text.last == " " { text = text.dropLast() }
+    return String(text)
+  }
+}

@@ -1,0 +1,231 @@
+import Foundation
+import Testing
+
+/// `export` and `import` through the real binary, and with the real Taskwarrior and todo.txt-cli
+/// (installed by `make test`'s dependencies).
+@Suite struct EndToEndInterchangeTests {
+  /// Tasks with every kind of field: priority, project, tags, dates, a note, a subtask with a
+  /// dependency and a running clock, and a weekly series with one done instance.
+  private func populated() throws -> TodoSandbox {
+    let todo = try TodoSandbox()
+    todo("add", "Buy milk", "+shop", "project:home.kitchen", "due:fri", "pri:H", "wait:thu").expectSuccess()
+    todo("add", "Water plants", "due:tomorrow", "recur:weekly").expectSuccess()
+    todo("note", "1", "semi-skimmed, \"two\" bottles").expectSuccess()
+    todo("add", "Child", "parent:1", "depends:2", "due:2026-12-01T17:00:00Z").expectSuccess()
+    todo("start", "3").expectSuccess()
+    todo("done", "2").expectSuccess()
+    return todo
+  }
+
+  /// The task objects of a JSON Lines export without the ids this database gave them.
+  private func withoutIDs(_ jsonl: String) throws -> [String] {
+    try TodoRun.lines(of: jsonl).map { line in
+      var object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+      for key in ["id", "parent_id", "depends_ids"] { object.removeValue(forKey: key) }
+      return String(decoding: try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]), as: UTF8.self)
+    }
+  }
+
+  @Test func jsonExportThenImportIntoAnEmptyDatabaseReproducesEveryField() throws {
+    let todo = try populated()
+    let exported = todo("export", "--format", "jsonl")
+    exported.expectSuccess()
+    #expect(exported.lines.count == 4)
+    let file = todo.folder.appendingPathComponent("all.jsonl").path
+    todo("export", "--output", file).expectSuccess()
+    #expect(try String(contentsOfFile: file, encoding: .utf8) == exported.stdout)
+
+    let other = try TodoSandbox()
+    let imported = other("import", file)
+    imported.expectSuccess()
+    #expect(imported.lines == ["Imported 4 tasks from \(file) (jsonl): 4 added, 0 updated, 0 unchanged, 0 skipped."])
+    let again = other("export", "--format", "jsonl")
+    #expect(try withoutIDs(again.stdout) == (try withoutIDs(exported.stdout)))
+    // Re-importing the same file changes nothing and leaves no undo step.
+    let twice = other("import", file)
+    #expect(twice.lines == ["Imported 4 tasks from \(file) (jsonl): 0 added, 0 updated, 4 unchanged, 0 skipped."])
+    // One undo step removes the whole import.
+    other("undo").expectSuccess()
+    #expect(other("list", "status:all", "--json").stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "[]")
+  }
+
+  @Test func aNewerCopyUpdatesAnOlderOneIsSkippedAndDryRunWritesNothing() throws {
+    let todo = try TodoSandbox()
+    todo("add", "Original title").expectSuccess()
+    let object = try todo.task(1)
+    let uuid = try #require(object["uuid"] as? String)
+    let newer = #"{"uuid":"\#(uuid)","title":"Newer title","status":"pending","created":"2026-11-21T09:30:00Z","modified":"2026-11-22T10:00:00Z"}"#
+    let older = #"{"uuid":"\#(uuid)","title":"Older title","status":"pending","created":"2026-11-21T09:30:00Z","modified":"2026-01-01T00:00:00Z"}"#
+    let dry = todo("import", "-", "--dry-run", stdin: newer + "\n")
+    dry.expectSuccess()
+    #expect(dry.lines.first?.hasPrefix("Would import 1 tasks") == true)
+    #expect(try todo.task(1)["title"] as? String == "Original title")
+    todo("import", "-", stdin: newer + "\n").expectSuccess()
+    #expect(try todo.task(1)["title"] as? String == "Newer title")
+    let skipped = todo("import", "-", "--json", stdin: older + "\n")
+    skipped.expectSuccess()
+    let report = try #require(try JSONSerialization.jsonObject(with: skipped.stdoutBytes) as? [String: Any])
+    #expect(report["skipped"] as? [Int] == [1])
+    #expect(try todo.task(1)["title"] as? String == "Newer title")
+  }
+
+  @Test func malformedInputFailsWithItsLineAndWritesNothing() throws {
+    let todo = try TodoSandbox()
+    todo("add", "Keep me").expectSuccess()
+    let good = #"{"uuid":"11111111-1111-4111-8111-111111111111","title":"Fine","created":"2026-11-21T09:30:00Z"}"#
+    let cases: [(String, String)] = [
+      (good + "\n{\"uuid\":\"x\",\"title\":\"a\",\"created\":\"not a time\"}\n", "line 2: \"created\" is not an RFC 3339 time"),
+      (good + "\n\n{\"uuid\": \"y\", \"title\": \"b\"", "line 3: "),
+      ("[" + good + ",\n{\"uuid\":\"z\",\"title\":\"c\",\"status\":\"waiting\",\"created\":\"2026-11-21T09:30:00Z\"}]", "line 2: unknown status 'waiting'"),
+      (good + "\n{\"uuid\":\"w\",\"title\":\"  \",\"created\":\"2026-11-21T09:30:00Z\"}\n", "line 2: "),
+      ("\u{1}\u{2}binary\u{0}junk", "cannot import"),
+    ]
+    for (input, expected) in cases {
+      let file = todo.folder.appendingPathComponent("bad.jsonl").path
+      try input.write(toFile: file, atomically: true, encoding: .utf8)
+      let run = todo("import", file, "--format", "jsonl")
+      #expect(run.status == 1, "\(run)")
+      #expect(run.stderr.contains(expected), "\(run)")
+      #expect(run.stderr.contains("nothing was imported"), "\(run)")
+      #expect(todo.ids("status:all") == [1])
+    }
+    // A file of another format than the one given never crashes either.
+    let text = todo.folder.appendingPathComponent("tasks.txt").path
+    try "(A) Call Mom +Family\n".write(toFile: text, atomically: true, encoding: .utf8)
+    let wrong = todo("import", text, "--format", "taskwarrior")
+    #expect(wrong.status == 1 && wrong.stderr.contains("line 1"), "\(wrong)")
+  }
+
+  @Test func exportToAFileIsAtomicAndRefusesAFolder() throws {
+    let todo = try populated()
+    let run = todo("export", "--output", todo.folder.path)
+    #expect(run.status == 1 && run.stderr.contains("it is a directory"), "\(run)")
+    let leftovers = try FileManager.default.contentsOfDirectory(atPath: todo.folder.path).filter { $0.hasSuffix(".tmp") }
+    #expect(leftovers.isEmpty)
+  }
+
+  // MARK: Taskwarrior
+
+  /// Runs the real `task` with its own scratch data folder.
+  private func taskwarrior(_ todo: TodoSandbox, _ name: String, _ arguments: String) -> TodoRun {
+    let home = todo.folder.appendingPathComponent(name).path
+    let script = """
+      mkdir -p \(home)/data && printf 'data.location=\(home)/data\\nconfirmation=off\\nverbose=nothing\\nuda.estimate.type=numeric\\nuda.ticket.type=string\\n' > \(home)/rc
+      TASKRC=\(home)/rc HOME=\(home) task \(arguments)
+      """
+    return todo.shell(script, environment: ["TZ": "UTC"])
+  }
+
+  @Test(.enabled(if: TodoSandbox.hasTool("task"))) func taskwarriorExportImportsAndGoesBackIntoAFreshTaskwarrior() throws {
+    let todo = try TodoSandbox()
+    for command in [
+      "add Plain task",
+      "add Web thing project:work.web +frontend +urgent priority:H due:2030-01-15",
+      "add Waiting task wait:2030-01-01 scheduled:2029-12-01",
+      "add Blocked task depends:1",
+      "add UDA task estimate:3 ticket:ABC-1",
+      "1 annotate First note",
+      "add Weekly review recur:weekly due:2030-01-06",
+      "add To be done",
+      "7 done",
+    ] {
+      taskwarrior(todo, "tw1", "rc.recurrence.limit=1 " + command).expectSuccess()
+    }
+    let exported = taskwarrior(todo, "tw1", "export")
+    exported.expectSuccess()
+    let file = todo.folder.appendingPathComponent("tw.json").path
+    try exported.stdout.write(toFile: file, atomically: true, encoding: .utf8)
+    let imported = todo("import", file)
+    imported.expectSuccess()
+    #expect(imported.stdout.contains("(taskwarrior)"), "\(imported)")
+    let web = try #require(todo.ids("Web") .first)
+    let webTask = try todo.task(web)
+    #expect(webTask["project"] as? String == "work.web")
+    #expect(webTask["tags"] as? [String] == ["frontend", "urgent"])
+    #expect(webTask["priority"] as? String == "H")
+    #expect(webTask["due"] as? String == "2030-01-15")
+    let blocked = try todo.task(try #require(todo.ids("Blocked").first))
+    #expect((blocked["depends"] as? [String])?.count == 1)
+    let plain = try todo.task(try #require(todo.ids("Plain").first))
+    #expect((plain["notes"] as? [[String: Any]])?.first?["text"] as? String == "First note")
+    #expect(todo.ids("+RECURRING").count == 1)
+
+    // Back out, into a fresh Taskwarrior: every field it had is there, the UDAs included.
+    let back = todo.folder.appendingPathComponent("back.json").path
+    todo("export", "--format", "taskwarrior", "--output", back).expectSuccess()
+    taskwarrior(todo, "tw2", "import \(back)").expectSuccess()
+    let original = try taskObjects(exported.stdout)
+    let again = try taskObjects(taskwarrior(todo, "tw2", "export").stdout)
+    for (uuid, task) in original where task["status"] as? String != "recurring" {
+      let other = try #require(again[uuid], "task \(uuid) did not come back")
+      for key in ["description", "project", "tags", "priority", "due", "wait", "scheduled", "entry", "end", "estimate", "ticket", "depends"] {
+        // Taskwarrior itself writes a numeric attribute back as 3.000000 once imported.
+        if let number = task[key] as? NSNumber, let again = other[key] as? NSNumber {
+          #expect(number.doubleValue == again.doubleValue, "\(key) of \(uuid)")
+        } else {
+          #expect(String(describing: task[key]) == String(describing: other[key]), "\(key) of \(uuid)")
+        }
+      }
+      #expect((task["annotations"] as? [[String: Any]])?.map { $0["description"] as? String }
+        == (other["annotations"] as? [[String: Any]])?.map { $0["description"] as? String })
+    }
+  }
+
+  private func taskObjects(_ text: String) throws -> [String: [String: Any]] {
+    let array = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [[String: Any]])
+    return Dictionary(uniqueKeysWithValues: array.compactMap { task in (task["uuid"] as? String).map { ($0, task) } })
+  }
+
+  // MARK: todo.txt
+
+  @Test func todoTxtFromTheRealToolImportsAndOurExportReadsBackThere() throws {
+    let todo = try TodoSandbox()
+    let file = todo.folder.appendingPathComponent("todo.txt").path
+    try """
+      (A) 2026-11-20 Call Mom +Family @phone due:2026-12-01
+      (B) 2026-11-20 Write report +Work @office t:2026-11-30
+      (D) 2026-11-20 Secret gift idea +Family h:1
+      2026-11-20 Water plants @home rec:1w due:2026-11-25
+      x 2026-11-22 2026-11-20 File taxes +Home @desk pri:C
+
+      """.write(toFile: file, atomically: true, encoding: .utf8)
+    let imported = todo("import", file)
+    imported.expectSuccess()
+    #expect(imported.lines == ["Imported 5 tasks from \(file) (todotxt): 5 added, 0 updated, 0 unchanged, 0 skipped."])
+    let call = try todo.task(1)
+    #expect(call["title"] as? String == "Call Mom")
+    #expect(call["priority"] as? String == "H")
+    #expect(call["project"] as? String == "Family")
+    #expect(call["tags"] as? [String] == ["phone"])
+    #expect(call["due"] as? String == "2026-12-01")
+    #expect(try todo.task(2)["wait"] as? String == "2026-11-30")
+    #expect(try todo.task(3)["priority"] is NSNull)
+    #expect(try (todo.task(4)["recur"] as? [String: Any])?["rule"] as? String == "+1w")
+    #expect(try todo.task(5)["status"] as? String == "done")
+    #expect(try todo.task(5)["priority"] as? String == "L")
+    // The same file again: nothing new.
+    #expect(todo("import", file).lines.first?.contains("0 added, 0 updated, 5 unchanged") == true)
+    // Unchanged tasks go back byte for byte; a changed one is written from its fields.
+    todo("update", "2", "pri:L").expectSuccess()
+    let exported = todo("export", "--format", "todotxt", "status:pending")
+    exported.expectSuccess()
+    #expect(exported.lines.contains("(A) 2026-11-20 Call Mom +Family @phone due:2026-12-01"))
+    #expect(exported.lines.contains("(D) 2026-11-20 Secret gift idea +Family h:1"))
+    #expect(exported.lines.contains { $0.hasPrefix("(C) 2026-11-20 Write report +Work @office t:2026-11-30 uuid:") })
+
+    guard TodoSandbox.hasTool("todo-txt") else { return }
+    let folder = todo.folder.appendingPathComponent("txt").path
+    try FileManager.default.createDirectory(atPath: folder + "/actions", withIntermediateDirectories: true)
+    try exported.stdout.write(toFile: folder + "/todo.txt", atomically: true, encoding: .utf8)
+    try "export TODO_DIR=\(folder)\nexport TODO_FILE=\(folder)/todo.txt\nexport DONE_FILE=\(folder)/done.txt\nexport REPORT_FILE=\(folder)/report.txt\nexport TODO_ACTIONS_DIR=\(folder)/actions\n"
+      .write(toFile: folder + "/config", atomically: true, encoding: .utf8)
+    let listed = todo.shell(
+      "HOME=\(folder) TODOTXT_VERBOSE=0 TODOTXT_SORT_COMMAND=cat todo-txt -d \(folder)/config -p lsp A",
+      environment: [:])
+    listed.expectSuccess()
+    #expect(listed.lines.map { $0.split(separator: " ", maxSplits: 1).last.map(String.init) ?? "" }
+      == ["(A) 2026-11-20 Call Mom +Family @phone due:2026-12-01"])
+    let projects = todo.shell("HOME=\(folder) TODOTXT_VERBOSE=0 todo-txt -d \(folder)/config -p lsprj", environment: [:])
+    #expect(projects.lines == ["+Family", "+Work"])
+  }
+}

@@ -1,0 +1,65 @@
+import Testing
+import TodoCore
+@testable import TodoInterchange
+
+@Suite struct JSONReaderTests {
+  @Test func readsArraysObjectsAndLinesWithTheirLineNumbers() throws {
+    let lines = try JSONReader.records(Array("{\"a\":1}\n\n{\"b\":[true,null,\"x\\u00e9\\ud83d\\ude00\"]}\n".utf8))
+    #expect(lines.map(\.line) == [1, 3])
+    #expect(lines[1].value["b"] == .array([.bool(true), .null, .string("xé😀")]))
+    let array = try JSONReader.records(Array("[\n {\"a\": 1},\n {\"a\": 2.50}\n]".utf8))
+    #expect(array.map(\.line) == [2, 3])
+    #expect(array[1].value["a"] == .number("2.50"))
+    #expect(try JSONReader.records(Array(" [ ] ".utf8)).isEmpty)
+  }
+
+  @Test func malformedInputNamesItsLine() {
+    let cases: [(String, Int, String)] = [
+      ("{\"a\":1}\n{\"a\":}", 2, "unexpected '}'"),
+      ("{\"a\":\"open\n\"}", 1, "not closed on its line"),
+      ("[1,2", 1, "needs ',' or ']'"),
+      ("{\"a\" 1}", 1, "needs ':'"),
+      ("\"\\ud800\"", 1, "unpaired surrogate"),
+      (String(repeating: "[", count: 300), 1, "nested more than 256"),
+      ("[1] x", 1, "text after the end"),
+    ]
+    for (text, line, reason) in cases {
+      #expect(throws: InterchangeError.self) { try JSONReader.records(Array(text.utf8)) }
+      do {
+        _ = try JSONReader.records(Array(text.utf8))
+      } catch {
+        #expect(error.line == line, "\(text)")
+        #expect(error.reason.contains(reason), "\(text): \(error.reason)")
+      }
+    }
+    // Invalid UTF-8 inside a string.
+    #expect(throws: InterchangeError.self) { try JSONReader.records([0x22, 0xFF, 0x22]) }
+  }
+
+  @Test func valuesWriteBackAsTheyCame() throws {
+    let text = #"{"b":[1,2.000000,"x\"y\n"],"a":{"z":null,"t":true}}"#
+    let value = try #require(try JSONReader.records(Array(text.utf8)).first?.value)
+    #expect(value.text == text)
+  }
+
+  @Test func taskwarriorTimesAndRules() {
+    #expect(Taskwarrior.parseTime("20261127T170000Z") == Timestamp.parseRFC3339("2026-11-27T17:00:00Z"))
+    #expect(Taskwarrior.formatTime(1_795_798_800) == "20261127T170000Z")
+    #expect(Taskwarrior.parseTime("2026112T170000Z") == nil)
+    #expect(Taskwarrior.taskwarriorRule(RecurrenceRule(unit: .week, count: 2)) == "2w")
+  }
+
+  @Test func todoTxtLinesReadAsTheFormatSays() throws {
+    let done = try TodoTxt.record("x 2026-11-22 2026-11-20 File taxes +Home @desk pri:C", line: 1)
+    #expect(done.todo.status == .done && done.todo.priority == .low && done.todo.project == "Home")
+    #expect(done.todo.tags == ["desk"] && done.todo.title == "File taxes")
+    let lower = try TodoTxt.record("(b) not a priority", line: 1)
+    #expect(lower.todo.priority == nil && lower.todo.title == "(b) not a priority")
+    let strict = try TodoTxt.record("Pay rent rec:+1m due:2026-12-01", line: 1)
+    #expect(strict.todo.series?.rule == RecurrenceRule(unit: .month, count: 1, afterCompletion: false))
+    #expect(throws: InterchangeError.self) { try TodoTxt.record("x notadate task", line: 4) }
+    #expect(throws: InterchangeError.self) { try TodoTxt.record("task due:tomorrow", line: 4) }
+    // A line without a UUID gets the same one every time.
+    #expect(try TodoTxt.record("Same", line: 1).todo.uuid == (try TodoTxt.record("Same", line: 9).todo.uuid))
+  }
+}

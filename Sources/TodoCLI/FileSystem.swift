@@ -95,16 +95,32 @@ enum FileSystem {
   }
 
   /// Writes a file atomically: a temporary file in the same folder, written and flushed to disk,
-  /// then renamed over `path`. On any failure the temporary file is removed and `path` is left as
-  /// it was. Returns the reason on failure.
+  /// then renamed over `path` (through a symbolic link, onto its target), and the folder flushed.
+  /// A file that exists keeps its permissions; a new one is private (0600), as the tasks in it
+  /// are. On any failure the temporary file is removed and `path` is left as it was. Returns the
+  /// reason on failure.
   static func writeAtomically(_ bytes: [UInt8], to path: String) -> String? {
-    if isDirectory(path) { return "it is a directory" }
-    let temporary = path + ".todo-\(getpid()).tmp"
-    let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+    var target = path
+    if let resolved = realpath(path, nil) {
+      target = String(cString: resolved)
+      free(resolved)
+    }
+    if isDirectory(target) { return "it is a directory" }
+    var status = stat()
+    let mode: mode_t = stat(target, &status) == 0 ? status.st_mode & 0o7777 : 0o600
+    var temporary = ""
+    var descriptor: Int32 = -1
+    for attempt in 0..<100 {
+      temporary = target + ".todo-\(getpid())-\(attempt).tmp"
+      descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode)
+      if descriptor >= 0 || errno != EEXIST { break }
+    }
     guard descriptor >= 0 else { return String(cString: strerror(errno)) }
     var written = 0
     var problem: String?
-    while written < bytes.count {
+    // The mode passed to open is cut by the umask: set it exactly.
+    if fchmod(descriptor, mode) != 0 { problem = String(cString: strerror(errno)) }
+    while problem == nil, written < bytes.count {
       let count = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress! + written, bytes.count - written) }
       if count < 0 {
         if errno == EINTR { continue }
@@ -115,8 +131,16 @@ enum FileSystem {
     }
     if problem == nil, fsync(descriptor) != 0 { problem = String(cString: strerror(errno)) }
     if close(descriptor) != 0, problem == nil { problem = String(cString: strerror(errno)) }
-    if problem == nil, rename(temporary, path) != 0 { problem = String(cString: strerror(errno)) }
-    if problem != nil { unlink(temporary) }
-    return problem
+    if problem == nil, rename(temporary, target) != 0 { problem = String(cString: strerror(errno)) }
+    if problem != nil {
+      unlink(temporary)
+      return problem
+    }
+    let directory = open(folder(of: target), O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+    if directory >= 0 {
+      fsync(directory)
+      close(directory)
+    }
+    return nil
   }
 }

@@ -103,6 +103,7 @@ public enum NativeJSON {
       try item.finish()
       todo.notes.append(stored)
     }
+    let saysExtras = members.contains { $0.key == "extras" }
     var extras: [TaskExtra] = []
     for extra in try fields.objects("extras") {
       var item = Fields(members: extra, line: line)
@@ -113,7 +114,9 @@ public enum NativeJSON {
     }
     fields.skip(computedKeys)
     try fields.finish()
-    return TaskRecord(todo: todo, extras: extras, line: line)
+    var record = TaskRecord(todo: todo, extras: extras, line: line)
+    record.keepsStoredExtras = !saysExtras
+    return record
   }
 }
 

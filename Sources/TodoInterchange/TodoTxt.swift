@@ -11,11 +11,14 @@ import TodoCore
 ///   keeps identities; a line without one gets a UUID derived from its text, so importing the same
 ///   file twice adds nothing twice); `status:deleted` marks a deleted task (todo.txt has none).
 /// - Every other word (more `+projects`, `h:1`, any `key:value`) stays in the title's place: the
-///   whole line is kept with the task, and an unchanged task is written back byte for byte.
+///   whole line is kept with the task, and an unchanged task is written back byte for byte. A
+///   line made from a task's fields puts its `+project` first. A title with `+word`, `@word` or
+///   `key:value` words of its own does not read back the same (todo.txt gives them meaning).
 public enum TodoTxt {
   public static func records(_ bytes: [UInt8]) throws(InterchangeError) -> [TaskRecord] {
     var records: [TaskRecord] = []
     var lineNumber = 0
+    var seen: [String: Int] = [:]
     var start = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
     while start < bytes.count {
       lineNumber += 1
@@ -28,12 +31,14 @@ public enum TodoTxt {
       }
       start = end + 1
       if text.allSatisfy({ $0 == " " || $0 == "\t" }) { continue }
-      records.append(try record(text, line: lineNumber))
+      // The same line twice without `uuid:` (one chore done on two days) is two tasks.
+      seen[text, default: 0] += 1
+      records.append(try record(text, line: lineNumber, occurrence: seen[text] ?? 1))
     }
     return records
   }
 
-  static func record(_ text: String, line: Int) throws(InterchangeError) -> TaskRecord {
+  static func record(_ text: String, line: Int, occurrence: Int = 1) throws(InterchangeError) -> TaskRecord {
     var words = text.split(separator: " ", omittingEmptySubsequences: false).map(String.init)
     var todo = Todo()
     var extras: [TaskExtra] = []
@@ -73,8 +78,10 @@ public enum TodoTxt {
           if key == "due" { todo.due = .day(day) } else { todo.wait = .day(day) }
         case "rec":
           let strict = value.hasPrefix("+")
-          let spelled = (strict ? String(value.dropFirst()) : value).replacing("b", with: "weekdays")
-          guard var rule = RecurrenceRule(parsing: spelled.hasSuffix("m") ? spelled + "o" : spelled) else {
+          let spelled = strict ? String(value.dropFirst()) : value
+          // `b`: business days (weekdays); `m`: months.
+          let word = spelled.hasSuffix("b") ? "weekdays" : spelled.hasSuffix("m") ? spelled + "o" : spelled
+          guard var rule = RecurrenceRule(parsing: word) else {
             throw fail("rec:\(value) is not a recurrence todo can repeat (1d, 2w, 1m, 1y, +1w)")
           }
           rule.afterCompletion = !strict
@@ -91,7 +98,7 @@ public enum TodoTxt {
     }
     todo.title = title.joinedText(" ").trimmingSpaces
     todo.tags = Array(Set(todo.tags)).sorted()
-    if todo.uuid.isEmpty { todo.uuid = RecordUUID.named("todo.txt:" + text) }
+    if todo.uuid.isEmpty { todo.uuid = RecordUUID.named("todo.txt:" + (occurrence > 1 ? "\(occurrence):" : "") + text) }
     if todo.status == .deleted, todo.completed == nil { todo.completed = todo.created }
     // Without a creation date, `created` stays 0: the import gives a new task the time of the
     // import and keeps an existing task's.
@@ -133,8 +140,9 @@ public enum TodoTxt {
       words.append("(\(priorityLetter))")
     }
     words.append(CalendarDay.local(todo.created).description)
-    words.append(todo.title)
+    // The project before the title: the first `+word` of a line is the one read as the project.
     if let project = todo.project { words.append("+" + project) }
+    words.append(todo.title)
     for tag in todo.tags { words.append("@" + tag) }
     if let due = todo.due { words.append("due:" + (due.dayText ?? CalendarDay.local(due.sortInstant).description)) }
     if let wait = todo.wait { words.append("t:" + (wait.dayText ?? CalendarDay.local(wait.sortInstant).description)) }

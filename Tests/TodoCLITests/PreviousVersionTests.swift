@@ -104,6 +104,16 @@ import Testing
     #expect(todo.shell("sqlite3 \"$TODO_DB\" 'PRAGMA user_version'").stdout == "4\n")
     let exported = todo("export", "--format", "taskwarrior", "From")
     #expect(exported.stdout.contains(#""estimate":3"#), "\(exported)")
+    // Task 1 updated from Taskwarrior with a field of its own, then undone: back as it was.
+    let uuid = try #require(tasks[0]["uuid"] as? String)
+    let update = #"{"uuid":"\#(uuid)","description":"Renamed by TW","status":"pending","entry":"20261121T093000Z","modified":"20261122T100000Z","ticket":"T-1"}"#
+    todo("import", "-", "--format", "taskwarrior", stdin: update + "\n").expectSuccess()
+    #expect(try todo.task(1)["title"] as? String == "Renamed by TW")
+    #expect(todo("history", "--json").jsonArrayCount == 8)
+    todo("undo").expectSuccess()
+    #expect(try todo.task(1)["title"] as? String == "Schema three task")
+    #expect(jsonStrings(try todo.task(1)["tags"]) == ["old"])
+    #expect(!todo("export", "--format", "taskwarrior", "1").stdout.contains("T-1"))
     #expect(todo("history", "--json").jsonArrayCount == 7)
     todo("undo").expectSuccess()
     #expect(todo.ids("status:all").count == 4)

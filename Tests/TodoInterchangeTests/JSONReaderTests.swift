@@ -24,13 +24,9 @@ import TodoCore
       ("[1] x", 1, "text after the end"),
     ]
     for (text, line, reason) in cases {
-      #expect(throws: InterchangeError.self) { try JSONReader.records(Array(text.utf8)) }
-      do {
-        _ = try JSONReader.records(Array(text.utf8))
-      } catch {
-        #expect(error.line == line, "\(text)")
-        #expect(error.reason.contains(reason), "\(text): \(error.reason)")
-      }
+      let error = #expect(throws: InterchangeError.self) { try JSONReader.records(Array(text.utf8)) }
+      #expect(error?.line == line, "\(text)")
+      #expect(error?.reason.contains(reason) == true, "\(text): \(error?.reason ?? "no error")")
     }
     // Invalid UTF-8 inside a string.
     #expect(throws: InterchangeError.self) { try JSONReader.records([0x22, 0xFF, 0x22]) }
@@ -61,5 +57,45 @@ import TodoCore
     #expect(throws: InterchangeError.self) { try TodoTxt.record("task due:tomorrow", line: 4) }
     // A line without a UUID gets the same one every time.
     #expect(try TodoTxt.record("Same", line: 1).todo.uuid == (try TodoTxt.record("Same", line: 9).todo.uuid))
+  }
+
+  @Test func todoTxtLinesMadeFromTasksReadBackTheSame() throws {
+    var todo = Todo()
+    todo.uuid = "0b7f6c52-9d8e-4f0a-8b1c-2d3e4f5a6b7c"
+    todo.title = "Stand-up"
+    todo.project = "work"
+    todo.tags = ["office"]
+    todo.priority = .medium
+    todo.created = 1_795_600_000
+    todo.modified = todo.created
+    todo.due = .day(try #require(CalendarDay(text: "2026-11-30")))
+    for rule in [RecurrenceRule(unit: .weekday), RecurrenceRule(unit: .month, count: 2, afterCompletion: true)] {
+      todo.series = SeriesLink(id: 0, uuid: "series", index: 1, rule: rule, ended: nil)
+      let line = TodoTxt.line(TaskRecord(todo: todo))
+      #expect(line.hasPrefix("(B) 2026-11-"), "\(line)")
+      let back = try TodoTxt.record(line, line: 1).todo
+      #expect(back.title == todo.title && back.project == todo.project && back.tags == todo.tags, "\(line)")
+      #expect(back.priority == .medium && back.due == todo.due && back.uuid == todo.uuid, "\(line)")
+      #expect(back.series?.rule == rule, "\(line)")
+    }
+    // The same line twice without a UUID is two tasks, each time the file is read.
+    let twice = try TodoTxt.records(Array("x 2026-11-20 Water plants\nx 2026-11-20 Water plants\n".utf8))
+    #expect(Set(twice.map(\.todo.uuid)).count == 2)
+    #expect(try TodoTxt.records(Array("x 2026-11-20 Water plants\nx 2026-11-20 Water plants\n".utf8)).map(\.todo.uuid)
+      == twice.map(\.todo.uuid))
+  }
+
+  @Test func taskwarriorRecurrenceSpellingsRead() throws {
+    for (spelling, rule) in [
+      ("weekly", RecurrenceRule(unit: .week)), ("2wk", RecurrenceRule(unit: .week, count: 2)),
+      ("P1W", RecurrenceRule(unit: .week)), ("P3D", RecurrenceRule(unit: .day, count: 3)), ("1mo", RecurrenceRule(unit: .month)),
+    ] {
+      let json = #"{"uuid":"a","description":"d","status":"pending","recur":"\#(spelling)","due":"20261127T000000Z"}"#
+      let record = try #require(try Taskwarrior.records(Array(json.utf8), now: 0).first)
+      #expect(record.todo.series?.rule == rule, "\(spelling)")
+    }
+    let bad = #"{"uuid":"a","description":"d","status":"pending","recur":"sometimes","due":"20261127T000000Z"}"#
+    let error = #expect(throws: InterchangeError.self) { try Taskwarrior.records(Array(bad.utf8), now: 0) }
+    #expect(error?.reason.contains("'sometimes'") == true)
   }
 }

@@ -2,10 +2,6 @@ import DataOperation
 import TodoCore
 import TodoInterchange
 
-#if canImport(Glibc)
-import Glibc
-#endif
-
 /// `export` and `import`: the formats live in TodoInterchange, the import rules in TodoCore; this
 /// only reads and writes files and renders the report.
 extension CommandRunner {
@@ -15,7 +11,7 @@ extension CommandRunner {
     }
     let records = try perform(TodoStore.records(request.filter, now: now), access: .read)
     let format = request.format ?? request.output.flatMap { InterchangeFormat.byExtension($0)?.rawValue } ?? "json"
-    var text = ""
+    var bytes: [UInt8] = []
     switch format {
     case "json", "jsonl":
       var writer = JSONWriter(format: format == "json" ? .pretty : .compact)
@@ -28,20 +24,20 @@ extension CommandRunner {
         writer.endArray()
         writer.endLine()
       }
-      text = String(decoding: writer.bytes, as: UTF8.self)
+      bytes = writer.bytes
     case "taskwarrior":
       // What `task export` writes: an array, one task a line.
-      text = "[\n" + records.map(Taskwarrior.line).joinedText(",\n") + (records.isEmpty ? "" : "\n") + "]\n"
+      bytes = Array(("[\n" + records.map(Taskwarrior.line).joinedText(",\n") + (records.isEmpty ? "" : "\n") + "]\n").utf8)
     case "todotxt":
-      text = records.map(TodoTxt.line).map { $0 + "\n" }.joinedText("")
+      bytes = Array(records.map { TodoTxt.line($0) + "\n" }.joinedText("").utf8)
     default:
       throw .environment("iCalendar export is not in this version yet; use json, jsonl, taskwarrior or todotxt")
     }
     guard let path = request.output else {
-      output.write(text)
+      output.write(bytes: bytes)
       return
     }
-    if let problem = FileSystem.writeAtomically(Array(text.utf8), to: path) {
+    if let problem = FileSystem.writeAtomically(bytes, to: path) {
       throw .environment("cannot write \(path): \(problem); nothing was written")
     }
     let noun = records.count == 1 ? "task" : "tasks"
@@ -55,6 +51,9 @@ extension CommandRunner {
       throw .environment("iCalendar import (--format ical, --vdir) is not in this version yet; use json, jsonl, taskwarrior or todotxt")
     }
     let name = request.path ?? "-"
+    if name == "-", session.inputIsTerminal {
+      throw .usage(.invalid("import reads a file, or tasks piped in: todo import FILE, or … | todo import -"))
+    }
     let bytes: [UInt8]
     switch FileSystem.readAll(name == "-" ? nil : name) {
     case .success(let read): bytes = read
@@ -115,10 +114,11 @@ extension CommandRunner {
     case .human:
       let source = name == "-" ? "standard input" : name
       let verb = dryRun ? "Would import" : "Imported"
+      let count = report.added.count + report.updated.count + report.unchanged.count + report.skipped.count
       output.write(
-        "\(verb) \(report.added.count + report.updated.count + report.unchanged.count + report.skipped.count) tasks from \(source) (\(format.rawValue)): "
+        "\(verb) \(count) \(count == 1 ? "task" : "tasks") from \(source) (\(format.rawValue)): "
           + "\(report.added.count) added, \(report.updated.count) updated, \(report.unchanged.count) unchanged, "
-          + "\(report.skipped.count) skipped\(report.skipped.isEmpty ? "" : " (the database's copy is newer)")"
+          + "\(report.skipped.count) skipped\(report.skipped.isEmpty ? "" : " (the database's copy is not older)")"
           + "\(dryRun ? "; nothing was changed" : "").\n")
     case .json, .jsonLines:
       writeJSON { json in

@@ -26,9 +26,12 @@ public struct TaskRecord: Sendable, Equatable {
   /// Where the record starts in its file (1-based), for errors; 0 when it is not from a file.
   public var line: Int
   /// The record carries only what todo.txt can say (title, status, priority, project, tags, due,
-  /// wait, the day it was created and completed, the rule): an existing task keeps everything
-  /// else, and is updated whenever those differ (todo.txt has no modification times).
+  /// wait, the day it was completed): an existing task keeps everything else (its series and
+  /// creation time too), and is updated whenever those differ (todo.txt has no modification times).
   public var partial: Bool
+  /// The input said nothing about extras (JSON without an `extras` key, such as edited `list
+  /// --json` output): an existing task keeps its own.
+  public var keepsStoredExtras = false
 
   public init(todo: Todo = Todo(), extras: [TaskExtra] = [], line: Int = 0, partial: Bool = false) {
     self.todo = todo
@@ -38,7 +41,7 @@ public struct TaskRecord: Sendable, Equatable {
   }
 
   /// `stored` with the fields a partial record carries taken from this one.
-  func merged(into stored: TaskRecord, now: Int64) -> TaskRecord {
+  func merged(into stored: TaskRecord) -> TaskRecord {
     var merged = stored
     let incoming = todo
     merged.todo.title = incoming.title
@@ -104,13 +107,15 @@ extension TodoStore {
   /// Every task a filter selects, in id order, as records to export (with notes, links, series,
   /// intervals and extras).
   public static func records(_ filter: TodoFilter, now: Int64) -> DataOperation<[TaskRecord], TodoError> {
-    resolve(filter, now: now).flatMap { ids in
-      DataOperation { connection throws(TodoError) in
-        try database { () throws(DatabaseError) in
-          let todos = try loadAll(ids.sorted(), on: connection)
+    let matching = resolve(filter, now: now)
+    return DataOperation { connection throws(TodoError) in
+      // A filter that matches nothing exports nothing (an empty file), rather than failing.
+      let ids: [Int64]
+      do throws(TodoError) { ids = try matching.run(connection) } catch .noMatch { ids = [] }
+      return try database { () throws(DatabaseError) in
+          let todos = try loadAll(ids, on: connection)
           let extras = try loadExtras(of: ids, on: connection)
           return todos.map { TaskRecord(todo: $0, extras: extras[$0.id] ?? []) }
-        }
       }
     }
   }
@@ -150,6 +155,18 @@ extension TodoStore {
       DataOperation { connection throws(TodoError) -> ImportReport in
         try validate(records)
         var report = ImportReport()
+        let records = onePendingPerSeries(records, report: &report)
+        if let active = records.first(where: { $0.todo.isActive }) {
+          let other = try database { () throws(DatabaseError) in
+            try connection.first(
+              "SELECT todo.id FROM interval JOIN todo ON todo.id = interval.todo_id WHERE stopped IS NULL AND todo.uuid != ?",
+              [.text(active.todo.uuid)]
+            ) { row throws(DatabaseError) in try row.integer(at: 0) ?? 0 }
+          }
+          if let other {
+            throw .invalid("line \(active.line): task \(active.todo.uuid) is active, and task \(other) already is; stop it first")
+          }
+        }
         var idOf: [String: Int64] = [:]
         var written: [(record: TaskRecord, id: Int64)] = []
         for record in records {
@@ -164,8 +181,9 @@ extension TodoStore {
               TaskRecord(todo: try load(id, on: connection), extras: try loadExtras(of: [id], on: connection)[id] ?? [])
             }
             var record = record
+            if record.keepsStoredExtras { record.extras = stored.extras }
             if record.partial {
-              record = record.merged(into: stored, now: now)
+              record = record.merged(into: stored)
               record.todo.modified = stored.sameContent(as: record) ? stored.todo.modified : max(now, stored.todo.modified + 1)
             }
             if stored.sameContent(as: record) {
@@ -197,7 +215,7 @@ extension TodoStore {
           }
         }
         try link(written, idOf: idOf, report: &report, on: connection)
-        try joinSeries(written, now: now, on: connection)
+        try joinSeries(written, report: &report, on: connection)
         let counts = [
           (report.added.count, "added"), (report.updated.count, "updated"), (report.unchanged.count, "unchanged"),
           (report.skipped.count, "skipped"),
@@ -222,9 +240,30 @@ extension TodoStore {
     .transaction()
   }
 
+  /// A series keeps one pending instance: Taskwarrior keeps several of an overdue series, so the
+  /// newest pending record stays in its series and the older ones come in as plain tasks.
+  private static func onePendingPerSeries(_ records: [TaskRecord], report: inout ImportReport) -> [TaskRecord] {
+    var newest: [String: Int] = [:]
+    for record in records where record.todo.status == .pending {
+      guard let series = record.todo.series else { continue }
+      newest[series.uuid] = max(newest[series.uuid] ?? series.index, series.index)
+    }
+    return records.map { record in
+      guard record.todo.status == .pending, let series = record.todo.series, series.index != newest[series.uuid] else {
+        return record
+      }
+      var plain = record
+      plain.todo.series = nil
+      report.warnings.append(
+        "line \(record.line): task \(record.todo.uuid) is an older pending instance of series \(series.uuid); it comes in outside the series")
+      return plain
+    }
+  }
+
   /// Refuses records that cannot be stored, naming the first one's line.
   private static func validate(_ records: [TaskRecord]) throws(TodoError) {
     var lineOf: [String: Int] = [:]
+    var running: String?
     for record in records {
       func fail(_ reason: String) -> TodoError {
         .invalid(record.line > 0 ? "line \(record.line): \(reason)" : reason)
@@ -247,6 +286,18 @@ extension TodoStore {
       }
       if todo.depends.contains(where: { $0.uuid == todo.uuid }) || todo.parentUUID == todo.uuid {
         throw fail("task \(todo.uuid) cannot depend on itself or be its own parent")
+      }
+      for interval in todo.intervals {
+        if let stopped = interval.stopped, stopped < interval.started {
+          throw fail("task \(todo.uuid) has a time interval that ends before it starts")
+        }
+        if interval.stopped == nil {
+          if let other = running { throw fail("tasks \(other) and \(todo.uuid) are both active; one task can be at a time") }
+          running = todo.uuid
+        }
+      }
+      if let extra = record.extras.first(where: { !["taskwarrior", "todotxt", "ical"].contains($0.format) }) {
+        throw fail("extra format '\(extra.format)' is not one of taskwarrior, todotxt, ical")
       }
     }
   }
@@ -337,28 +388,31 @@ extension TodoStore {
       }
     }
     for (record, taskID) in written where record.todo.parentUUID != nil {
-      var seen: Set<Int64> = [taskID]
-      var current = taskID
-      while let next = try database({ () throws(DatabaseError) in
-        try connection.first("SELECT parent_id FROM todo WHERE id = ?", [.integer(current)]) { row throws(DatabaseError) in
-          try row.integer(at: 0)
-        } ?? nil
-      }) {
-        guard seen.insert(next).inserted else {
-          throw .invalid("line \(record.line): task \(taskID)'s parents form a cycle; nothing was imported")
-        }
-        current = next
+      if let chain = try parentCycle(of: taskID, on: connection) {
+        let path = chain.map { "task \($0)" }.joinedText(" → ")
+        throw .invalid("line \(record.line): the parents form a cycle (\(path)); nothing was imported")
       }
     }
   }
 
   /// Puts written tasks that carry a series into it: the series with that UUID, or a new one with
   /// the record's rule and the task as its template.
-  private static func joinSeries(_ written: [(record: TaskRecord, id: Int64)], now: Int64, on connection: Connection)
-    throws(TodoError)
-  {
+  private static func joinSeries(
+    _ written: [(record: TaskRecord, id: Int64)], report: inout ImportReport, on connection: Connection
+  ) throws(TodoError) {
     for (record, taskID) in written {
       guard let link = record.todo.series else { continue }
+      let otherPending = try database { () throws(DatabaseError) in
+        try connection.first(
+          "SELECT todo.id FROM todo JOIN series ON series.id = todo.series_id WHERE series.uuid = ? AND todo.status = 'pending' AND todo.id != ?",
+          [.text(link.uuid), .integer(taskID)]
+        ) { row throws(DatabaseError) in try row.integer(at: 0) ?? 0 }
+      }
+      if record.todo.status == .pending, let otherPending {
+        report.warnings.append(
+          "task \(taskID): its series \(link.uuid) already has pending task \(otherPending); it comes in outside the series")
+        continue
+      }
       try database { () throws(DatabaseError) in
         var series = try connection.first("SELECT * FROM series WHERE uuid = ?", [.text(link.uuid)]) {
           row throws(DatabaseError) in try Series(row: row)
@@ -383,17 +437,9 @@ extension TodoStore {
 
 /// UUIDs for records that come without one.
 public enum RecordUUID {
-  /// A new random UUID.
-  public static func random() -> String { UUIDGenerator.make() }
-
   /// A name-based (version 5) UUID of `name`: the same text always gives the same UUID, so a
   /// file without UUIDs (todo.txt) imported twice updates the same tasks instead of adding copies.
-  public static func named(_ name: String) -> String {
-    var digest = SHA1.hash(Array("todo.record:".utf8) + Array(name.utf8))
-    digest[6] = (digest[6] & 0x0F) | 0x50
-    digest[8] = (digest[8] & 0x3F) | 0x80
-    return UUIDGenerator.text(Array(digest.prefix(16)))
-  }
+  public static func named(_ name: String) -> String { UUIDGenerator.nameBased(Array("todo.record:".utf8) + Array(name.utf8)) }
 
   /// The UUID of instance `index` of a series (see `UUIDGenerator.instance`).
   public static func instance(_ index: Int, of series: String) -> String? { UUIDGenerator.instance(index, of: series) }

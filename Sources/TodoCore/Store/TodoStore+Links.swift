@@ -98,25 +98,29 @@ extension TodoStore {
         throw .invalid("task \(todo.id) cannot block task \(target): that makes a cycle \(cycle.map(String.init).joinedText(" → "))")
       }
     }
-    if let parent = todo.parentID, parent != before.parentID {
-      // Up the new parent's ancestors: meeting the task itself would make it its own ancestor.
-      var chain: [Int64] = [todo.id, parent]
-      var current = parent
-      while let next = try database({ () throws(DatabaseError) in
-        try connection.first("SELECT parent_id FROM todo WHERE id = ? AND parent_id IS NOT NULL", [.integer(current)]) {
-          row throws(DatabaseError) in try row.integer(at: 0) ?? 0
-        }
-      }) {
-        chain.append(next)
-        if next == todo.id {
-          throw .invalid(
-            "task \(parent) cannot be the parent of task \(todo.id): that makes a cycle \(chain.map(String.init).joinedText(" → "))")
-        }
-        guard chain.count < 10_000 else { break }
-        current = next
-      }
+    if let parent = todo.parentID, parent != before.parentID, let chain = try parentCycle(of: todo.id, on: connection) {
+      throw .invalid(
+        "task \(parent) cannot be the parent of task \(todo.id): that makes a cycle \(chain.map(String.init).joinedText(" → "))")
     }
     return others
+  }
+
+  /// The chain of parents from a task up to itself (`[3, 5, 3]`), if its parents loop back to it.
+  static func parentCycle(of task: Int64, on connection: Connection) throws(TodoError) -> [Int64]? {
+    var chain: [Int64] = [task]
+    var current = task
+    while let next = try database({ () throws(DatabaseError) in
+      try connection.first("SELECT parent_id FROM todo WHERE id = ? AND parent_id IS NOT NULL", [.integer(current)]) {
+        row throws(DatabaseError) in try row.integer(at: 0) ?? 0
+      }
+    }) {
+      chain.append(next)
+      if next == task { return chain }
+      // A loop above the task (left by older data) is not this task's cycle.
+      guard chain.count < 10_000, !chain.dropLast().contains(next) else { return nil }
+      current = next
+    }
+    return nil
   }
 
   /// A path of dependencies from a task back to itself (`[3, 5, 3]`), if there is one: a search

@@ -24,7 +24,12 @@ extension UUIDGenerator {
       guard let byte = UInt8(String([high, low]), radix: 16) else { return nil }
       bytes.append(byte)
     }
-    var digest = SHA1.hash(bytes + Array(String(index).utf8))
+    return nameBased(bytes + Array(String(index).utf8))
+  }
+
+  /// A name-based (version 5) UUID: the SHA-1 of `name`, with the version and variant bits set.
+  static func nameBased(_ name: [UInt8]) -> String {
+    var digest = SHA1.hash(name)
     digest[6] = (digest[6] & 0x0F) | 0x50  // version 5
     digest[8] = (digest[8] & 0x3F) | 0x80  // RFC 4122 variant
     return text(Array(digest.prefix(16)))

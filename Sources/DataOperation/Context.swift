@@ -171,7 +171,8 @@ public final class Context: @unchecked Sendable {
   }
 
   /// Lends the connection to `body` on a serial queue of the context's, without blocking the
-  /// caller (asynchronous operations run in the order they were submitted).
+  /// caller. Asynchronous operations run in the order they were submitted; a blocking `operate`
+  /// from another thread may run before one submitted earlier (they share the lock, not a queue).
   func performAsync(_ body: @escaping @Sendable (Connection) -> Void) {
     pthread_mutex_lock(asyncLock)
     let queue = asyncQueue ?? DispatchQueue(label: "DataOperation.Context")

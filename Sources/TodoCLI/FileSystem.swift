@@ -60,7 +60,8 @@ enum FileSystem {
   static func createParentFolders(of path: String) -> String? {
     guard let slash = path.lastIndex(of: "/"), slash != path.startIndex else { return nil }
     let folder = String(path[..<slash])
-    var current = ""
+    // A relative path's folders are made from the current folder, not from the root.
+    var current = path.hasPrefix("/") ? "" : "."
     for part in folder.split(separator: "/", omittingEmptySubsequences: true) {
       current += "/" + part
       if mkdir(current, 0o700) != 0 && errno != EEXIST {
@@ -142,5 +143,23 @@ enum FileSystem {
       close(directory)
     }
     return nil
+  }
+
+  /// The names of the regular files in a folder whose names end in `suffix` (hidden ones left
+  /// out), sorted by their bytes.
+  static func files(in folder: String, endingIn suffix: String) -> Result<[String], ReadProblem> {
+    guard let directory = opendir(folder) else { return .failure(ReadProblem(reason: String(cString: strerror(errno)))) }
+    defer { closedir(directory) }
+    var names: [String] = []
+    while let entry = readdir(directory) {
+      let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+        String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+      }
+      guard !name.hasPrefix("."), name.lowercased().hasSuffix(suffix) else { continue }
+      var status = stat()
+      guard stat(folder + "/" + name, &status) == 0, status.st_mode & S_IFMT == S_IFREG else { continue }
+      names.append(name)
+    }
+    return .success(names.sorted { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) })
   }
 }

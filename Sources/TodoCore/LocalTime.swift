@@ -66,6 +66,42 @@ enum LocalTime {
     }
   }
 
+  /// The instant of a wall-clock time in a named IANA zone (`Europe/Berlin`), or nil when the
+  /// system has no such zone (a file under `/usr/share/zoneinfo` that starts with `TZif`).
+  ///
+  /// The C library knows one zone per process, so this sets `TZ` to the zone for the call and
+  /// restores it after: call it from one thread at a time, with no other local-time work running
+  /// (an import's parse, before anything else).
+  static func instant(
+    inZone zone: String, year: Int64, month: Int, day: Int, hour: Int, minute: Int, second: Int
+  ) -> Int64? {
+    let allowed = zone.utf8.allSatisfy { byte in
+      (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A) || (byte >= 0x30 && byte <= 0x39)
+        || byte == UInt8(ascii: "/") || byte == UInt8(ascii: "_") || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "+")
+    }
+    guard allowed, !zone.isEmpty, !zone.hasPrefix("/"), !zone.contains(".."), isZoneFile("/usr/share/zoneinfo/" + zone)
+    else { return nil }
+    _ = zoneLoaded
+    let saved = getenv("TZ").map { String(cString: $0) }
+    setenv("TZ", zone, 1)
+    tzset()
+    defer {
+      if let saved { setenv("TZ", saved, 1) } else { unsetenv("TZ") }
+      tzset()
+    }
+    return instant(year: year, month: month, day: day, hour: hour, minute: minute, second: second)
+  }
+
+  /// Whether a path is a compiled time-zone file (glibc reads anything else as UTC, silently).
+  private static func isZoneFile(_ path: String) -> Bool {
+    let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+    guard descriptor >= 0 else { return false }
+    defer { close(descriptor) }
+    var magic = [UInt8](repeating: 0, count: 4)
+    let count = magic.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, 4) }
+    return count == 4 && magic == Array("TZif".utf8)
+  }
+
   /// The local offset from UTC in seconds (east positive) at an instant.
   private static func offset(at seconds: Int64) -> Int64? {
     guard let parts = brokenDown(seconds) else { return nil }

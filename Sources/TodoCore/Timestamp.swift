@@ -59,6 +59,25 @@ public enum Timestamp {
     return parts.wallSeconds - offset
   }
 
+  /// The instant of a wall-clock time: in the process's zone (`TZ`) when `zone` is nil, else in
+  /// the named IANA zone (`Europe/Berlin`). Nil for an unknown zone, or fields out of range.
+  /// A time in a spring-forward gap or an autumn overlap reads as `CalendarDay.start` does.
+  public static func wallClock(
+    year: Int64, month: Int, day: Int, hour: Int, minute: Int, second: Int, zone: String? = nil
+  ) -> Int64? {
+    guard (1...12).contains(month), day >= 1, day <= Civil.daysIn(month: month, year: year), (0...23).contains(hour),
+      (0...59).contains(minute), (0...60).contains(second)
+    else { return nil }
+    // A leap second reads as the next second.
+    let leap = second == 60 ? 1 : 0
+    guard let zone else {
+      return LocalTime.instant(year: year, month: month, day: day, hour: hour, minute: minute, second: second - leap)
+        .map { $0 + Int64(leap) }
+    }
+    return LocalTime.instant(inZone: zone, year: year, month: month, day: day, hour: hour, minute: minute, second: second - leap)
+      .map { $0 + Int64(leap) }
+  }
+
   /// Formats an instant as local wall-clock time (process `TZ`): `YYYY-MM-DD HH:MM ZONE`.
   /// Falls back to RFC 3339 for an instant the C library cannot represent.
   ///

@@ -6,10 +6,11 @@ import TodoInterchange
 /// only reads and writes files and renders the report.
 extension CommandRunner {
   func export(_ request: ExportRequest) throws(Failure) {
-    if request.vdir != nil || request.format == "ical" {
-      throw .environment("iCalendar export (--format ical, --vdir) is not in this version yet; use json, jsonl, taskwarrior or todotxt")
-    }
     let records = try perform(TodoStore.records(request.filter, now: now), access: .read)
+    if let folder = request.vdir {
+      try exportVdir(records, to: folder)
+      return
+    }
     let format = request.format ?? request.output.flatMap { InterchangeFormat.byExtension($0)?.rawValue } ?? "json"
     var bytes: [UInt8] = []
     switch format {
@@ -31,7 +32,7 @@ extension CommandRunner {
     case "todotxt":
       bytes = Array(records.map { TodoTxt.line($0) + "\n" }.joinedText("").utf8)
     default:
-      throw .environment("iCalendar export is not in this version yet; use json, jsonl, taskwarrior or todotxt")
+      bytes = ICalendar.Writer(records).calendar(records)
     }
     guard let path = request.output else {
       output.write(bytes: bytes)
@@ -46,9 +47,89 @@ extension CommandRunner {
     }
   }
 
+  /// One `.ics` file per task in a folder (created if missing): each task's file keeps its name
+  /// (the one it was imported from, else its UID); a file whose content would not change is not
+  /// rewritten, so a sync program sees only real changes. Other files are left alone.
+  private func exportVdir(_ records: [TaskRecord], to folder: String) throws(Failure) {
+    if let problem = FileSystem.createParentFolders(of: folder + "/x") {
+      throw .environment("cannot write to \(folder): \(problem); nothing was written")
+    }
+    if FileSystem.exists(folder), !FileSystem.isDirectory(folder) {
+      throw .environment("\(folder) is not a folder; nothing was written")
+    }
+    let writer = ICalendar.Writer(records)
+    var used: Set<String> = []
+    var written = 0
+    for record in records {
+      var name = writer.fileName(record)
+      // Two UIDs that read the same once made safe for a file name: the second is named by UUID.
+      if !used.insert(name).inserted {
+        name = record.todo.uuid + ".ics"
+        used.insert(name)
+      }
+      let path = folder + "/" + name
+      let bytes = writer.file(record)
+      if case .success(let old) = FileSystem.readAll(path), old == bytes { continue }
+      if let problem = FileSystem.writeAtomically(bytes, to: path) {
+        throw .environment("cannot write \(path): \(problem); \(written) of \(records.count) files were written before it")
+      }
+      written += 1
+    }
+    switch self.format {
+    case .human:
+      let noun = records.count == 1 ? "task" : "tasks"
+      session.standardError.write(
+        "Exported \(records.count) \(noun) to \(folder) (ical, one file each): \(written) written, \(records.count - written) unchanged.\n")
+    case .json, .jsonLines:
+      writeJSON { json in
+        json.object { json in
+          json.field("format", "ical")
+          json.field("vdir", folder)
+          json.field("exported", records.count)
+          json.field("written", written)
+          json.field("unchanged", records.count - written)
+        }
+      }
+    }
+  }
+
+  /// Every `.ics` file of a folder, each task knowing its file (so an export writes it back there).
+  private func vdirRecords(_ folder: String) throws(Failure) -> [TaskRecord] {
+    let names: [String]
+    switch FileSystem.files(in: folder, endingIn: ".ics") {
+    case .success(let found): names = found
+    case .failure(let problem): throw .environment("cannot read the folder \(folder): \(problem.reason)")
+    }
+    var records: [TaskRecord] = []
+    for name in names {
+      let bytes: [UInt8]
+      switch FileSystem.readAll(folder + "/" + name) {
+      case .success(let read): bytes = read
+      case .failure(let problem): throw .environment("cannot read \(folder)/\(name): \(problem.reason); nothing was imported")
+      }
+      var found: [TaskRecord]
+      do throws(InterchangeError) {
+        found = try ICalendar.records(bytes, now: now)
+      } catch {
+        throw .environment("cannot import \(folder)/\(name) as ical: \(error); nothing was imported")
+      }
+      for index in found.indices {
+        found[index].source = name
+        // A file with one to-do is that task's file.
+        if found.count == 1 {
+          found[index].extras.append(TaskExtra(format: "ical", name: "file", value: name))
+          found[index].extras.sort { ($0.format, $0.name) < ($1.format, $1.name) }
+        }
+      }
+      records += found
+    }
+    return records
+  }
+
   func importTasks(_ request: ImportRequest) throws(Failure) {
-    if request.vdir != nil || request.format == "ical" {
-      throw .environment("iCalendar import (--format ical, --vdir) is not in this version yet; use json, jsonl, taskwarrior or todotxt")
+    if let folder = request.vdir {
+      try importRecords(try vdirRecords(folder), from: folder, format: .ical)
+      return
     }
     let name = request.path ?? "-"
     if name == "-", session.inputIsTerminal {
@@ -72,12 +153,17 @@ extension CommandRunner {
       case .json, .jsonl: records = try NativeJSON.records(bytes)
       case .taskwarrior: records = try Taskwarrior.records(bytes, now: now)
       case .todotxt: records = try TodoTxt.records(bytes)
-      case .ical:
-        throw InterchangeError(line: 0, "iCalendar import is not in this version yet; use json, jsonl, taskwarrior or todotxt")
+      case .ical: records = try ICalendar.records(bytes, now: now)
       }
     } catch {
       throw .environment("cannot import \(name == "-" ? "standard input" : name) as \(format.rawValue): \(error); nothing was imported")
     }
+    try importRecords(records, from: name, format: format)
+  }
+
+  /// Imports what was read from `name` (a file, `-`, or a vdir's folder), asking first on a terminal
+  /// when more than a few tasks change.
+  private func importRecords(_ records: [TaskRecord], from name: String, format: InterchangeFormat) throws(Failure) {
     let operation = TodoStore.importRecords(records, now: now, command: invocation.commandLine)
     let imported: ImportReport
     do throws(Failure) {

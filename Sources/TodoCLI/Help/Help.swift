@@ -373,6 +373,7 @@ enum Help {
       """,
     "export": """
       Usage: todo export [FILTER] [--format FORMAT] [--output FILE]
+             todo export [FILTER] --vdir DIR
 
       Write tasks (every status unless the filter names one) to standard
       output, or to FILE atomically (a temporary file, then renamed). FORMAT:
@@ -385,23 +386,42 @@ enum Help {
                      @tag, due:, t: (wait), rec:, pri: on done lines,
                      uuid:; an imported line that has not changed since
                      is written back byte for byte
-      Without --format, FILE's extension chooses (.json .jsonl .txt).
+        ical         iCalendar VTODOs (RFC 5545) in one calendar: UID,
+                     SUMMARY, DESCRIPTION (the notes), STATUS, COMPLETED,
+                     PRIORITY 1/5/9 for H/M/L, DUE and DTSTART (scheduled;
+                     all-day as VALUE=DATE, timed in UTC), CATEGORIES
+                     (tags), RELATED-TO (PARENT, DEPENDS-ON), RRULE, and
+                     X-TODO-PROJECT, -WAIT, -UNTIL, -NOTE, -SERIES, -INTERVAL
+                     for what iCalendar has no property for; properties
+                     another program wrote (VALARM, LOCATION, X-...) are
+                     written back as they came. CRLF, folded at 75 octets.
+      --vdir DIR writes one .ics file per task into DIR (the layout of
+      vdirsyncer and todoman), created if missing: a task keeps the file
+      it was imported from (else <UID>.ics), files whose content would not
+      change are not rewritten, other files are left alone.
+      Without --format, FILE's extension chooses (.json .jsonl .txt .ics).
       Notes, subtasks, dependencies and times do not fit in todo.txt;
-      subtasks do not fit in Taskwarrior's format. iCalendar (--format
-      ical, --vdir DIR) is not in this version yet.
+      subtasks do not fit in Taskwarrior's format.
 
       Examples:
         todo export --output tasks.json
         todo export project:work --format taskwarrior > work.json
         todo export --jsonl | jq -c 'select(.priority == "H")'
+        todo export status:pending --vdir ~/.local/share/todo/vdir/tasks
       """,
     "import": """
       Usage: todo import [FILE|-] [--format FORMAT] [--dry-run]
-      (iCalendar, --format ical and --vdir DIR, are not in this version yet.)
+             todo import --vdir DIR [--dry-run]
 
       Read tasks from FILE (standard input for - or none): the formats of
       'todo help export'. Without --format, the extension and then the
       content choose (Taskwarrior JSON has "description", ours "title").
+      --vdir DIR reads every .ics file in DIR, each task remembering its
+      file. iCalendar: PRIORITY 1-4 is H, 5 M, 6-9 L, 0 none; a UID that is
+      not a UUID is kept (the task's UUID is derived from it); TZID= and
+      floating times are read; CANCELLED is deleted; text added to a
+      DESCRIPTION elsewhere becomes a new note; categories that cannot be
+      tags (a space in them) are kept and written back.
       One transaction and one undo step. A task whose UUID is known is
       updated when the incoming copy is newer (modified) and different,
       else counted unchanged or skipped; todo.txt lines, which carry no
@@ -414,6 +434,7 @@ enum Help {
       Examples:
         task export > tw.json && todo import tw.json
         todo import ~/todo.txt --dry-run
+        todo import --vdir ~/.local/share/todo/vdir/tasks
       """,
     "timesheet": """
       Usage: todo timesheet [FILTER] [--since DATE] [--until DATE]

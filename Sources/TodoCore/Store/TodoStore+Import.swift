@@ -25,6 +25,8 @@ public struct TaskRecord: Sendable, Equatable {
   public var extras: [TaskExtra]
   /// Where the record starts in its file (1-based), for errors; 0 when it is not from a file.
   public var line: Int
+  /// The file it came from when an import reads several (a vdir's `.ics` files), for errors.
+  public var source = ""
   /// The record carries only what todo.txt can say (title, status, priority, project, tags, due,
   /// wait, the day it was completed): an existing task keeps everything else (its series and
   /// creation time too), and is updated whenever those differ (todo.txt has no modification times).
@@ -38,6 +40,12 @@ public struct TaskRecord: Sendable, Equatable {
     self.extras = extras
     self.line = line
     self.partial = partial
+  }
+
+  /// Where the record is, for errors: `line 4`, or `work/a.ics line 4`.
+  public var place: String {
+    let at = line > 0 ? "line \(line)" : ""
+    return source.isEmpty ? at : at.isEmpty ? source : source + " " + at
   }
 
   /// `stored` with the fields a partial record carries taken from this one.
@@ -74,7 +82,10 @@ public struct TaskRecord: Sendable, Equatable {
         todo.notes.map { "\($0.created) \($0.text)" }.joinedText("\n"),
         todo.intervals.map { "\($0.started)-\($0.stopped.map(String.init) ?? "")" }.joinedText(","),
         todo.series.map { "\($0.uuid) \($0.index) \($0.rule.description)" } ?? "",
-        record.extras.sorted { ($0.format, $0.name) < ($1.format, $1.name) }
+        // An iCalendar SEQUENCE (revisions another program saw) and the task's file in a vdir are
+        // not the task's content.
+        record.extras.filter { !($0.format == "ical" && ($0.name == "sequence" || $0.name == "file")) }
+          .sorted { ($0.format, $0.name) < ($1.format, $1.name) }
           .map { "\($0.format)\u{1}\($0.name)\u{1}\($0.value)" }.joinedText("\u{2}"),
       ]
     }
@@ -164,7 +175,7 @@ extension TodoStore {
             ) { row throws(DatabaseError) in try row.integer(at: 0) ?? 0 }
           }
           if let other {
-            throw .invalid("line \(active.line): task \(active.todo.uuid) is active, and task \(other) already is; stop it first")
+            throw .invalid("\(active.place): task \(active.todo.uuid) is active, and task \(other) already is; stop it first")
           }
         }
         var idOf: [String: Int64] = [:]
@@ -182,9 +193,25 @@ extension TodoStore {
             }
             var record = record
             if record.keepsStoredExtras { record.extras = stored.extras }
+            // The name of the task's file in a vdir is the task's for good: only a vdir import
+            // (which reads it) sets it, so a file name is never lost to an import from elsewhere.
+            if !record.extras.contains(where: { $0.format == "ical" && $0.name == "file" }),
+              let file = stored.extras.first(where: { $0.format == "ical" && $0.name == "file" })
+            {
+              record.extras.append(file)
+            }
             if record.partial {
               record = record.merged(into: stored)
               record.todo.modified = stored.sameContent(as: record) ? stored.todo.modified : max(now, stored.todo.modified + 1)
+            }
+            // The file a task was read from is recorded even when the task is otherwise kept as it is.
+            let file = record.extras.first { $0.format == "ical" && $0.name == "file" }
+            if let file, !stored.extras.contains(file), !(record.todo.modified > stored.todo.modified && !stored.sameContent(as: record)) {
+              try database { () throws(DatabaseError) in
+                try connection.execute(
+                  "INSERT OR REPLACE INTO extra (todo_id, format, name, value) VALUES (?, 'ical', 'file', ?)",
+                  [.integer(id), .text(file.value)])
+              }
             }
             if stored.sameContent(as: record) {
               report.unchanged.append(id)
@@ -255,25 +282,25 @@ extension TodoStore {
       var plain = record
       plain.todo.series = nil
       report.warnings.append(
-        "line \(record.line): task \(record.todo.uuid) is an older pending instance of series \(series.uuid); it comes in outside the series")
+        "\(record.place): task \(record.todo.uuid) is an older pending instance of series \(series.uuid); it comes in outside the series")
       return plain
     }
   }
 
   /// Refuses records that cannot be stored, naming the first one's line.
   private static func validate(_ records: [TaskRecord]) throws(TodoError) {
-    var lineOf: [String: Int] = [:]
+    var lineOf: [String: String] = [:]
     var running: String?
     for record in records {
       func fail(_ reason: String) -> TodoError {
-        .invalid(record.line > 0 ? "line \(record.line): \(reason)" : reason)
+        .invalid(record.place.isEmpty ? reason : "\(record.place): \(reason)")
       }
       let todo = record.todo
       guard !todo.uuid.isEmpty else { throw fail("the task has no UUID") }
       if let first = lineOf[todo.uuid] {
-        throw fail("UUID \(todo.uuid) is given twice (also at line \(first)); give each task once")
+        throw fail("UUID \(todo.uuid) is given twice (also at \(first)); give each task once")
       }
-      lineOf[todo.uuid] = record.line
+      lineOf[todo.uuid] = record.place
       do {
         try Validation.title(todo.title)
         for tag in todo.tags { try Validation.tag(tag) }
@@ -281,8 +308,9 @@ extension TodoStore {
       } catch {
         throw fail("\(error.description) (task \(todo.uuid))")
       }
-      if todo.status != .pending && todo.completed == nil {
-        throw fail("task \(todo.uuid) is \(todo.status.rawValue) but has no completion time")
+      // A deleted task keeps the completion time it had (none, if it was deleted while pending).
+      if todo.status == .done && todo.completed == nil {
+        throw fail("task \(todo.uuid) is done but has no completion time")
       }
       if todo.depends.contains(where: { $0.uuid == todo.uuid }) || todo.parentUUID == todo.uuid {
         throw fail("task \(todo.uuid) cannot depend on itself or be its own parent")
@@ -384,13 +412,13 @@ extension TodoStore {
     for (record, taskID) in written where !record.todo.depends.isEmpty {
       if let cycle = try dependencyCycle(through: taskID, on: connection) {
         let path = cycle.map { "task \($0)" }.joinedText(" → ")
-        throw .invalid("line \(record.line): the dependencies form a cycle (\(path)); nothing was imported")
+        throw .invalid("\(record.place): the dependencies form a cycle (\(path)); nothing was imported")
       }
     }
     for (record, taskID) in written where record.todo.parentUUID != nil {
       if let chain = try parentCycle(of: taskID, on: connection) {
         let path = chain.map { "task \($0)" }.joinedText(" → ")
-        throw .invalid("line \(record.line): the parents form a cycle (\(path)); nothing was imported")
+        throw .invalid("\(record.place): the parents form a cycle (\(path)); nothing was imported")
       }
     }
   }

@@ -1,0 +1,484 @@
+import TodoCore
+
+/// iCalendar to-dos (RFC 5545 `VTODO`), read and written: one calendar with every task (`.ics`),
+/// or one file per task (a vdir, the layout vdirsyncer and todoman use).
+///
+/// | iCalendar | todo |
+/// |---|---|
+/// | `UID` | uuid (a UID that is not a UUID: the task's UUID is derived from it, the UID kept and written back) |
+/// | `SUMMARY` | title |
+/// | `DESCRIPTION` | the notes, joined by blank lines (`X-TODO-NOTE` keeps each note with its time) |
+/// | `STATUS` | NEEDS-ACTION/IN-PROCESS → pending (IN-PROCESS is written for an active task), COMPLETED → done, CANCELLED → deleted |
+/// | `COMPLETED`, `PERCENT-COMPLETE:100` | completion time of a done task |
+/// | `PRIORITY` | 1–4 → H, 5 → M, 6–9 → L, 0 → none; written 1/5/9 (another number read is written back while the priority is unchanged) |
+/// | `DUE`, `DTSTART` | due, scheduled: all-day as `VALUE=DATE`, timed in UTC; `TZID=` and floating times are read |
+/// | `CREATED`, `LAST-MODIFIED` (`DTSTAMP`) | created, modified |
+/// | `CATEGORIES` | tags (one line; a category that cannot be a tag, e.g. with a space, is kept and written back) |
+/// | `RELATED-TO;RELTYPE=PARENT` / `DEPENDS-ON` | parent / dependencies |
+/// | `RRULE` | the series' rule, when it is one `todo` repeats (`FREQ` with `INTERVAL`, weekdays); any other is kept |
+/// | `X-TODO-PROJECT`, `-WAIT`, `-UNTIL`, `-REASON`, `-SERIES`, `-INTERVAL`, `-NOTE`, `-EXTRA` | the fields iCalendar has no property for |
+///
+/// Every other property and sub-component (`VALARM`, `X-*`, `LOCATION`, …) is kept with the task
+/// as its unfolded line and written back unchanged.
+public enum ICalendar {
+  /// The to-dos of a file (one or more `VCALENDAR`s, each with any number of `VTODO`s; events and
+  /// time zones are skipped). `now` stands in for a task without any time of its own.
+  public static func records(_ bytes: [UInt8], now: Int64) throws(InterchangeError) -> [TaskRecord] {
+    let top = try ICalendarText.components(bytes)
+    var records: [TaskRecord] = []
+    for calendar in top {
+      guard calendar.name == "VCALENDAR" else {
+        throw InterchangeError(line: calendar.line, "expected BEGIN:VCALENDAR, found BEGIN:\(calendar.name)")
+      }
+      for component in calendar.components where component.name == "VTODO" {
+        records.append(try record(component, now: now))
+      }
+    }
+    return records
+  }
+
+  /// The UUID of the task an iCalendar UID names: the UID itself when it is a UUID (lower-cased),
+  /// else a UUID derived from it (the same UID always gives the same task).
+  public static func uuid(forUID uid: String) -> String {
+    let bytes = Array(uid.utf8)
+    let isUUID =
+      bytes.count == 36
+      && bytes.enumerated().allSatisfy { index, byte in
+        [8, 13, 18, 23].contains(index)
+          ? byte == UInt8(ascii: "-")
+          : (byte >= 0x30 && byte <= 0x39) || (byte >= 0x61 && byte <= 0x66) || (byte >= 0x41 && byte <= 0x46)
+      }
+    return isUUID ? uid.lowercased() : RecordUUID.named("ical:" + uid)
+  }
+
+  /// The property names read into fields (everything else is kept as it is).
+  static let modelled: Set<String> = [
+    "UID", "SUMMARY", "DESCRIPTION", "STATUS", "COMPLETED", "PRIORITY", "DUE", "DTSTART", "CREATED", "LAST-MODIFIED",
+    "DTSTAMP", "SEQUENCE", "CATEGORIES", "X-TODO-PROJECT", "X-TODO-WAIT", "X-TODO-UNTIL", "X-TODO-REASON",
+    "X-TODO-SERIES", "X-TODO-INTERVAL", "X-TODO-NOTE", "X-TODO-EXTRA",
+  ]
+
+  static func record(_ component: Component, now: Int64) throws(InterchangeError) -> TaskRecord {
+    var todo = Todo()
+    var extras: [TaskExtra] = []
+    var kept: [String] = []
+    var uid: String?
+    var description: String?
+    var statusText: String?
+    var completedAt: Int64?, created: Int64?, lastModified: Int64?, stamp: Int64?
+    var sequence: Int?
+    var categories: [String] = []
+    var notes: [Note] = []
+    var rrule: RecurrenceRule?, ownRule: RecurrenceRule?
+    var seriesUUID: String?, seriesIndex = 1, seriesEnded: Int64?
+    var percent: ContentLine?
+    for property in component.properties {
+      func fail(_ reason: String) -> InterchangeError { InterchangeError(line: property.line, reason) }
+      let text = ICalendarText.unescape(property.value)
+      switch property.name {
+      case "UID": uid = property.value
+      case "SUMMARY": todo.title = text
+      case "DESCRIPTION": description = text
+      case "STATUS": statusText = property.value.uppercased()
+      case "COMPLETED": completedAt = try instant(property)
+      case "CREATED": created = try instant(property)
+      case "LAST-MODIFIED": lastModified = try instant(property)
+      case "DTSTAMP": stamp = try instant(property)
+      case "SEQUENCE":
+        guard let number = Int(property.value.trimmingSpaces), number >= 0 else {
+          throw fail("SEQUENCE is not a whole number: '\(property.value)'")
+        }
+        sequence = number
+      case "PRIORITY":
+        guard let number = Int(property.value.trimmingSpaces), (0...9).contains(number) else {
+          throw fail("PRIORITY is a number from 0 to 9, not '\(property.value)'")
+        }
+        todo.priority = priority(number)
+        if ![1, 5, 9].contains(number) { extras.append(TaskExtra(format: "ical", name: "priority", value: String(number))) }
+      case "DUE": todo.due = try date(property)
+      case "DTSTART": todo.scheduled = try date(property)
+      case "X-TODO-WAIT": todo.wait = try date(property)
+      case "X-TODO-UNTIL": todo.until = try date(property)
+      case "X-TODO-REASON": todo.reason = text
+      case "X-TODO-PROJECT": todo.project = text.isEmpty ? nil : text
+      case "CATEGORIES": categories += ICalendarText.list(property.value).filter { !$0.isEmpty }
+      case "RELATED-TO":
+        switch (property.parameter("RELTYPE") ?? "PARENT").uppercased() {
+        case "PARENT": todo.parentUUID = uuid(forUID: property.value)
+        case "DEPENDS-ON": todo.depends.append(TaskLink(id: 0, uuid: uuid(forUID: property.value), isOpen: true))
+        default: kept.append(property.text)
+        }
+      case "RRULE":
+        if let rule = rule(property.value) { rrule = rule } else { kept.append(property.text) }
+      case "PERCENT-COMPLETE": percent = property
+      case "X-TODO-SERIES":
+        seriesUUID = property.value.lowercased()
+        if let instance = property.parameter("X-TODO-INSTANCE") {
+          guard let number = Int(instance), number >= 1 else { throw fail("X-TODO-INSTANCE is not a number from 1: '\(instance)'") }
+          seriesIndex = number
+        }
+        if let ruleText = property.parameter("X-TODO-RULE") {
+          guard let rule = RecurrenceRule(parsing: ruleText) else { throw fail("X-TODO-RULE '\(ruleText)' is not a rule todo knows") }
+          ownRule = rule
+        }
+        if let ended = property.parameter("X-TODO-ENDED") {
+          guard let seconds = Taskwarrior.parseTime(ended) else { throw fail("X-TODO-ENDED is not a UTC time: '\(ended)'") }
+          seriesEnded = seconds
+        }
+      case "X-TODO-INTERVAL":
+        let parts = property.value.split(separator: "/", omittingEmptySubsequences: false)
+        guard parts.count == 2, let start = Taskwarrior.parseTime(String(parts[0])) else {
+          throw fail("X-TODO-INTERVAL is START/END in UTC (20261127T090000Z/20261127T100000Z): '\(property.value)'")
+        }
+        let end: Int64? = parts[1].isEmpty ? nil : Taskwarrior.parseTime(String(parts[1]))
+        if !parts[1].isEmpty && end == nil { throw fail("X-TODO-INTERVAL's end is not a UTC time: '\(property.value)'") }
+        todo.intervals.append(WorkInterval(id: 0, started: start, stopped: end))
+      case "X-TODO-NOTE":
+        var note = Note()
+        guard let time = property.parameter("X-TODO-CREATED").flatMap(Taskwarrior.parseTime) else {
+          throw fail("X-TODO-NOTE needs its X-TODO-CREATED time")
+        }
+        note.created = time
+        note.text = text
+        notes.append(note)
+      case "X-TODO-EXTRA":
+        guard let format = property.parameter("X-TODO-FORMAT"), let name = property.parameter("X-TODO-NAME") else {
+          throw fail("X-TODO-EXTRA needs X-TODO-FORMAT and X-TODO-NAME")
+        }
+        extras.append(TaskExtra(format: format, name: name, value: text))
+      default: kept.append(property.text)
+      }
+    }
+    kept += component.components.flatMap(\.lines)
+    // Identity: the UID, or, for a to-do without one, a UUID derived from its content.
+    let identity = uid ?? component.lines.joinedText("\n")
+    todo.uuid = uid.map(uuid(forUID:)) ?? RecordUUID.named("ical-content:" + identity)
+    if let uid, uid != todo.uuid { extras.append(TaskExtra(format: "ical", name: "uid", value: uid)) }
+    // Times: a to-do without CREATED (todoman's recurrence copies) counts from its stamp.
+    todo.created = created ?? stamp ?? lastModified ?? now
+    todo.modified = max(lastModified ?? stamp ?? todo.created, todo.created)
+    switch statusText {
+    case nil, "NEEDS-ACTION", "IN-PROCESS":
+      todo.status = completedAt != nil && statusText == nil ? .done : .pending
+      if statusText == "IN-PROCESS" && !todo.isActive { extras.append(TaskExtra(format: "ical", name: "status", value: "IN-PROCESS")) }
+    case "COMPLETED": todo.status = .done
+    case "CANCELLED": todo.status = .deleted
+    case let other?:
+      let line = component.properties.first { $0.name == "STATUS" }?.line ?? component.line
+      throw InterchangeError(line: line, "STATUS '\(other)' is not a to-do's (NEEDS-ACTION, IN-PROCESS, COMPLETED or CANCELLED)")
+    }
+    switch todo.status {
+    case .done: todo.completed = completedAt ?? lastModified ?? todo.modified
+    case .deleted: todo.completed = completedAt
+    case .pending: todo.completed = nil
+    }
+    if let percent, !(todo.status == .done && percent.value.trimmingSpaces == "100") { kept.append(percent.text) }
+    // Notes: each with its time when the description is still what they say; text added by
+    // another program after them becomes a new note; a description of its own, one note.
+    todo.notes = self.notes(notes, description: description, created: todo.created, modified: todo.modified)
+    // Categories that cannot be tags are kept as they are and written back.
+    var tags: Set<String> = []
+    var otherCategories: [String] = []
+    for category in categories {
+      if (try? Validation.tag(category)) != nil { tags.insert(category) } else { otherCategories.append(category) }
+    }
+    todo.tags = tags.sorted()
+    if !otherCategories.isEmpty {
+      extras.append(TaskExtra(format: "ical", name: "categories", value: otherCategories.map(ICalendarText.escape).joinedText(",")))
+    }
+    if let sequence { extras.append(TaskExtra(format: "ical", name: "sequence", value: "\(sequence)@\(todo.modified)")) }
+    // A series: its rule from RRULE (or X-TODO-RULE for one RRULE cannot say), its UUID and
+    // instance from X-TODO-SERIES, else a new series of its own. One without dates stays a task.
+    if let rule = rrule ?? ownRule, todo.due != nil || todo.scheduled != nil {
+      todo.series = SeriesLink(
+        id: 0, uuid: seriesUUID ?? RecordUUID.named("series:" + todo.uuid), index: seriesIndex, rule: rule, ended: seriesEnded)
+    } else if let rrule {
+      kept.append("RRULE:" + rruleText(rrule))
+    }
+    if !kept.isEmpty { extras.append(TaskExtra(format: "ical", name: "properties", value: kept.joinedText("\n"))) }
+    extras.sort { ($0.format, $0.name) < ($1.format, $1.name) }
+    return TaskRecord(todo: todo, extras: extras, line: component.line)
+  }
+
+  private static func notes(_ notes: [Note], description: String?, created: Int64, modified: Int64) -> [Note] {
+    // `todo` writes a DESCRIPTION whenever it writes notes: without one, they were removed.
+    guard let description else { return [] }
+    var kept: [Note] = []
+    var joined = ""
+    for note in notes {
+      let next = kept.isEmpty ? note.text : joined + "\n\n" + note.text
+      guard description.hasPrefix(next) else { break }
+      kept.append(note)
+      joined = next
+    }
+    var rest = Substring(description.dropFirst(joined.count))
+    while rest.first == "\n" { rest = rest.dropFirst() }
+    if !rest.isEmpty {
+      var note = Note()
+      note.created = kept.last.map { max(modified, $0.created) } ?? created
+      note.text = String(rest)
+      kept.append(note)
+    }
+    return kept
+  }
+
+  static func priority(_ number: Int) -> Priority? {
+    switch number {
+    case 1...4: .high
+    case 5: .medium
+    case 6...9: .low
+    default: nil
+    }
+  }
+
+  /// A DATE (`20261127`) as a day; a DATE-TIME as an instant: UTC (`…Z`), in its `TZID`, or floating
+  /// (the local time here).
+  static func date(_ property: ContentLine) throws(InterchangeError) -> TaskDate {
+    let value = property.value.trimmingSpaces
+    let bytes = Array(value.utf8)
+    func fail() -> InterchangeError {
+      InterchangeError(line: property.line, "\(property.name) is not a date or time (20261127, 20261127T170000Z): '\(value)'")
+    }
+    func number(_ range: Range<Int>) -> Int? {
+      var result = 0
+      for index in range {
+        guard index < bytes.count, bytes[index] >= 0x30, bytes[index] <= 0x39 else { return nil }
+        result = result * 10 + Int(bytes[index] - 0x30)
+      }
+      return result
+    }
+    guard let year = number(0..<4), let month = number(4..<6), let day = number(6..<8) else { throw fail() }
+    if bytes.count == 8 {
+      guard let calendarDay = CalendarDay(text: four(year) + "-" + two(month) + "-" + two(day)) else { throw fail() }
+      return .day(calendarDay)
+    }
+    guard bytes.count >= 15, bytes[8] == UInt8(ascii: "T"), let hour = number(9..<11), let minute = number(11..<13),
+      let second = number(13..<15)
+    else { throw fail() }
+    let utc = bytes.count == 16 && bytes[15] == UInt8(ascii: "Z")
+    guard utc || bytes.count == 15 else { throw fail() }
+    if utc {
+      guard let seconds = Taskwarrior.parseTime(value) else { throw fail() }
+      return .instant(seconds)
+    }
+    var zone = property.parameter("TZID")
+    if let named = zone {
+      // `/mozilla.org/20070129_1/Europe/Berlin`: the zone is the end of the path.
+      let parts = named.split(separator: "/")
+      zone = parts.count > 2 && named.hasPrefix("/") ? parts.suffix(2).map(String.init).joinedText("/") : named
+    }
+    guard
+      let seconds = Timestamp.wallClock(
+        year: Int64(year), month: month, day: day, hour: hour, minute: minute, second: second, zone: zone)
+    else {
+      if let zone { throw InterchangeError(line: property.line, "\(property.name): time zone '\(zone)' is not known here") }
+      throw fail()
+    }
+    return .instant(seconds)
+  }
+
+  private static func instant(_ property: ContentLine) throws(InterchangeError) -> Int64 {
+    try date(property).sortInstant
+  }
+
+  private static func two(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
+
+  private static func four(_ value: Int) -> String {
+    let digits = "\(value)"
+    return String(repeating: "0", count: Swift.max(0, 4 - digits.count)) + digits
+  }
+
+  /// An RRULE `todo` can repeat: `FREQ=DAILY|WEEKLY|MONTHLY|YEARLY` with an `INTERVAL` (and
+  /// `WKST`), or weekdays (`FREQ=WEEKLY` or `DAILY` with `BYDAY=MO,TU,WE,TH,FR`).
+  static func rule(_ value: String) -> RecurrenceRule? {
+    var parts: [String: String] = [:]
+    for part in value.split(separator: ";") {
+      let pair = part.split(separator: "=", maxSplits: 1)
+      guard pair.count == 2 else { return nil }
+      parts[pair[0].uppercased()] = pair[1].uppercased()
+    }
+    parts["WKST"] = nil
+    let interval = parts.removeValue(forKey: "INTERVAL").map { Int($0) } ?? 1
+    guard let interval, (1...999).contains(interval), let frequency = parts.removeValue(forKey: "FREQ") else { return nil }
+    if let days = parts.removeValue(forKey: "BYDAY") {
+      guard parts.isEmpty, interval == 1, frequency == "WEEKLY" || frequency == "DAILY",
+        Set(days.split(separator: ",")) == ["MO", "TU", "WE", "TH", "FR"]
+      else { return nil }
+      return RecurrenceRule(unit: .weekday)
+    }
+    guard parts.isEmpty else { return nil }
+    switch frequency {
+    case "DAILY": return RecurrenceRule(unit: .day, count: interval)
+    case "WEEKLY": return RecurrenceRule(unit: .week, count: interval)
+    case "MONTHLY": return RecurrenceRule(unit: .month, count: interval)
+    case "YEARLY": return RecurrenceRule(unit: .year, count: interval)
+    default: return nil
+    }
+  }
+
+  static func rruleText(_ rule: RecurrenceRule) -> String {
+    let frequency: String
+    switch rule.unit {
+    case .weekday: return "FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR"
+    case .day: frequency = "DAILY"
+    case .week: frequency = "WEEKLY"
+    case .month: frequency = "MONTHLY"
+    case .year: frequency = "YEARLY"
+    }
+    return "FREQ=" + frequency + (rule.count > 1 ? ";INTERVAL=\(rule.count)" : "")
+  }
+}
+
+
+// MARK: - Writing
+
+extension ICalendar {
+  /// Writes tasks as iCalendar. Links (parent, dependencies) name the other task's UID, so the
+  /// writer is made from every task being written (a linked task outside them is named by UUID).
+  public struct Writer {
+    private var uidOf: [String: String] = [:]
+
+    public init(_ records: [TaskRecord]) {
+      for record in records {
+        if let uid = record.extras.first(where: { $0.format == "ical" && $0.name == "uid" })?.value {
+          uidOf[record.todo.uuid] = uid
+        }
+      }
+    }
+
+    /// Every task in one calendar (`todo export --format ical`).
+    public func calendar(_ records: [TaskRecord]) -> [UInt8] {
+      var writer = ContentWriter()
+      Self.begin(&writer)
+      for record in records { todo(record, into: &writer) }
+      writer.line("END:VCALENDAR")
+      return writer.bytes
+    }
+
+    /// One task in a calendar of its own (a vdir's file).
+    public func file(_ record: TaskRecord) -> [UInt8] { calendar([record]) }
+
+    /// The name of a task's file in a vdir: the one it was read from, else its UID (characters
+    /// other than letters, digits, `-`, `_`, `.` and `@` as `_`) and `.ics`.
+    public func fileName(_ record: TaskRecord) -> String {
+      if let file = record.extras.first(where: { $0.format == "ical" && $0.name == "file" })?.value { return file }
+      let uid = uid(record.todo.uuid)
+      let safe = uid.unicodeScalars.map { scalar -> String in
+        let value = scalar.value
+        let plain =
+          (value >= 0x30 && value <= 0x39) || (value >= 0x41 && value <= 0x5A) || (value >= 0x61 && value <= 0x7A)
+          || "-_.@".unicodeScalars.contains(scalar)
+        return plain ? String(scalar) : "_"
+      }
+      let name = safe.joinedText("")
+      return (name.hasPrefix(".") ? "_" + name.dropFirst() : name) + ".ics"
+    }
+
+    private func uid(_ uuid: String) -> String { uidOf[uuid] ?? uuid }
+
+    private static func begin(_ writer: inout ContentWriter) {
+      writer.line("BEGIN:VCALENDAR")
+      writer.line("VERSION:2.0")
+      writer.line("PRODID:-//todo//todo//EN")
+    }
+
+    private func todo(_ record: TaskRecord, into writer: inout ContentWriter) {
+      let todo = record.todo
+      func extra(_ name: String) -> String? {
+        record.extras.first { $0.format == "ical" && $0.name == name }?.value
+      }
+      let time = Taskwarrior.formatTime
+      writer.line("BEGIN:VTODO")
+      writer.property("UID", ICalendarText.escapeUID(uid(todo.uuid)))
+      writer.property("DTSTAMP", time(todo.modified))
+      writer.property("CREATED", time(todo.created))
+      writer.property("LAST-MODIFIED", time(todo.modified))
+      // SEQUENCE: the number another program last wrote, one more once the task changed here since.
+      var sequence = 0
+      if let stored = extra("sequence") {
+        let parts = stored.split(separator: "@")
+        if parts.count == 2, let number = Int(parts[0]), let basis = Int64(parts[1]) {
+          sequence = number + (todo.modified > basis ? 1 : 0)
+        }
+      }
+      writer.property("SEQUENCE", String(sequence))
+      writer.property("SUMMARY", ICalendarText.escape(todo.title))
+      if !todo.notes.isEmpty {
+        writer.property("DESCRIPTION", ICalendarText.escape(todo.notes.map(\.text).joinedText("\n\n")))
+      }
+      switch todo.status {
+      case .pending:
+        writer.property("STATUS", todo.isActive ? "IN-PROCESS" : extra("status") ?? "NEEDS-ACTION")
+      case .done:
+        writer.property("STATUS", "COMPLETED")
+        if let completed = todo.completed { writer.property("COMPLETED", time(completed)) }
+        writer.property("PERCENT-COMPLETE", "100")
+      case .deleted:
+        writer.property("STATUS", "CANCELLED")
+        // A task done and then deleted keeps when it was done.
+        if let completed = todo.completed { writer.property("COMPLETED", time(completed)) }
+      }
+      if let priority = todo.priority {
+        let read = extra("priority").flatMap { Int($0) }
+        let number = read.flatMap { ICalendar.priority($0) == priority ? $0 : nil } ?? ["H": 1, "M": 5, "L": 9][priority.rawValue] ?? 9
+        writer.property("PRIORITY", String(number))
+      } else if extra("priority") == "0" {
+        writer.property("PRIORITY", "0")
+      }
+      if let scheduled = todo.scheduled { date("DTSTART", scheduled, into: &writer) }
+      if let due = todo.due { date("DUE", due, into: &writer) }
+      let categories = todo.tags.map(ICalendarText.escape) + (extra("categories").map { [$0] } ?? [])
+      if !categories.isEmpty { writer.property("CATEGORIES", categories.joinedText(",")) }
+      if let parent = todo.parentUUID { writer.property("RELATED-TO", [("RELTYPE", "PARENT")], ICalendarText.escapeUID(uid(parent))) }
+      for link in todo.depends {
+        writer.property("RELATED-TO", [("RELTYPE", "DEPENDS-ON")], ICalendarText.escapeUID(uid(link.uuid)))
+      }
+      if let series = todo.series {
+        if !series.rule.afterCompletion, series.ended == nil, todo.status == .pending {
+          writer.property("RRULE", ICalendar.rruleText(series.rule))
+        }
+        var parameters = [("X-TODO-INSTANCE", String(series.index)), ("X-TODO-RULE", series.rule.description)]
+        if let ended = series.ended { parameters.append(("X-TODO-ENDED", time(ended))) }
+        writer.property("X-TODO-SERIES", parameters, series.uuid)
+      }
+      if let project = todo.project { writer.property("X-TODO-PROJECT", ICalendarText.escape(project)) }
+      if let wait = todo.wait { date("X-TODO-WAIT", wait, into: &writer) }
+      if let until = todo.until { date("X-TODO-UNTIL", until, into: &writer) }
+      if let reason = todo.reason { writer.property("X-TODO-REASON", ICalendarText.escape(reason)) }
+      for interval in todo.intervals {
+        writer.property("X-TODO-INTERVAL", time(interval.started) + "/" + (interval.stopped.map(time) ?? ""))
+      }
+      for note in todo.notes {
+        writer.property("X-TODO-NOTE", [("X-TODO-CREATED", time(note.created))], ICalendarText.escape(note.text))
+      }
+      for item in record.extras where item.format != "ical" {
+        writer.property(
+          "X-TODO-EXTRA", [("X-TODO-FORMAT", item.format), ("X-TODO-NAME", item.name)], ICalendarText.escape(item.value))
+      }
+      if let kept = extra("properties") {
+        let writesRule = todo.series != nil
+        for line in kept.split(separator: "\n", omittingEmptySubsequences: true) {
+          let name = line.prefix { $0 != ":" && $0 != ";" }.uppercased()
+          if name == "PERCENT-COMPLETE" && todo.status == .done { continue }
+          if name == "RRULE" && writesRule { continue }
+          writer.line(String(line))
+        }
+      }
+      writer.line("END:VTODO")
+    }
+
+    private func date(_ name: String, _ date: TaskDate, into writer: inout ContentWriter) {
+      switch date {
+      case .day(let day):
+        writer.property(name, [("VALUE", "DATE")], day.description.filter { $0 != "-" })
+      case .instant(let seconds):
+        writer.property(name, Taskwarrior.formatTime(seconds))
+      }
+    }
+  }
+}
+
+extension ICalendarText {
+  /// A UID is written as it was read; only a line break (which cannot be in one) is dropped.
+  static func escapeUID(_ uid: String) -> String { uid.filter { $0 != "\n" && $0 != "\r" } }
+}

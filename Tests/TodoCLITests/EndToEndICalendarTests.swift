@@ -1,0 +1,193 @@
+import Foundation
+import Testing
+
+/// iCalendar export and import through the real binary: one `.ics`, a vdir, and the real todoman
+/// and Python's `icalendar` (installed by `make test`'s dependencies).
+@Suite struct EndToEndICalendarTests {
+  /// Every kind of field: priority, project, tags, all-day and timed dates, wait and until, notes,
+  /// a subtask with a dependency and a running clock, a weekly series with a done instance, a
+  /// deleted task, and a title that needs escaping and folding.
+  private func populated() throws -> TodoSandbox {
+    let todo = try TodoSandbox()
+    todo("add", "Buy milk, eggs; bread", "+shop", "project:home.kitchen", "due:fri", "pri:H", "wait:thu", "until:2027-01-01")
+      .expectSuccess()
+    todo("add", "Water plants", "due:tomorrow", "scheduled:today", "recur:weekly").expectSuccess()
+    todo("note", "1", "semi-skimmed\nor oat").expectSuccess()
+    todo("note", "1", "second note").expectSuccess()
+    todo("add", "Child", "parent:1", "depends:2", "due:2026-12-01T17:00:00Z", "+Ünïcödé").expectSuccess()
+    todo("start", "3").expectSuccess()
+    todo("done", "2").expectSuccess()
+    todo("add", String(repeating: "Grüße aus 日本 ", count: 8), "pri:L").expectSuccess()
+    todo("add", "Gone", "+x").expectSuccess()
+    todo("delete", "6", "--yes").expectSuccess()
+    return todo
+  }
+
+  /// The task objects of a JSON Lines export without the ids this database gave them.
+  private func withoutIDs(_ jsonl: String) throws -> [String] {
+    try TodoRun.lines(of: jsonl).map { line in
+      var object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+      for key in ["id", "parent_id", "depends_ids", "extras"] { object.removeValue(forKey: key) }
+      return String(decoding: try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]), as: UTF8.self)
+    }
+  }
+
+  @Test func icsExportThenImportIntoAnEmptyDatabaseReproducesEveryField() throws {
+    let todo = try populated()
+    let file = todo.folder.appendingPathComponent("all.ics").path
+    todo("export", "--output", file).expectSuccess()
+    let bytes = try Data(contentsOf: URL(fileURLWithPath: file))
+    #expect(bytes.starts(with: Array("BEGIN:VCALENDAR\r\n".utf8)))
+    let other = try TodoSandbox()
+    let imported = other("import", file)
+    imported.expectSuccess()
+    #expect(imported.lines == ["Imported 6 tasks from \(file) (ical): 6 added, 0 updated, 0 unchanged, 0 skipped."])
+    #expect(try withoutIDs(other("export", "--format", "jsonl").stdout) == (try withoutIDs(todo("export", "--format", "jsonl").stdout)))
+    // Written again, the same bytes; imported again, nothing changes and no undo step is left.
+    other("export", "--output", file + ".again.ics").expectSuccess()
+    let again = try Data(contentsOf: URL(fileURLWithPath: file + ".again.ics"))
+    #expect(again == bytes, "\(String(decoding: again, as: UTF8.self))\n----\n\(String(decoding: bytes, as: UTF8.self))")
+    #expect(other("import", file).lines.first?.contains("0 added, 0 updated, 6 unchanged, 0 skipped") == true)
+    other("undo").expectSuccess()
+    #expect(other("list", "status:all", "--json").stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "[]")
+    // From standard input, found by its content.
+    let piped = try TodoSandbox()
+    piped("import", "-", stdin: String(decoding: bytes, as: UTF8.self)).expectSuccess()
+    #expect(try piped.task(1)["title"] as? String == "Buy milk, eggs; bread")
+  }
+
+  @Test func aTaskDeletedWhilePendingRoundTripsThroughJSONToo() throws {
+    // Deleting keeps the completion time a task had: none for one deleted while pending.
+    let todo = try TodoSandbox()
+    todo("add", "Gone").expectSuccess()
+    todo("delete", "1", "--yes").expectSuccess()
+    let other = try TodoSandbox()
+    other("import", "-", stdin: todo("export", "--format", "jsonl").stdout).expectSuccess()
+    #expect(try other.task(1)["status"] as? String == "deleted")
+    #expect(try other.task(1)["completed"] is NSNull)
+  }
+
+  @Test func malformedCalendarsFailWithTheirLineAndWriteNothing() throws {
+    let todo = try TodoSandbox()
+    todo("add", "Keep me").expectSuccess()
+    let file = todo.folder.appendingPathComponent("bad.ics").path
+    try "BEGIN:VCALENDAR\r\nBEGIN:VTODO\r\nUID:a\r\nSUMMARY:First\r\nEND:VTODO\r\nBEGIN:VTODO\r\nUID:b\r\nSUMMARY:Second\r\nDUE:tomorrow\r\nEND:VTODO\r\nEND:VCALENDAR\r\n"
+      .write(toFile: file, atomically: true, encoding: .utf8)
+    let failed = todo("import", file)
+    #expect(failed.status == 1)
+    #expect(failed.stderr.contains("cannot import \(file) as ical: line 9: DUE is not a date or time"), "\(failed)")
+    #expect(todo("list", "status:all", "--json").stdout.components(separatedBy: "\"uuid\"").count == 2)
+    // A file that says it is a calendar and is something else.
+    let junk = todo("import", "--format", "ical", "-", stdin: "{\"title\": \"json\"}\n")
+    #expect(junk.status == 1 && junk.stderr.contains("line 1"), "\(junk)")
+  }
+
+  @Test func aVdirHoldsOneFileATaskWritesOnlyWhatChangedAndReadsBack() throws {
+    let todo = try populated()
+    let folder = todo.folder.appendingPathComponent("cal/tasks").path
+    let first = todo("export", "--vdir", folder)
+    first.expectSuccess()
+    #expect(first.stderr.contains("6 written, 0 unchanged"), "\(first)")
+    let names = try FileManager.default.contentsOfDirectory(atPath: folder).sorted()
+    #expect(names.count == 6 && names.allSatisfy { $0.hasSuffix(".ics") })
+    #expect(todo("export", "--vdir", folder).stderr.contains("0 written, 6 unchanged"))
+    todo("update", "1", "pri:M").expectSuccess()
+    #expect(todo("export", "--vdir", folder).stderr.contains("1 written, 5 unchanged"))
+    // Another machine reads the folder (in file-name order): the same tasks, each remembering its file.
+    let other = try TodoSandbox()
+    other("import", "--vdir", folder).expectSuccess()
+    #expect(try withoutIDs(other("export", "--format", "jsonl").stdout).sorted() == (try withoutIDs(todo("export", "--format", "jsonl").stdout).sorted()))
+    let otherFolder = other.folder.appendingPathComponent("mirror").path
+    other("export", "--vdir", otherFolder).expectSuccess()
+    #expect(try FileManager.default.contentsOfDirectory(atPath: otherFolder).sorted() == names)
+    for name in names {
+      #expect(try Data(contentsOf: URL(fileURLWithPath: otherFolder + "/" + name)) == Data(contentsOf: URL(fileURLWithPath: folder + "/" + name)))
+    }
+    #expect(todo("export", "--vdir", folder, "--format", "json").status == 2)
+  }
+
+  @Test func everyFileWeWriteParsesWithPythonsIcalendar() throws {
+    let todo = try populated()
+    let file = todo.folder.appendingPathComponent("all.ics").path
+    todo("export", "--output", file).expectSuccess()
+    let script = """
+      import icalendar, sys
+      calendar = icalendar.Calendar.from_ical(open(sys.argv[1], 'rb').read())
+      for item in calendar.walk('VTODO'):
+          categories = item.get('CATEGORIES')
+          print('|'.join([str(item['SUMMARY']), str(item['STATUS']), str(item.get('PRIORITY', '')),
+                          item['DUE'].to_ical().decode() if 'DUE' in item else '',
+                          ','.join(str(c) for c in categories.cats) if categories else '']))
+      """
+    try script.write(toFile: todo.folder.appendingPathComponent("read.py").path, atomically: true, encoding: .utf8)
+    let parsed = todo.shell("/usr/bin/python3 \(todo.folder.path)/read.py \(file)")
+    #expect(parsed.status == 0, "\(parsed)")
+    #expect(parsed.lines.contains("Buy milk, eggs; bread|NEEDS-ACTION|1|20261127|shop"), "\(parsed)")
+    #expect(parsed.lines.contains("Child|IN-PROCESS||20261201T170000Z|Ünïcödé"), "\(parsed)")
+    #expect(parsed.lines.contains(String(repeating: "Grüße aus 日本 ", count: 8) + "|NEEDS-ACTION|9||"), "\(parsed)")
+    #expect(parsed.lines.contains("Gone|CANCELLED|||x"), "\(parsed)")
+  }
+
+  // MARK: todoman
+
+  /// Runs the real todoman on one list folder of `root`.
+  private func todoman(_ todo: TodoSandbox, root: String, _ arguments: String) -> TodoRun {
+    let config = todo.folder.appendingPathComponent("todoman.py").path
+    let script = """
+      test -f \(config) || printf 'path = "\(root)/*"\\ndate_format = "%%Y-%%m-%%d"\\ntime_format = "%%H:%%M"\\ndefault_list = "tasks"\\ndefault_due = 0\\ncache_path = "\(todo.folder.path)/todoman-cache.sqlite3"\\ncolor = "never"\\n' > \(config)
+      todoman -c \(config) \(arguments)
+      """
+    return todo.shell(script, environment: ["TZ": "UTC"])
+  }
+
+  @Test func todomanReadsOurVdirAndWeReadWhatTodomanWrites() throws {
+    try #require(TodoSandbox.hasTool("todoman"), "make test installs todoman")
+    let todo = try TodoSandbox()
+    todo("add", "Allday task", "due:2026-11-27", "pri:H", "+home", "+errands").expectSuccess()
+    todo("add", "Timed task", "due:2026-11-27T17:00:00Z", "pri:M").expectSuccess()
+    todo("add", "Low task", "pri:L").expectSuccess()
+    todo("add", "Finished", "+home").expectSuccess()
+    todo("done", "4").expectSuccess()
+    let root = todo.folder.appendingPathComponent("calendars").path
+    todo("export", "--vdir", root + "/tasks").expectSuccess()
+
+    // todoman sees our titles, dates, priorities and categories.
+    let listed = todoman(todo, root: root, "--porcelain list --status ANY")
+    #expect(listed.status == 0, "\(listed)")
+    let items = try #require(try JSONSerialization.jsonObject(with: listed.stdoutBytes) as? [[String: Any]])
+    let bySummary = Dictionary(uniqueKeysWithValues: items.map { ($0["summary"] as? String ?? "", $0) })
+    #expect(bySummary.count == 4)
+    #expect(bySummary["Allday task"]?["due"] as? Int == 1_795_737_600)
+    #expect(bySummary["Allday task"]?["priority"] as? Int == 1)
+    #expect(bySummary["Timed task"]?["due"] as? Int == 1_795_798_800)
+    #expect(bySummary["Timed task"]?["priority"] as? Int == 5)
+    #expect(bySummary["Low task"]?["priority"] as? Int == 9)
+    #expect(bySummary["Finished"]?["completed"] as? Bool == true)
+    let errands = todoman(todo, root: root, "--porcelain list --category errands")
+    #expect((try? JSONSerialization.jsonObject(with: errands.stdoutBytes) as? [[String: Any]])?.map { $0["summary"] as? String } == ["Allday task"], "\(errands)")
+
+    // todoman adds a task, completes one, and edits another; we import the folder.
+    #expect(todoman(todo, root: root, "new -l tasks --priority high --due 2026-12-24 'From todoman'").status == 0)
+    let ids = Dictionary(uniqueKeysWithValues: items.map { ($0["summary"] as? String ?? "", $0["id"] as? Int ?? 0) })
+    #expect(todoman(todo, root: root, "done \(ids["Low task"] ?? 0)").status == 0)
+    #expect(todoman(todo, root: root, "edit \(ids["Timed task"] ?? 0) --due '2026-11-28 09:30'").status == 0)
+    let imported = todo("import", "--vdir", root + "/tasks", "--yes")
+    imported.expectSuccess()
+    #expect(imported.lines.first?.contains("1 added, 2 updated, 2 unchanged") == true, "\(imported)")
+    let added = try todo.task(5)
+    #expect(added["title"] as? String == "From todoman")
+    #expect(added["priority"] as? String == "H")
+    #expect(added["due"] as? String == "2026-12-24")
+    #expect(try todo.task(3)["status"] as? String == "done")
+    #expect(try todo.task(2)["due"] as? String == "2026-11-28T09:30:00Z")
+    // todoman's task goes back to its own file, with its own UID and priority number.
+    todo("export", "--vdir", root + "/tasks").expectSuccess()
+    let files = try FileManager.default.contentsOfDirectory(atPath: root + "/tasks")
+    #expect(files.count == 5, "\(files)")
+    let theirs = try #require(files.first { $0.contains("@") })
+    let text = try String(contentsOfFile: root + "/tasks/" + theirs, encoding: .utf8)
+    #expect(text.contains("UID:" + theirs.dropLast(4) + "\r\n") && text.contains("PRIORITY:4\r\n"), "\(text)")
+    let again = todoman(todo, root: root, "--porcelain list --status ANY")
+    #expect((try? JSONSerialization.jsonObject(with: again.stdoutBytes) as? [[String: Any]])?.count == 5, "\(again)")
+  }
+}

@@ -1,0 +1,188 @@
+import Testing
+import TodoCore
+@testable import TodoInterchange
+
+@Suite struct ICalendarTests {
+  private func calendar(_ lines: [String]) -> [UInt8] {
+    Array((["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//test//EN"] + lines + ["END:VCALENDAR"]).map { $0 + "\r\n" }.joinedText("").utf8)
+  }
+
+  private func one(_ lines: [String]) throws -> TaskRecord {
+    let records = try ICalendar.records(calendar(["BEGIN:VTODO"] + lines + ["END:VTODO"]), now: 1_000)
+    return try #require(records.first)
+  }
+
+  private func written(_ record: TaskRecord) -> String {
+    String(decoding: ICalendar.Writer([record]).file(record), as: UTF8.self)
+  }
+
+  @Test func longLinesFoldAt75OctetsNeverInsideACharacterAndReadBack() throws {
+    var record = TaskRecord()
+    record.todo.uuid = "3f2c8e0a-1b7d-4c7e-9a51-0d6f4f1e2b3c"
+    record.todo.title = String(repeating: "Grüße 日本語テキスト ✓, a; b\\ ", count: 12)
+    record.todo.created = 1_795_000_000
+    record.todo.modified = 1_795_000_000
+    let bytes = ICalendar.Writer([record]).file(record)
+    // Every physical line: at most 75 octets before CRLF, valid UTF-8 on its own.
+    var start = 0
+    var physical = 0
+    for index in bytes.indices where bytes[index] == 0x0A {
+      #expect(bytes[index - 1] == 0x0D)
+      let line = Array(bytes[start..<(index - 1)])
+      #expect(line.count <= 75)
+      #expect(String(validating: line, as: UTF8.self) != nil)
+      start = index + 1
+      physical += 1
+    }
+    #expect(physical >= 20)
+    let back = try #require(try ICalendar.records(bytes, now: 0).first)
+    #expect(back.todo.title == record.todo.title)
+    // The same task gives the same bytes.
+    #expect(ICalendar.Writer([record]).file(record) == bytes)
+  }
+
+  @Test func textEscapesRoundTrip() throws {
+    let record = try one(["UID:a@b", #"SUMMARY:One\, two\; three \\ four\nfive"#, "DTSTAMP:20261101T120000Z"])
+    #expect(record.todo.title == "One, two; three \\ four\nfive")
+    #expect(written(record).contains(#"SUMMARY:One\, two\; three \\ four\nfive"#))
+    #expect(ICalendarText.list(#"home,errands\, misc,,x"#) == ["home", "errands, misc", "", "x"])
+  }
+
+  @Test func todomansFilesReadAndItsPriorityIsWrittenBack() throws {
+    let record = try one([
+      "CREATED;VALUE=DATE-TIME:20261122T215356Z", "DTSTAMP;VALUE=DATE-TIME:20261122T215356Z", "DUE;VALUE=DATE:20261127",
+      "LAST-MODIFIED;VALUE=DATE-TIME:20261122T215400Z", "LOCATION:Office\\, room 3", "PRIORITY:4", "SEQUENCE:1",
+      "STATUS:NEEDS-ACTION", "SUMMARY:Plain task", "UID:01dc24e58db74672b4946b5544aca3fc@vm",
+    ])
+    #expect(record.todo.priority == .high)
+    #expect(record.todo.due == .day(CalendarDay(year: 2026, month: 11, day: 27)))
+    #expect(record.todo.created == Timestamp.parseRFC3339("2026-11-22T21:53:56Z"))
+    #expect(record.todo.modified == Timestamp.parseRFC3339("2026-11-22T21:54:00Z"))
+    #expect(record.todo.uuid == ICalendar.uuid(forUID: "01dc24e58db74672b4946b5544aca3fc@vm"))
+    let text = written(record)
+    for line in ["UID:01dc24e58db74672b4946b5544aca3fc@vm", "PRIORITY:4", "LOCATION:Office\\, room 3", "SEQUENCE:1", "DUE;VALUE=DATE:20261127"] {
+      #expect(text.contains(line + "\r\n"), "\(line) in \(text)")
+    }
+    // Changed here: the canonical number, and SEQUENCE one more.
+    var changed = record
+    changed.todo.priority = .low
+    changed.todo.modified += 60
+    #expect(written(changed).contains("PRIORITY:9\r\n"))
+    #expect(written(changed).contains("SEQUENCE:2\r\n"))
+    // A UUID written in capitals is the same task, and keeps its spelling.
+    let apple = try one(["UID:3F2C8E0A-1B7D-4C7E-9A51-0D6F4F1E2B3C", "SUMMARY:x", "DTSTAMP:20261101T120000Z"])
+    #expect(apple.todo.uuid == "3f2c8e0a-1b7d-4c7e-9a51-0d6f4f1e2b3c")
+    #expect(written(apple).contains("UID:3F2C8E0A-1B7D-4C7E-9A51-0D6F4F1E2B3C\r\n"))
+  }
+
+  @Test func timesInAZoneFloatingAndUTC() throws {
+    let berlin = try one(["UID:z", "SUMMARY:x", "DTSTAMP:20261101T120000Z", "DUE;TZID=Europe/Berlin:20260701T170000"])
+    #expect(berlin.todo.due == .instant(try #require(Timestamp.parseRFC3339("2026-07-01T15:00:00Z"))))
+    let winter = try one(["UID:z", "SUMMARY:x", "DTSTAMP:20261101T120000Z", "DUE;TZID=/mozilla.org/20070129_1/Europe/Berlin:20261201T170000"])
+    #expect(winter.todo.due == .instant(try #require(Timestamp.parseRFC3339("2026-12-01T16:00:00Z"))))
+    let floating = try one(["UID:z", "SUMMARY:x", "DTSTAMP:20261101T120000Z", "DUE:20261201T170000"])
+    #expect(floating.todo.due == .instant(try #require(Timestamp.wallClock(year: 2026, month: 12, day: 1, hour: 17, minute: 0, second: 0))))
+    let unknown = #expect(throws: InterchangeError.self) {
+      try ICalendar.records(self.calendar(["BEGIN:VTODO", "UID:z", "SUMMARY:x", "DUE;TZID=Mars/Olympus:20261201T170000", "END:VTODO"]), now: 0)
+    }
+    #expect(unknown?.line == 7 && unknown?.reason.contains("Mars/Olympus") == true, "\(String(describing: unknown))")
+  }
+
+  @Test func propertiesTodoDoesNotModelAreKeptAndWrittenBack() throws {
+    let record = try one([
+      "UID:keep@example.com", "SUMMARY:Keep", "DTSTAMP:20261101T120000Z", "X-FOO;X-PARAM=bar:some unknown value",
+      "X-APPLE-SORT-ORDER:123", "CATEGORIES:home,errands\\, misc", "CATEGORIES:Home Office", "RRULE:FREQ=WEEKLY;COUNT=3",
+      "DUE;VALUE=DATE:20261127", "BEGIN:VALARM", "ACTION:DISPLAY", "TRIGGER:-PT15M", "END:VALARM",
+    ])
+    // Categories that cannot be tags (a space in them) are kept, not changed.
+    #expect(record.todo.tags == ["home"])
+    #expect(record.todo.series == nil)
+    let text = written(record)
+    for line in [
+      "X-FOO;X-PARAM=bar:some unknown value", "X-APPLE-SORT-ORDER:123", "RRULE:FREQ=WEEKLY;COUNT=3", "BEGIN:VALARM",
+      "TRIGGER:-PT15M", "END:VALARM", "CATEGORIES:home,errands\\, misc,Home Office",
+    ] {
+      #expect(text.contains(line + "\r\n"), "\(line) in \(text)")
+    }
+    // Read again, the same task.
+    let again = try #require(try ICalendar.records(Array(text.utf8), now: 0).first)
+    #expect(again.todo == record.todo)
+    // (Plus the SEQUENCE the file now has.)
+    #expect(again.extras.filter { $0.name != "sequence" } == record.extras)
+  }
+
+  @Test func rulesTodoCanRepeatBecomeASeries() throws {
+    let cases: [(String, RecurrenceRule?)] = [
+      ("FREQ=DAILY", RecurrenceRule(unit: .day)), ("FREQ=WEEKLY;INTERVAL=2", RecurrenceRule(unit: .week, count: 2)),
+      ("FREQ=MONTHLY;INTERVAL=3;WKST=MO", RecurrenceRule(unit: .month, count: 3)), ("FREQ=YEARLY", RecurrenceRule(unit: .year)),
+      ("FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR", RecurrenceRule(unit: .weekday)), ("FREQ=DAILY;BYDAY=FR,MO,TU,WE,TH", RecurrenceRule(unit: .weekday)),
+      ("FREQ=WEEKLY;COUNT=3", nil), ("FREQ=MONTHLY;BYMONTHDAY=-1", nil), ("FREQ=HOURLY", nil), ("FREQ=WEEKLY;BYDAY=MO", nil),
+    ]
+    for (text, rule) in cases {
+      #expect(ICalendar.rule(text) == rule, "\(text)")
+      if let rule { #expect(ICalendar.rule(ICalendar.rruleText(rule)) == rule) }
+    }
+    let series = try one(["UID:s", "SUMMARY:s", "DTSTAMP:20261101T120000Z", "DUE;VALUE=DATE:20261127", "RRULE:FREQ=WEEKLY;INTERVAL=2"])
+    #expect(series.todo.series?.rule == RecurrenceRule(unit: .week, count: 2))
+    // Without a date to count from, the rule stays as it was, and the task is a plain one.
+    let undated = try one(["UID:u", "SUMMARY:u", "DTSTAMP:20261101T120000Z", "RRULE:FREQ=DAILY"])
+    #expect(undated.todo.series == nil)
+    #expect(written(undated).contains("RRULE:FREQ=DAILY\r\n"))
+  }
+
+  @Test func textAddedToTheDescriptionElsewhereBecomesANote() throws {
+    let base = ["UID:n", "SUMMARY:n", "CREATED:20261101T120000Z", "LAST-MODIFIED:20261105T120000Z"]
+    let notes = [
+      "X-TODO-NOTE;X-TODO-CREATED=20261102T120000Z:first", "X-TODO-NOTE;X-TODO-CREATED=20261103T120000Z:second",
+    ]
+    let same = try one(base + notes + ["DESCRIPTION:first\\n\\nsecond"])
+    #expect(same.todo.notes.map(\.text) == ["first", "second"])
+    #expect(same.todo.notes.map(\.created) == [Taskwarrior.parseTime("20261102T120000Z"), Taskwarrior.parseTime("20261103T120000Z")])
+    let added = try one(base + notes + ["DESCRIPTION:first\\n\\nsecond\\nthird from the phone"])
+    #expect(added.todo.notes.map(\.text) == ["first", "second", "third from the phone"])
+    #expect(added.todo.notes.last?.created == Taskwarrior.parseTime("20261105T120000Z"))
+    let rewritten = try one(base + notes + ["DESCRIPTION:all new"])
+    #expect(rewritten.todo.notes.map(\.text) == ["all new"])
+    let removed = try one(base + notes)
+    #expect(removed.todo.notes.isEmpty)
+    let foreign = try one(base + ["DESCRIPTION:from elsewhere"])
+    #expect(foreign.todo.notes.map(\.created) == [Taskwarrior.parseTime("20261101T120000Z")])
+  }
+
+  @Test func statusesAndTheirTimes() throws {
+    let done = try one(["UID:d", "SUMMARY:d", "DTSTAMP:20261101T120000Z", "STATUS:COMPLETED", "COMPLETED:20261102T120000Z", "PERCENT-COMPLETE:100"])
+    #expect(done.todo.status == .done && done.todo.completed == Taskwarrior.parseTime("20261102T120000Z"))
+    #expect(!done.extras.contains { $0.name == "properties" })
+    let cancelled = try one(["UID:c", "SUMMARY:c", "DTSTAMP:20261101T120000Z", "STATUS:CANCELLED"])
+    #expect(cancelled.todo.status == .deleted && cancelled.todo.completed == nil)
+    let working = try one(["UID:w", "SUMMARY:w", "DTSTAMP:20261101T120000Z", "STATUS:IN-PROCESS", "PERCENT-COMPLETE:50"])
+    #expect(working.todo.status == .pending)
+    let text = written(working)
+    #expect(text.contains("STATUS:IN-PROCESS\r\n") && text.contains("PERCENT-COMPLETE:50\r\n"))
+    let noStatus = try one(["UID:n", "SUMMARY:n", "DTSTAMP:20261101T120000Z", "COMPLETED:20261102T120000Z"])
+    #expect(noStatus.todo.status == .done)
+  }
+
+  @Test func malformedFilesNameTheirLine() {
+    let cases: [([String], Int, String)] = [
+      (["BEGIN:VTODO", "SUMMARY:x"], 6, "END:VCALENDAR where END:VTODO"),
+      (["BEGIN:VTODO", "SUMMARY:x", "END:VALARM"], 6, "END:VALARM where END:VTODO"),
+      (["BEGIN:VTODO", "SUMMARY:x", "DUE:2026-11-27", "END:VTODO"], 6, "DUE is not a date"),
+      (["BEGIN:VTODO", "SUMMARY:x", "STATUS:WAITING", "END:VTODO"], 6, "STATUS 'WAITING'"),
+      (["BEGIN:VTODO", "SUMMARY x", "END:VTODO"], 5, "needs ':'"),
+      (["BEGIN:VTODO", "PRIORITY:high", "END:VTODO"], 5, "PRIORITY is a number"),
+      (["BEGIN:VTODO", "DUE;TZID=\"Europe/Berlin:20261127T170000", "END:VTODO"], 5, "no closing quote"),
+    ]
+    for (lines, line, reason) in cases {
+      let error = #expect(throws: InterchangeError.self) { try ICalendar.records(self.calendar(lines), now: 0) }
+      #expect(error?.line == line, "\(lines)")
+      #expect(error?.reason.contains(reason) == true, "\(lines): \(error?.reason ?? "no error")")
+    }
+    #expect(throws: InterchangeError.self) { try ICalendar.records(Array("SUMMARY:x\r\n".utf8), now: 0) }
+    #expect(throws: InterchangeError.self) { try ICalendar.records([0x42, 0x45, 0xFF, 0x3A, 0x0A], now: 0) }
+    // Folded lines (a space or a tab), LF line ends and a byte-order mark read fine.
+    let folded = try? ICalendar.records(
+      [0xEF, 0xBB, 0xBF] + Array("BEGIN:VCALENDAR\nBEGIN:VTODO\nUID:f\nSUMMARY:Fol\n ded\n\ttoo\nEND:VTODO\nEND:VCALENDAR\n".utf8), now: 0)
+    #expect(folded?.first?.todo.title == "Foldedtoo")
+  }
+}

@@ -67,7 +67,7 @@ enum LocalTime {
   }
 
   /// The instant of a wall-clock time in a named IANA zone (`Europe/Berlin`), or nil when the
-  /// system has no such zone (a file under `/usr/share/zoneinfo` that starts with `TZif`).
+  /// system has no such zone (a file under `$TZDIR`, else `/usr/share/zoneinfo`, that starts with `TZif`).
   ///
   /// The C library knows one zone per process, so this sets `TZ` to the zone for the call and
   /// restores it after: call it from one thread at a time, with no other local-time work running
@@ -79,7 +79,7 @@ enum LocalTime {
       (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A) || (byte >= 0x30 && byte <= 0x39)
         || byte == UInt8(ascii: "/") || byte == UInt8(ascii: "_") || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "+")
     }
-    guard allowed, !zone.isEmpty, !zone.hasPrefix("/"), !zone.contains(".."), isZoneFile("/usr/share/zoneinfo/" + zone)
+    guard allowed, !zone.isEmpty, !zone.hasPrefix("/"), !zone.contains(".."), isZoneFile((getenv("TZDIR").map { String(cString: $0) } ?? "/usr/share/zoneinfo") + "/" + zone)
     else { return nil }
     _ = zoneLoaded
     let saved = getenv("TZ").map { String(cString: $0) }

@@ -28,9 +28,19 @@ public enum ICalendar {
     var records: [TaskRecord] = []
     for calendar in top {
       guard calendar.name == "VCALENDAR" else {
-        throw InterchangeError(line: calendar.line, "expected BEGIN:VCALENDAR, found BEGIN:\(calendar.name)")
+        throw InterchangeError(line: calendar.line, "expected BEGIN:VCALENDAR, found BEGIN:\(ICalendarText.shown(calendar.name))")
       }
-      for component in calendar.components where component.name == "VTODO" {
+      // A to-do's changed occurrences (RECURRENCE-ID, the same UID) stay with it as they are.
+      var todos = calendar.components.filter { $0.name == "VTODO" }
+      func uid(_ component: Component) -> String? { component.properties.first { $0.name == "UID" }?.value }
+      func isOverride(_ component: Component) -> Bool { component.properties.contains { $0.name == "RECURRENCE-ID" } }
+      for index in todos.indices where isOverride(todos[index]) {
+        if let master = todos.firstIndex(where: { !isOverride($0) && uid($0) != nil && uid($0) == uid(todos[index]) }) {
+          todos[master].components.append(todos[index])
+          todos[index].name = ""
+        }
+      }
+      for component in todos where !component.name.isEmpty {
         records.append(try record(component, now: now))
       }
     }
@@ -72,26 +82,29 @@ public enum ICalendar {
     var rrule: RecurrenceRule?, ownRule: RecurrenceRule?
     var seriesUUID: String?, seriesIndex = 1, seriesEnded: Int64?
     var percent: ContentLine?
+    var completedLine = "", rruleLine = ""
     for property in component.properties {
       func fail(_ reason: String) -> InterchangeError { InterchangeError(line: property.line, reason) }
       let text = ICalendarText.unescape(property.value)
       switch property.name {
-      case "UID": uid = property.value
+      case "UID": uid = property.value.isEmpty ? nil : property.value
       case "SUMMARY": todo.title = text
       case "DESCRIPTION": description = text
       case "STATUS": statusText = property.value.uppercased()
-      case "COMPLETED": completedAt = try instant(property)
+      case "COMPLETED":
+        completedAt = try instant(property)
+        completedLine = property.text
       case "CREATED": created = try instant(property)
       case "LAST-MODIFIED": lastModified = try instant(property)
       case "DTSTAMP": stamp = try instant(property)
       case "SEQUENCE":
         guard let number = Int(property.value.trimmingSpaces), number >= 0 else {
-          throw fail("SEQUENCE is not a whole number: '\(property.value)'")
+          throw fail("SEQUENCE is not a whole number: '\(ICalendarText.shown(property.value))'")
         }
         sequence = number
       case "PRIORITY":
         guard let number = Int(property.value.trimmingSpaces), (0...9).contains(number) else {
-          throw fail("PRIORITY is a number from 0 to 9, not '\(property.value)'")
+          throw fail("PRIORITY is a number from 0 to 9, not '\(ICalendarText.shown(property.value))'")
         }
         todo.priority = priority(number)
         if ![1, 5, 9].contains(number) { extras.append(TaskExtra(format: "ical", name: "priority", value: String(number))) }
@@ -109,29 +122,34 @@ public enum ICalendar {
         default: kept.append(property.text)
         }
       case "RRULE":
-        if let rule = rule(property.value) { rrule = rule } else { kept.append(property.text) }
+        if let rule = rule(property.value) {
+          rrule = rule
+          rruleLine = property.text
+        } else {
+          kept.append(property.text)
+        }
       case "PERCENT-COMPLETE": percent = property
       case "X-TODO-SERIES":
         seriesUUID = property.value.lowercased()
         if let instance = property.parameter("X-TODO-INSTANCE") {
-          guard let number = Int(instance), number >= 1 else { throw fail("X-TODO-INSTANCE is not a number from 1: '\(instance)'") }
+          guard let number = Int(instance), number >= 1 else { throw fail("X-TODO-INSTANCE is not a number from 1: '\(ICalendarText.shown(instance))'") }
           seriesIndex = number
         }
         if let ruleText = property.parameter("X-TODO-RULE") {
-          guard let rule = RecurrenceRule(parsing: ruleText) else { throw fail("X-TODO-RULE '\(ruleText)' is not a rule todo knows") }
+          guard let rule = RecurrenceRule(parsing: ruleText) else { throw fail("X-TODO-RULE '\(ICalendarText.shown(ruleText))' is not a rule todo knows") }
           ownRule = rule
         }
         if let ended = property.parameter("X-TODO-ENDED") {
-          guard let seconds = Taskwarrior.parseTime(ended) else { throw fail("X-TODO-ENDED is not a UTC time: '\(ended)'") }
+          guard let seconds = Taskwarrior.parseTime(ended) else { throw fail("X-TODO-ENDED is not a UTC time: '\(ICalendarText.shown(ended))'") }
           seriesEnded = seconds
         }
       case "X-TODO-INTERVAL":
         let parts = property.value.split(separator: "/", omittingEmptySubsequences: false)
         guard parts.count == 2, let start = Taskwarrior.parseTime(String(parts[0])) else {
-          throw fail("X-TODO-INTERVAL is START/END in UTC (20261127T090000Z/20261127T100000Z): '\(property.value)'")
+          throw fail("X-TODO-INTERVAL is START/END in UTC (20261127T090000Z/20261127T100000Z): '\(ICalendarText.shown(property.value))'")
         }
         let end: Int64? = parts[1].isEmpty ? nil : Taskwarrior.parseTime(String(parts[1]))
-        if !parts[1].isEmpty && end == nil { throw fail("X-TODO-INTERVAL's end is not a UTC time: '\(property.value)'") }
+        if !parts[1].isEmpty && end == nil { throw fail("X-TODO-INTERVAL's end is not a UTC time: '\(ICalendarText.shown(property.value))'") }
         todo.intervals.append(WorkInterval(id: 0, started: start, stopped: end))
       case "X-TODO-NOTE":
         var note = Note()
@@ -145,6 +163,8 @@ public enum ICalendar {
         guard let format = property.parameter("X-TODO-FORMAT"), let name = property.parameter("X-TODO-NAME") else {
           throw fail("X-TODO-EXTRA needs X-TODO-FORMAT and X-TODO-NAME")
         }
+        // What iCalendar itself says is read from its own properties, never from an X-TODO-EXTRA.
+        guard format != "ical" else { throw fail("X-TODO-EXTRA cannot carry format 'ical'") }
         extras.append(TaskExtra(format: format, name: name, value: text))
       default: kept.append(property.text)
       }
@@ -165,12 +185,15 @@ public enum ICalendar {
     case "CANCELLED": todo.status = .deleted
     case let other?:
       let line = component.properties.first { $0.name == "STATUS" }?.line ?? component.line
-      throw InterchangeError(line: line, "STATUS '\(other)' is not a to-do's (NEEDS-ACTION, IN-PROCESS, COMPLETED or CANCELLED)")
+      throw InterchangeError(line: line, "STATUS '\(ICalendarText.shown(other))' is not a to-do's (NEEDS-ACTION, IN-PROCESS, COMPLETED or CANCELLED)")
     }
     switch todo.status {
     case .done: todo.completed = completedAt ?? lastModified ?? todo.modified
     case .deleted: todo.completed = completedAt
-    case .pending: todo.completed = nil
+    case .pending:
+      todo.completed = nil
+      // A COMPLETED time on a to-do that is not complete is kept as it is.
+      if completedAt != nil { kept.append(completedLine) }
     }
     if let percent, !(todo.status == .done && percent.value.trimmingSpaces == "100") { kept.append(percent.text) }
     // Notes: each with its time when the description is still what they say; text added by
@@ -192,8 +215,8 @@ public enum ICalendar {
     if let rule = rrule ?? ownRule, todo.due != nil || todo.scheduled != nil {
       todo.series = SeriesLink(
         id: 0, uuid: seriesUUID ?? RecordUUID.named("series:" + todo.uuid), index: seriesIndex, rule: rule, ended: seriesEnded)
-    } else if let rrule {
-      kept.append("RRULE:" + rruleText(rrule))
+    } else if rrule != nil {
+      kept.append(rruleLine)
     }
     if !kept.isEmpty { extras.append(TaskExtra(format: "ical", name: "properties", value: kept.joinedText("\n"))) }
     extras.sort { ($0.format, $0.name) < ($1.format, $1.name) }
@@ -237,7 +260,8 @@ public enum ICalendar {
     let value = property.value.trimmingSpaces
     let bytes = Array(value.utf8)
     func fail() -> InterchangeError {
-      InterchangeError(line: property.line, "\(property.name) is not a date or time (20261127, 20261127T170000Z): '\(value)'")
+      InterchangeError(
+        line: property.line, "\(property.name) is not a date or time (20261127, 20261127T170000Z): '\(ICalendarText.shown(value))'")
     }
     func number(_ range: Range<Int>) -> Int? {
       var result = 0
@@ -261,20 +285,23 @@ public enum ICalendar {
       guard let seconds = Taskwarrior.parseTime(value) else { throw fail() }
       return .instant(seconds)
     }
-    var zone = property.parameter("TZID")
-    if let named = zone {
-      // `/mozilla.org/20070129_1/Europe/Berlin`: the zone is the end of the path.
-      let parts = named.split(separator: "/")
-      zone = parts.count > 2 && named.hasPrefix("/") ? parts.suffix(2).map(String.init).joinedText("/") : named
+    guard let zone = property.parameter("TZID") else {
+      guard
+        let seconds = Timestamp.wallClock(year: Int64(year), month: month, day: day, hour: hour, minute: minute, second: second)
+      else { throw fail() }
+      return .instant(seconds)
     }
-    guard
-      let seconds = Timestamp.wallClock(
-        year: Int64(year), month: month, day: day, hour: hour, minute: minute, second: second, zone: zone)
-    else {
-      if let zone { throw InterchangeError(line: property.line, "\(property.name): time zone '\(zone)' is not known here") }
-      throw fail()
+    // `/mozilla.org/20070129_1/Europe/Berlin`: the zone is the longest end of the path that is one.
+    let parts = zone.split(separator: "/").map(String.init)
+    for start in parts.indices {
+      let candidate = Array(parts[start...]).joinedText("/")
+      if let seconds = Timestamp.wallClock(
+        year: Int64(year), month: month, day: day, hour: hour, minute: minute, second: second, zone: candidate)
+      {
+        return .instant(seconds)
+      }
     }
-    return .instant(seconds)
+    throw InterchangeError(line: property.line, "\(property.name): time zone '\(ICalendarText.shown(zone))' is not known here")
   }
 
   private static func instant(_ property: ContentLine) throws(InterchangeError) -> Int64 {
@@ -361,7 +388,9 @@ extension ICalendar {
     /// The name of a task's file in a vdir: the one it was read from, else its UID (characters
     /// other than letters, digits, `-`, `_`, `.` and `@` as `_`) and `.ics`.
     public func fileName(_ record: TaskRecord) -> String {
-      if let file = record.extras.first(where: { $0.format == "ical" && $0.name == "file" })?.value { return file }
+      if let file = record.extras.first(where: { $0.format == "ical" && $0.name == "file" })?.value, Self.isSafeFileName(file) {
+        return file
+      }
       let uid = uid(record.todo.uuid)
       let safe = uid.unicodeScalars.map { scalar -> String in
         let value = scalar.value
@@ -371,7 +400,15 @@ extension ICalendar {
         return plain ? String(scalar) : "_"
       }
       let name = safe.joinedText("")
+      // A UID too long for a file name (a folder entry holds 255 bytes) is named by the task's UUID.
+      guard name.utf8.count <= 200 else { return record.todo.uuid + ".ics" }
       return (name.hasPrefix(".") ? "_" + name.dropFirst() : name) + ".ics"
+    }
+
+    /// A name a vdir file can have: one path component, not hidden, `.ics`, at most 255 bytes.
+    static func isSafeFileName(_ name: String) -> Bool {
+      !name.contains("/") && !name.hasPrefix(".") && name.lowercased().hasSuffix(".ics") && name.utf8.count <= 255
+        && !name.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7F }
     }
 
     private func uid(_ uuid: String) -> String { uidOf[uuid] ?? uuid }
@@ -408,7 +445,7 @@ extension ICalendar {
       }
       switch todo.status {
       case .pending:
-        writer.property("STATUS", todo.isActive ? "IN-PROCESS" : extra("status") ?? "NEEDS-ACTION")
+        writer.property("STATUS", todo.isActive || extra("status") == "IN-PROCESS" ? "IN-PROCESS" : "NEEDS-ACTION")
       case .done:
         writer.property("STATUS", "COMPLETED")
         if let completed = todo.completed { writer.property("COMPLETED", time(completed)) }
@@ -455,16 +492,39 @@ extension ICalendar {
         writer.property(
           "X-TODO-EXTRA", [("X-TODO-FORMAT", item.format), ("X-TODO-NAME", item.name)], ICalendarText.escape(item.value))
       }
+      // Kept lines: the to-do's own, its sub-components (VALARM), and its changed occurrences
+      // (a VTODO with RECURRENCE-ID), which go after it, as the siblings RFC 5545 makes them.
+      var occurrences: [String] = []
       if let kept = extra("properties") {
         let writesRule = todo.series != nil
-        for line in kept.split(separator: "\n", omittingEmptySubsequences: true) {
-          let name = line.prefix { $0 != ":" && $0 != ";" }.uppercased()
-          if name == "PERCENT-COMPLETE" && todo.status == .done { continue }
-          if name == "RRULE" && writesRule { continue }
-          writer.line(String(line))
+        var open: [String] = []
+        var inOccurrence = false
+        for piece in kept.split(separator: "\n", omittingEmptySubsequences: true) {
+          let line = String(piece.filter { $0 != "\r" })
+          let upper = line.uppercased()
+          let name = upper.prefix { $0 != ":" && $0 != ";" }
+          if upper == "BEGIN:VCALENDAR" || upper == "END:VCALENDAR" { continue }
+          if upper.hasPrefix("BEGIN:") {
+            if open.isEmpty && upper == "BEGIN:VTODO" { inOccurrence = true }
+            open.append(String(upper.dropFirst(6)))
+          } else if upper.hasPrefix("END:") {
+            // Never an END that would close the to-do early, or one that closes nothing.
+            guard open.last == String(upper.dropFirst(4)) else { continue }
+            open.removeLast()
+          } else if open.isEmpty {
+            if name == "PERCENT-COMPLETE" && todo.status == .done { continue }
+            if name == "RRULE" && writesRule { continue }
+          }
+          if inOccurrence { occurrences.append(line) } else { writer.line(line) }
+          if open.isEmpty { inOccurrence = false }
+        }
+        // A component left open is closed, so the file stays well formed.
+        for name in open.reversed() {
+          if inOccurrence { occurrences.append("END:" + name) } else { writer.line("END:" + name) }
         }
       }
       writer.line("END:VTODO")
+      for line in occurrences { writer.line(line) }
     }
 
     private func date(_ name: String, _ date: TaskDate, into writer: inout ContentWriter) {

@@ -47,21 +47,22 @@ enum ICalendarText {
         open.append(Component(name: name, line: line.line))
       case "END":
         guard let last = open.popLast() else {
-          throw InterchangeError(line: line.line, "END:\(line.value) without its BEGIN")
+          throw InterchangeError(line: line.line, "END:\(shown(line.value)) without its BEGIN")
         }
         guard last.name == line.value.uppercased() else {
-          throw InterchangeError(line: line.line, "END:\(line.value) where END:\(last.name) was expected (BEGIN at line \(last.line))")
+          throw InterchangeError(
+            line: line.line, "END:\(shown(line.value)) where END:\(shown(last.name)) was expected (BEGIN at line \(last.line))")
         }
         if open.isEmpty { top.append(last) } else { open[open.count - 1].components.append(last) }
       default:
         guard !open.isEmpty else {
-          throw InterchangeError(line: line.line, "'\(line.name)' outside BEGIN:VCALENDAR … END:VCALENDAR")
+          throw InterchangeError(line: line.line, "'\(shown(line.name))' outside BEGIN:VCALENDAR … END:VCALENDAR")
         }
         open[open.count - 1].properties.append(line)
       }
     }
     if let unclosed = open.last {
-      throw InterchangeError(line: unclosed.line, "BEGIN:\(unclosed.name) has no END:\(unclosed.name)")
+      throw InterchangeError(line: unclosed.line, "BEGIN:\(shown(unclosed.name)) has no END:\(shown(unclosed.name))")
     }
     return top
   }
@@ -104,7 +105,7 @@ enum ICalendarText {
   static func parse(_ text: String, line: Int) throws(InterchangeError) -> ContentLine {
     let bytes = Array(text.utf8)
     func fail(_ reason: String) -> InterchangeError {
-      InterchangeError(line: line, "\(reason): '\(String(text.prefix(60)))\(text.count > 60 ? "…" : "")'")
+      InterchangeError(line: line, "\(reason): '\(shown(text))'")
     }
     func isNameByte(_ byte: UInt8) -> Bool {
       (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A) || (byte >= 0x30 && byte <= 0x39) || byte == 0x2D
@@ -147,6 +148,14 @@ enum ICalendarText {
     guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { throw fail("a content line needs ':' before its value") }
     let value = String(decoding: bytes[(index + 1)...], as: UTF8.self)
     return ContentLine(name: name, parameters: parameters, value: value, text: text, line: line)
+  }
+
+  /// A value as an error message shows it: at most 60 characters, control characters as `?`.
+  static func shown(_ value: String) -> String {
+    let cut = value.prefix(60).map { character -> String in
+      character.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7F } ? "?" : String(character)
+    }
+    return cut.joinedText("") + (value.count > 60 ? "…" : "")
   }
 
   /// A TEXT value read: `\\` `\;` `\,` `\n` (`\N`) unescaped; any other backslash kept.

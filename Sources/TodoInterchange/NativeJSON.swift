@@ -20,7 +20,7 @@ public enum InterchangeFormat: String, Sendable, CaseIterable {
     var start = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
     while start < bytes.count, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[start]) { start += 1 }
     let head = String(decoding: bytes[start..<min(bytes.count, start + 4096)], as: UTF8.self)
-    if head.hasPrefix("BEGIN:VCALENDAR") { return .ical }
+    if head.prefix(15).uppercased() == "BEGIN:VCALENDAR" { return .ical }
     if head.hasPrefix("{") || head.hasPrefix("[") {
       let taskwarrior = head.contains("\"description\"") && !head.contains("\"title\"")
       if taskwarrior { return .taskwarrior }

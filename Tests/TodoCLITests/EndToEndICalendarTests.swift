@@ -56,6 +56,83 @@ import Testing
     #expect(try piped.task(1)["title"] as? String == "Buy milk, eggs; bread")
   }
 
+  @Test func timesInAZoneAndFloatingTimesRead() throws {
+    let todo = try TodoSandbox()
+    let calendar = """
+      BEGIN:VCALENDAR\r
+      BEGIN:VTODO\r
+      UID:berlin\r
+      SUMMARY:Berlin summer\r
+      DUE;TZID=Europe/Berlin:20260701T170000\r
+      END:VTODO\r
+      BEGIN:VTODO\r
+      UID:mozilla\r
+      SUMMARY:Berlin winter\r
+      DUE;TZID=/mozilla.org/20070129_1/Europe/Berlin:20261201T170000\r
+      END:VTODO\r
+      BEGIN:VTODO\r
+      UID:deep\r
+      SUMMARY:Buenos Aires\r
+      DUE;TZID=/freeassociation.sourceforge.net/America/Argentina/Buenos_Aires:20261201T170000\r
+      END:VTODO\r
+      BEGIN:VTODO\r
+      UID:floating\r
+      SUMMARY:Floating\r
+      DUE:20261201T170000\r
+      END:VTODO\r
+      END:VCALENDAR\r
+
+      """
+    todo("import", "-", stdin: calendar, environment: ["TZ": "America/New_York"]).expectSuccess()
+    #expect(try todo.task(1)["due"] as? String == "2026-07-01T15:00:00Z")
+    #expect(try todo.task(2)["due"] as? String == "2026-12-01T16:00:00Z")
+    #expect(try todo.task(3)["due"] as? String == "2026-12-01T20:00:00Z")
+    // Floating: the local time here (New York, EST).
+    #expect(try todo.task(4)["due"] as? String == "2026-12-01T22:00:00Z")
+  }
+
+  @Test func aTodoTxtRoundTripKeepsWhatTheVdirGaveATask() throws {
+    let todo = try TodoSandbox()
+    let folder = todo.folder.appendingPathComponent("vdir").path
+    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    try "BEGIN:VCALENDAR\r\nBEGIN:VTODO\r\nUID:abc@phone\r\nSUMMARY:From the phone\r\nSEQUENCE:3\r\nLAST-MODIFIED:20261101T120000Z\r\nPRIORITY:4\r\nLOCATION:Home\r\nBEGIN:VALARM\r\nTRIGGER:-PT15M\r\nEND:VALARM\r\nEND:VTODO\r\nEND:VCALENDAR\r\n"
+      .write(toFile: folder + "/phone-item.ics", atomically: true, encoding: .utf8)
+    todo("import", "--vdir", folder).expectSuccess()
+    let txt = todo.folder.appendingPathComponent("t.txt").path
+    todo("export", "--output", txt).expectSuccess()
+    // (The first import of a todo.txt line records the line with the task.)
+    #expect(todo("import", txt).lines.first?.contains("0 added, 1 updated") == true)
+    #expect(todo("import", txt).lines.first?.contains("0 added, 0 updated, 1 unchanged") == true)
+    // A change here: the same file, SEQUENCE one more, everything from the phone still there.
+    todo("update", "1", "pri:M").expectSuccess()
+    todo("export", "--vdir", folder).expectSuccess()
+    #expect(try FileManager.default.contentsOfDirectory(atPath: folder) == ["phone-item.ics"])
+    let text = try String(contentsOfFile: folder + "/phone-item.ics", encoding: .utf8)
+    for line in ["UID:abc@phone", "SEQUENCE:4", "PRIORITY:5", "LOCATION:Home", "TRIGGER:-PT15M"] {
+      #expect(text.contains(line + "\r\n"), "\(line) in \(text)")
+    }
+    // Read back, SEQUENCE 4 is kept; another change makes it 5.
+    todo("import", "--vdir", folder).expectSuccess()
+    todo("update", "1", "pri:L", environment: ["TODO_NOW": "2026-11-22T09:30:00Z"]).expectSuccess()
+    todo("export", "--vdir", folder).expectSuccess()
+    #expect(try String(contentsOfFile: folder + "/phone-item.ics", encoding: .utf8).contains("SEQUENCE:5\r\n"))
+    // A vdir file with two to-dos is refused (each task is written back to a file of its own).
+    try "BEGIN:VCALENDAR\r\nBEGIN:VTODO\r\nUID:a\r\nSUMMARY:a\r\nEND:VTODO\r\nBEGIN:VTODO\r\nUID:b\r\nSUMMARY:b\r\nEND:VTODO\r\nEND:VCALENDAR\r\n"
+      .write(toFile: folder + "/both.ics", atomically: true, encoding: .utf8)
+    let refused = todo("import", "--vdir", folder)
+    #expect(refused.status == 1 && refused.stderr.contains("both.ics holds 2 to-dos"), "\(refused)")
+  }
+
+  @Test func aFileNameFromJSONCannotLeaveTheFolder() throws {
+    let todo = try TodoSandbox()
+    let object = #"{"uuid":"11111111-1111-4111-8111-111111111111","title":"Sneaky","created":"2026-11-21T09:30:00Z","extras":[{"format":"ical","name":"file","value":"../escaped.ics"}]}"#
+    todo("import", "-", stdin: object + "\n").expectSuccess()
+    let folder = todo.folder.appendingPathComponent("sub/vdir").path
+    todo("export", "--vdir", folder).expectSuccess()
+    #expect(!FileManager.default.fileExists(atPath: todo.folder.appendingPathComponent("sub/escaped.ics").path))
+    #expect(try FileManager.default.contentsOfDirectory(atPath: folder) == ["11111111-1111-4111-8111-111111111111.ics"])
+  }
+
   @Test func aTaskDeletedWhilePendingRoundTripsThroughJSONToo() throws {
     // Deleting keeps the completion time a task had: none for one deleted while pending.
     let todo = try TodoSandbox()

@@ -75,17 +75,70 @@ import TodoCore
     #expect(written(apple).contains("UID:3F2C8E0A-1B7D-4C7E-9A51-0D6F4F1E2B3C\r\n"))
   }
 
-  @Test func timesInAZoneFloatingAndUTC() throws {
-    let berlin = try one(["UID:z", "SUMMARY:x", "DTSTAMP:20261101T120000Z", "DUE;TZID=Europe/Berlin:20260701T170000"])
-    #expect(berlin.todo.due == .instant(try #require(Timestamp.parseRFC3339("2026-07-01T15:00:00Z"))))
-    let winter = try one(["UID:z", "SUMMARY:x", "DTSTAMP:20261101T120000Z", "DUE;TZID=/mozilla.org/20070129_1/Europe/Berlin:20261201T170000"])
-    #expect(winter.todo.due == .instant(try #require(Timestamp.parseRFC3339("2026-12-01T16:00:00Z"))))
-    let floating = try one(["UID:z", "SUMMARY:x", "DTSTAMP:20261101T120000Z", "DUE:20261201T170000"])
-    #expect(floating.todo.due == .instant(try #require(Timestamp.wallClock(year: 2026, month: 12, day: 1, hour: 17, minute: 0, second: 0))))
+  @Test func anUnknownZoneNamesItsLine() throws {
+    // Times in real zones are read in a process of their own (EndToEndICalendarTests): reading
+    // one sets TZ for the call, which tests running side by side must not see.
     let unknown = #expect(throws: InterchangeError.self) {
       try ICalendar.records(self.calendar(["BEGIN:VTODO", "UID:z", "SUMMARY:x", "DUE;TZID=Mars/Olympus:20261201T170000", "END:VTODO"]), now: 0)
     }
     #expect(unknown?.line == 7 && unknown?.reason.contains("Mars/Olympus") == true, "\(String(describing: unknown))")
+  }
+
+  @Test func changedOccurrencesStayWithTheirToDo() throws {
+    let records = try ICalendar.records(
+      calendar([
+        "BEGIN:VTODO", "UID:r", "SUMMARY:Weekly", "DTSTAMP:20261101T120000Z", "DUE;VALUE=DATE:20261127", "RRULE:FREQ=WEEKLY", "END:VTODO",
+        "BEGIN:VTODO", "UID:r", "RECURRENCE-ID;VALUE=DATE:20261204", "SUMMARY:Moved", "DUE;VALUE=DATE:20261205", "END:VTODO",
+      ]), now: 0)
+    #expect(records.count == 1)
+    let text = written(try #require(records.first))
+    // Written back after its to-do, as a sibling.
+    #expect(text.contains("END:VTODO\r\nBEGIN:VTODO\r\nUID:r\r\nRECURRENCE-ID;VALUE=DATE:20261204\r\nSUMMARY:Moved\r\n"), "\(text)")
+    #expect(text.hasSuffix("DUE;VALUE=DATE:20261205\r\nEND:VTODO\r\nEND:VCALENDAR\r\n"), "\(text)")
+    #expect(try ICalendar.records(Array(text.utf8), now: 0).count == 1)
+  }
+
+  @Test func whatCannotBeModelledIsKeptToTheLetter() throws {
+    // An RRULE of an undated to-do, a COMPLETED time on an open one.
+    let record = try one(["UID:k", "SUMMARY:k", "DTSTAMP:20261101T120000Z", "RRULE:FREQ=WEEKLY;WKST=SU", "STATUS:NEEDS-ACTION", "COMPLETED:20261102T120000Z"])
+    #expect(record.todo.status == .pending && record.todo.series == nil)
+    let text = written(record)
+    #expect(text.contains("RRULE:FREQ=WEEKLY;WKST=SU\r\n") && text.contains("COMPLETED:20261102T120000Z\r\n"), "\(text)")
+    // Our own fields never come from an X-TODO-EXTRA.
+    let error = #expect(throws: InterchangeError.self) {
+      try self.one(["UID:e", "SUMMARY:e", "X-TODO-EXTRA;X-TODO-FORMAT=ical;X-TODO-NAME=file:../../.profile.ics"])
+    }
+    #expect(error?.reason.contains("cannot carry format 'ical'") == true)
+  }
+
+  @Test func fileNamesStayInsideTheFolder() throws {
+    func name(_ uid: String?, file: String? = nil) -> String {
+      var record = TaskRecord()
+      record.todo.uuid = "3f2c8e0a-1b7d-4c7e-9a51-0d6f4f1e2b3c"
+      if let uid { record.extras.append(TaskExtra(format: "ical", name: "uid", value: uid)) }
+      if let file { record.extras.append(TaskExtra(format: "ical", name: "file", value: file)) }
+      return ICalendar.Writer([record]).fileName(record)
+    }
+    #expect(name("abc@host") == "abc@host.ics")
+    #expect(name("../../etc/x") == "_._.._etc_x.ics")
+    #expect(name(".hidden") == "_hidden.ics")
+    #expect(name(String(repeating: "u", count: 300)) == "3f2c8e0a-1b7d-4c7e-9a51-0d6f4f1e2b3c.ics")
+    #expect(name(nil, file: "kept name.ics") == "kept name.ics")
+    #expect(name(nil, file: "../../.profile.ics") == "3f2c8e0a-1b7d-4c7e-9a51-0d6f4f1e2b3c.ics")
+    #expect(name(nil, file: ".x.ics") == "3f2c8e0a-1b7d-4c7e-9a51-0d6f4f1e2b3c.ics")
+    // Lines kept from elsewhere never end the to-do early.
+    var record = TaskRecord()
+    record.todo.uuid = "3f2c8e0a-1b7d-4c7e-9a51-0d6f4f1e2b3c"
+    record.todo.title = "t"
+    record.extras = [TaskExtra(format: "ical", name: "properties", value: "X-A:1\nEND:VTODO\nEND:VCALENDAR\nX-B:2")]
+    let text = String(decoding: ICalendar.Writer([record]).file(record), as: UTF8.self)
+    #expect(text.split(separator: "\r\n").filter { $0 == "END:VTODO" }.count == 1 && text.contains("X-B:2\r\n"))
+    record.extras = [TaskExtra(format: "ical", name: "properties", value: "BEGIN:VALARM\nTRIGGER:-PT1H")]
+    let closed = String(decoding: ICalendar.Writer([record]).file(record), as: UTF8.self)
+    #expect(closed.contains("TRIGGER:-PT1H\r\nEND:VALARM\r\nEND:VTODO\r\n"), "\(closed)")
+    // An empty UID is no UID.
+    let empty = try one(["UID:", "SUMMARY:e", "DTSTAMP:20261101T120000Z"])
+    #expect(!empty.extras.contains { $0.name == "uid" })
   }
 
   @Test func propertiesTodoDoesNotModelAreKeptAndWrittenBack() throws {

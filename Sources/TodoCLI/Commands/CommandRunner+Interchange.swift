@@ -113,13 +113,16 @@ extension CommandRunner {
       } catch {
         throw .environment("cannot import \(folder)/\(name) as ical: \(error); nothing was imported")
       }
+      // A vdir holds one item per file, and each task is written back to its own file.
+      guard found.count <= 1 else {
+        throw .environment(
+          "\(folder)/\(name) holds \(found.count) to-dos, and a vdir has one per file; nothing was imported "
+            + "(import it on its own with: todo import \(folder)/\(name))")
+      }
       for index in found.indices {
         found[index].source = name
-        // A file with one to-do is that task's file.
-        if found.count == 1 {
-          found[index].extras.append(TaskExtra(format: "ical", name: "file", value: name))
-          found[index].extras.sort { ($0.format, $0.name) < ($1.format, $1.name) }
-        }
+        found[index].extras.append(TaskExtra(format: "ical", name: "file", value: name))
+        found[index].extras.sort { ($0.format, $0.name) < ($1.format, $1.name) }
       }
       records += found
     }

@@ -391,14 +391,18 @@ enum Help {
                      PRIORITY 1/5/9 for H/M/L, DUE and DTSTART (scheduled;
                      all-day as VALUE=DATE, timed in UTC), CATEGORIES
                      (tags), RELATED-TO (PARENT, DEPENDS-ON), RRULE, and
-                     X-TODO-PROJECT, -WAIT, -UNTIL, -NOTE, -SERIES, -INTERVAL
-                     for what iCalendar has no property for; properties
+                     X-TODO-PROJECT, -WAIT, -UNTIL, -REASON, -NOTE, -SERIES,
+                     -INTERVAL for what iCalendar has no property for, and
+                     X-TODO-EXTRA for other programs' fields; properties
                      another program wrote (VALARM, LOCATION, X-...) are
                      written back as they came. CRLF, folded at 75 octets.
       --vdir DIR writes one .ics file per task into DIR (the layout of
       vdirsyncer and todoman), created if missing: a task keeps the file
-      it was imported from (else <UID>.ics), files whose content would not
-      change are not rewritten, other files are left alone.
+      it was imported from (else its UID with characters other than
+      letters, digits, - _ . @ as _, then .ics), files whose content would
+      not change are not rewritten, other files are left alone. Export
+      every task there (no filter), or a task closed here keeps its file
+      open elsewhere.
       Without --format, FILE's extension chooses (.json .jsonl .txt .ics).
       Notes, subtasks, dependencies and times do not fit in todo.txt;
       subtasks do not fit in Taskwarrior's format.
@@ -407,7 +411,7 @@ enum Help {
         todo export --output tasks.json
         todo export project:work --format taskwarrior > work.json
         todo export --jsonl | jq -c 'select(.priority == "H")'
-        todo export status:pending --vdir ~/.local/share/todo/vdir/tasks
+        todo export --vdir ~/.local/share/todo/vdir/tasks
       """,
     "import": """
       Usage: todo import [FILE|-] [--format FORMAT] [--dry-run]

@@ -193,26 +193,34 @@ extension TodoStore {
             }
             var record = record
             if record.keepsStoredExtras { record.extras = stored.extras }
-            // The name of the task's file in a vdir is the task's for good: only a vdir import
-            // (which reads it) sets it, so a file name is never lost to an import from elsewhere.
-            if !record.extras.contains(where: { $0.format == "ical" && $0.name == "file" }),
-              let file = stored.extras.first(where: { $0.format == "ical" && $0.name == "file" })
-            {
-              record.extras.append(file)
-            }
             if record.partial {
               record = record.merged(into: stored)
               record.todo.modified = stored.sameContent(as: record) ? stored.todo.modified : max(now, stored.todo.modified + 1)
             }
-            // The file a task was read from is recorded even when the task is otherwise kept as it is.
-            let file = record.extras.first { $0.format == "ical" && $0.name == "file" }
-            if let file, !stored.extras.contains(file), !(record.todo.modified > stored.todo.modified && !stored.sameContent(as: record)) {
-              try database { () throws(DatabaseError) in
-                try connection.execute(
-                  "INSERT OR REPLACE INTO extra (todo_id, format, name, value) VALUES (?, 'ical', 'file', ?)",
-                  [.integer(id), .text(file.value)])
+            // Bookkeeping of a vdir, not the task's content (`sameContent` leaves it out): the name
+            // of the task's file is the task's for good (only a vdir import, which reads it, sets
+            // it), and SEQUENCE keeps the highest number seen. Recorded even when the task itself
+            // is kept as it is, outside the undo journal (undo has no content of it to restore).
+            for name in ["file", "sequence"] {
+              let storedExtra = stored.extras.first { $0.format == "ical" && $0.name == name }
+              guard let incoming = record.extras.first(where: { $0.format == "ical" && $0.name == name }) else {
+                if let storedExtra { record.extras.append(storedExtra) }
+                continue
+              }
+              if name == "sequence", let storedExtra, Self.sequenceNumber(storedExtra.value) > Self.sequenceNumber(incoming.value) {
+                record.extras.removeAll { $0 == incoming }
+                record.extras.append(storedExtra)
+                continue
+              }
+              if incoming != storedExtra {
+                try database { () throws(DatabaseError) in
+                  try connection.execute(
+                    "INSERT OR REPLACE INTO extra (todo_id, format, name, value) VALUES (?, 'ical', ?, ?)",
+                    [.integer(id), .text(name), .text(incoming.value)])
+                }
               }
             }
+            record.extras.sort { ($0.format, $0.name) < ($1.format, $1.name) }
             if stored.sameContent(as: record) {
               report.unchanged.append(id)
             } else if record.todo.modified > stored.todo.modified {
@@ -373,6 +381,10 @@ extension TodoStore {
     }
     return id
   }
+
+  /// The number of an `ical`/`sequence` extra (`3@1795253400`: SEQUENCE 3, read when the task's
+  /// modified time was 1795253400).
+  static func sequenceNumber(_ value: String) -> Int { Int(value.prefix { $0 != "@" }) ?? 0 }
 
   /// Sets the parents and dependencies of the written tasks by UUID; refuses a cycle.
   private static func link(

@@ -22,7 +22,7 @@ RELEASE_FLAGS = -c release --static-swift-stdlib $(STATIC_CXX_FLAGS) $(if $(PIE)
 # System packages: the libraries to build with, what the tests drive (tmux, mandoc, and the
 # bench script's smoke run), and what the benchmarks compare with (Taskwarrior).
 BUILD_PACKAGES = libsqlite3-dev libedit-dev pkg-config
-TEST_PACKAGES = tmux mandoc sqlite3 hyperfine time python3 taskwarrior todotxt-cli todoman python3-icalendar
+TEST_PACKAGES = tmux mandoc sqlite3 hyperfine time python3 taskwarrior todotxt-cli todoman python3-icalendar radicale vdirsyncer curl
 BENCH_PACKAGES = sqlite3 hyperfine time python3 taskwarrior
 
 .PHONY: all build release static-cxx deps test-deps bench-deps run test test-tsan test-asan bench bench-quick install clean

@@ -1,5 +1,6 @@
 import DataOperation
 import TodoCore
+import TodoSync
 
 #if canImport(Glibc)
 import Glibc

@@ -61,6 +61,33 @@ public enum ICalendar {
     return isUUID ? uid.lowercased() : RecordUUID.named("ical:" + uid)
   }
 
+  /// A `RELATED-TO` line an item was read with (kept in the extra `related`).
+  public struct RelatedLink: Sendable, Equatable {
+    public var text: String
+    public var isParent: Bool
+    public var uid: String
+    /// The UUID of the task it names.
+    public var target: String
+
+    /// True when the task has no such link: the linked item was never here (or the link was
+    /// removed here, see `todo update`).
+    public func unlinked(_ todo: Todo) -> Bool {
+      isParent ? todo.parentUUID == nil : !todo.depends.contains { $0.uuid == target }
+    }
+  }
+
+  /// The `RELATED-TO` lines a task's item was read with.
+  public static func relatedLinks(_ record: TaskRecord) -> [RelatedLink] {
+    guard let value = record.extras.first(where: { $0.format == "ical" && $0.name == "related" })?.value else { return [] }
+    return value.split(separator: "\n").compactMap { piece -> RelatedLink? in
+      guard let line = try? ICalendarText.parse(String(piece), line: 0) else { return nil }
+      let uid = line.value.trimmingSpaces
+      return RelatedLink(
+        text: line.text, isParent: (line.parameter("RELTYPE") ?? "PARENT").uppercased() == "PARENT", uid: uid,
+        target: uuid(forUID: uid))
+    }
+  }
+
   /// The property names read into fields (everything else is kept as it is).
   static let modelled: Set<String> = [
     "UID", "SUMMARY", "DESCRIPTION", "STATUS", "COMPLETED", "PRIORITY", "DUE", "DTSTART", "CREATED", "LAST-MODIFIED",
@@ -72,6 +99,9 @@ public enum ICalendar {
     var todo = Todo()
     var extras: [TaskExtra] = []
     var kept: [String] = []
+    // The links as written: the UIDs they name, and a link to an item todo never sees (a parent
+    // in another list) written back as it was.
+    var related: [String] = []
     var uid: String?
     var description: String?
     var statusText: String?
@@ -117,8 +147,12 @@ public enum ICalendar {
       case "CATEGORIES": categories += ICalendarText.list(property.value).filter { !$0.isEmpty }
       case "RELATED-TO":
         switch (property.parameter("RELTYPE") ?? "PARENT").uppercased() {
-        case "PARENT": todo.parentUUID = uuid(forUID: property.value)
-        case "DEPENDS-ON": todo.depends.append(TaskLink(id: 0, uuid: uuid(forUID: property.value), isOpen: true))
+        case "PARENT":
+          todo.parentUUID = uuid(forUID: property.value)
+          related.append(property.text)
+        case "DEPENDS-ON":
+          todo.depends.append(TaskLink(id: 0, uuid: uuid(forUID: property.value), isOpen: true))
+          related.append(property.text)
         default: kept.append(property.text)
         }
       case "RRULE":
@@ -219,6 +253,7 @@ public enum ICalendar {
       kept.append(rruleLine)
     }
     if !kept.isEmpty { extras.append(TaskExtra(format: "ical", name: "properties", value: kept.joinedText("\n"))) }
+    if !related.isEmpty { extras.append(TaskExtra(format: "ical", name: "related", value: related.joinedText("\n"))) }
     extras.sort { ($0.format, $0.name) < ($1.format, $1.name) }
     return TaskRecord(todo: todo, extras: extras, line: component.line)
   }
@@ -466,10 +501,20 @@ extension ICalendar {
       if let due = todo.due { date("DUE", due, into: &writer) }
       let categories = todo.tags.map(ICalendarText.escape) + (extra("categories").map { [$0] } ?? [])
       if !categories.isEmpty { writer.property("CATEGORIES", categories.joinedText(",")) }
-      if let parent = todo.parentUUID { writer.property("RELATED-TO", [("RELTYPE", "PARENT")], ICalendarText.escapeUID(uid(parent))) }
-      for link in todo.depends {
-        writer.property("RELATED-TO", [("RELTYPE", "DEPENDS-ON")], ICalendarText.escapeUID(uid(link.uuid)))
+      // Links name the UID the item was read with; one to a task that is not here (it could not be
+      // linked) is written back as it was read.
+      let related = ICalendar.relatedLinks(record)
+      var namedUID: [String: String] = [:]
+      for link in related where link.target == todo.parentUUID || todo.depends.contains(where: { $0.uuid == link.target }) {
+        namedUID[link.target] = link.uid
       }
+      if let parent = todo.parentUUID {
+        writer.property("RELATED-TO", [("RELTYPE", "PARENT")], ICalendarText.escapeUID(namedUID[parent] ?? uid(parent)))
+      }
+      for link in todo.depends {
+        writer.property("RELATED-TO", [("RELTYPE", "DEPENDS-ON")], ICalendarText.escapeUID(namedUID[link.uuid] ?? uid(link.uuid)))
+      }
+      for link in related where link.unlinked(todo) { writer.line(link.text) }
       if let series = todo.series {
         if !series.rule.afterCompletion, series.ended == nil, todo.status == .pending {
           writer.property("RRULE", ICalendar.rruleText(series.rule))

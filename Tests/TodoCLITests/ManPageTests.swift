@@ -14,7 +14,7 @@ import Testing
   static let documentedCommands = [
     "add", "log", "duplicate", "list", "ls", "next", "tree", "waiting", "show", "why", "update", "edit", "append",
     "prepend", "done", "reopen", "delete", "rm", "purge", "note", "start", "stop", "timesheet", "undo", "history",
-    "tags", "projects", "stats", "export", "import", "date", "shell", "help",
+    "tags", "projects", "stats", "export", "import", "sync", "date", "shell", "help",
   ]
 
   /// The sections a reader looks for, in the order the page gives them.
@@ -26,7 +26,7 @@ import Testing
 
   /// The environment variables the program reads.
   static let environmentVariables = [
-    "TODO_DB", "XDG_DATA_HOME", "XDG_STATE_HOME", "HOME", "TZ", "NO_COLOR", "TERM", "COLUMNS",
+    "TODO_DB", "XDG_DATA_HOME", "XDG_CONFIG_HOME", "XDG_STATE_HOME", "HOME", "TZ", "NO_COLOR", "TERM", "COLUMNS",
     "TODO_NOW",
   ]
 

@@ -67,7 +67,7 @@ import Testing
     #expect(tasks[1]["until"] as? String == "2026-12-31")
     #expect(jsonStrings(tasks[1]["tags"]) == ["urgent"])
     #expect(tasks.allSatisfy { isJSONNull($0["recur"]) && isJSONNull($0["parent"]) && ($0["intervals"] as? [Any])?.isEmpty == true })
-    #expect(todo.shell("sqlite3 \"$TODO_DB\" 'PRAGMA user_version'").stdout == "4\n")
+    #expect(todo.shell("sqlite3 \"$TODO_DB\" 'PRAGMA user_version'").stdout == "5\n")
     // The old journal undoes: update 2 +urgent, then delete 3.
     #expect(todo("history", "--json").jsonArrayCount == 7)
     todo("undo").expectSuccess()
@@ -101,7 +101,7 @@ import Testing
     #expect((tasks[3]["recur"] as? [String: Any])?["instance"] as? Int == 2)
     let tw = #"{"uuid":"aaaaaaaa-1111-4111-8111-111111111111","description":"From TW","status":"pending","entry":"20261120T100000Z","estimate":3}"#
     todo("import", "-", "--format", "taskwarrior", stdin: tw + "\n").expectSuccess()
-    #expect(todo.shell("sqlite3 \"$TODO_DB\" 'PRAGMA user_version'").stdout == "4\n")
+    #expect(todo.shell("sqlite3 \"$TODO_DB\" 'PRAGMA user_version'").stdout == "5\n")
     let exported = todo("export", "--format", "taskwarrior", "From")
     #expect(exported.stdout.contains(#""estimate":3"#), "\(exported)")
     // Task 1 updated from Taskwarrior with a field of its own, then undone: back as it was.
@@ -123,6 +123,35 @@ import Testing
     #expect(try todo.task(2)["status"] as? String == "pending")
     todo("undo").expectSuccess()
     #expect(try todo.task(3)["active"] as? Bool == false)
+  }
+}
+
+/// A database written by the previous version (schema 4, made by 0094d08's binary: a task with a
+/// note, one imported from a phone's .ics with its foreign UID and an Apple sort order, a done
+/// task, five journal entries) upgrades to version 5 in place, and syncs to a real Radicale with
+/// the phone task's UID and kept property intact.
+@Suite struct PreviousVersionSyncTests {
+  @Test func aSchema4DatabaseUpgradesInPlaceAndSyncs() throws {
+    let todo = try TodoSandbox()
+    let fixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/made-by-schema-4.db")
+    try FileManager.default.copyItem(atPath: fixture.path, toPath: todo.databasePath)
+    let tasks = try todo("list", "status:all", "--sort", "id", "--json").jsonArray()
+    #expect(tasks.map { $0["title"] as? String } == ["Schema four task", "From the phone", "Done one"])
+    #expect(tasks.map { $0["status"] as? String } == ["pending", "pending", "done"])
+    #expect(todo("history", "--json").jsonArrayCount == 5)
+    let server = try RadicaleServer()
+    try server.makeCollection("tasks")
+    todo("sync", "--setup", server.url("/alice/tasks/")).expectSuccess()
+    todo("sync").expectSuccess()
+    #expect(todo.shell("sqlite3 \"$TODO_DB\" 'PRAGMA user_version; PRAGMA integrity_check'").stdout == "5\nok\n")
+    #expect(server.items("tasks").count == 3)
+    let phone = try #require(server.items("tasks").map(server.get).first { $0.contains("UID:phone-1@example.org") })
+    #expect(phone.contains("X-APPLE-SORT-ORDER:42") && phone.contains("SUMMARY:From the phone"), "\(phone)")
+    // The old journal still undoes (done 3), and the undo is sent by the next sync.
+    todo("undo").expectSuccess()
+    todo("sync").expectSuccess()
+    let done = try #require(server.items("tasks").map(server.get).first { $0.contains("SUMMARY:Done one") })
+    #expect(done.contains("STATUS:NEEDS-ACTION"), "\(done)")
   }
 }
 

@@ -1,6 +1,7 @@
 import DataOperation
 import TodoCore
 import TodoInterchange
+import TodoSync
 
 /// `export` and `import`: the formats live in TodoInterchange, the import rules in TodoCore; this
 /// only reads and writes files and renders the report.

@@ -84,6 +84,8 @@ struct CommandRunner {
       try export(request)
     case .import(let request):
       try importTasks(request)
+    case .sync(let request):
+      try sync(request)
     case .next(let query):
       try next(query)
     case .why(let reference):

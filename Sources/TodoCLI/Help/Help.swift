@@ -31,6 +31,7 @@ enum Help {
       timesheet [filter]             time worked per task, day, week or project
       export [filter] [--format F]   write tasks as JSON, Taskwarrior or todo.txt
       import [FILE] [--format F]     read tasks from JSON, Taskwarrior or todo.txt
+      sync [--setup URL]             sync with a CalDAV server through vdirsyncer
       undo                           revert the last command (all tasks it changed)
       history [--limit N]            list the undo journal, newest first
       tags, projects, stats          summaries with counts
@@ -439,6 +440,53 @@ enum Help {
         task export > tw.json && todo import tw.json
         todo import ~/todo.txt --dry-run
         todo import --vdir ~/.local/share/todo/vdir/tasks
+      """,
+    "sync": """
+      Usage: todo sync [--force]
+             todo sync --setup URL [--user NAME] [--password-command CMD]
+                       [--collection NAME] [--force]
+             todo sync --status | --conflicts
+             todo sync --resolve A B
+
+      Syncs the tasks with a CalDAV collection (Radicale, Nextcloud,
+      Fastmail, Baikal...) through vdirsyncer, so they show in phone and
+      desktop task apps and on other machines. todo keeps a vdir (one .ics
+      file per task) in ${XDG_DATA_HOME:-~/.local/share}/todo/vdir/NAME/:
+      todo sync runs 'vdirsyncer sync', merges the vdir into the database,
+      writes the tasks changed here back to it, and runs vdirsyncer again.
+      vdirsyncer never runs while the database is locked.
+      The merge is per field, against the copy of the last sync: a field
+      changed on one side takes that side; changed on both, the later change
+      wins and the other is recorded (--conflicts lists them). Tags,
+      dependencies and notes merge as sets. An edit beats a delete. A file
+      deleted on the server deletes its task here; a task deleted here is
+      sent as CANCELLED. A sync that would delete more than half of the
+      synced tasks on either side stops unless --force. What todo does not
+      model (alarms, other apps' X- properties) is kept and sent back. The
+      sync's changes here are one undo step; undoing a synced change is sent
+      as a change by the next sync. Integer ids never leave this machine.
+        --setup URL              write vdirsyncer's configuration for the
+                                 collection at URL (in ${XDG_CONFIG_HOME:-
+                                 ~/.config}/todo/vdirsyncer/config) and run
+                                 its discovery; --force replaces one
+        --user NAME              the account's user name
+        --password-command CMD   a command that prints the password (run by
+                                 vdirsyncer through sh -c; the password is
+                                 never stored by todo); without it vdirsyncer
+                                 asks on the terminal
+        --collection NAME        the vdir's name (default: the URL's last part)
+        --status                 tasks changed here and files changed in the
+                                 vdir since the last sync (no network)
+        --conflicts              fields both sides changed, and what was kept
+        --resolve A B            the command vdirsyncer runs when an item
+                                 changed on both sides: writes the merged item
+                                 into both files
+
+      Examples:
+        todo sync --setup https://dav.example.org/alice/tasks/ --user alice \\
+          --password-command 'pass show dav'
+        todo sync
+        todo sync --conflicts --json | jq '.[].field'
       """,
     "timesheet": """
       Usage: todo timesheet [FILTER] [--since DATE] [--until DATE]

@@ -1,7 +1,7 @@
 /// The commands, with their aliases, and the options each one takes.
 enum CommandName: String, CaseIterable, Sendable {
   case add, log, duplicate, list, next, tree, waiting, show, why, update, append, prepend, done, reopen, delete, purge, note
-  case start, stop, timesheet, undo, history, tags, projects, stats, export, `import`, date, help, shell
+  case start, stop, timesheet, undo, history, tags, projects, stats, export, `import`, sync, date, help, shell
 
   /// Every name a user may type, aliases included.
   static let spellings: [String: CommandName] = {
@@ -17,7 +17,7 @@ enum CommandName: String, CaseIterable, Sendable {
   static let allSpellings = [
     "add", "log", "duplicate", "list", "ls", "next", "tree", "waiting", "show", "why", "update", "edit", "append",
     "prepend", "done", "reopen", "delete", "rm", "purge", "note", "start", "stop", "timesheet", "undo", "history",
-    "tags", "projects", "stats", "export", "import", "date", "help", "shell",
+    "tags", "projects", "stats", "export", "import", "sync", "date", "help", "shell",
   ]
 
   /// Whether the command acts on tasks named by id, so that `todo 3 done` can mean `done 3`.
@@ -48,6 +48,7 @@ enum CommandName: String, CaseIterable, Sendable {
     case .timesheet: ["--since", "--until", "--by"]
     case .export: ["--format", "--output", "--vdir"]
     case .import: ["--format", "--vdir"]
+    case .sync: ["--setup", "--user", "--password-command", "--collection"]
     default: []
     }
   }
@@ -57,6 +58,7 @@ enum CommandName: String, CaseIterable, Sendable {
     switch self {
     case .update, .delete: ["--series"]
     case .list: ["--tree"]
+    case .sync: ["--status", "--conflicts", "--resolve", "--force"]
     default: []
     }
   }

@@ -61,6 +61,7 @@ enum Command: Equatable, Sendable {
   case stop(TaskReference?)
   case timesheet(TimesheetQuery)
   case export(ExportRequest)
+  case sync(SyncRequest)
   case `import`(ImportRequest)
   case next(ListQuery)
   case why(TaskReference)
@@ -92,6 +93,23 @@ struct ExportRequest: Sendable, Equatable {
   var format: String?
   var output: String?
   var vdir: String?
+}
+
+/// `sync`, `sync --setup URL [--user NAME] [--password-command CMD] [--collection NAME]`,
+/// `sync --status`, `sync --conflicts`, `sync --resolve A B` (vdirsyncer's conflict command).
+struct SyncRequest: Sendable, Equatable {
+  enum Mode: Sendable, Equatable {
+    case sync
+    case setup(url: String)
+    case status
+    case conflicts
+    case resolve(String, String)
+  }
+  var mode = Mode.sync
+  var user: String?
+  var passwordCommand: String?
+  var collection: String?
+  var force = false
 }
 
 /// `import [FILE|-] [--format F] [--vdir DIR]`.

@@ -1,4 +1,5 @@
 import CEditLine
+import TodoSync
 
 #if canImport(Glibc)
 import Glibc

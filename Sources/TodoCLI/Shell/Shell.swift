@@ -1,3 +1,5 @@
+import TodoSync
+
 #if canImport(Glibc)
 import Glibc
 #endif

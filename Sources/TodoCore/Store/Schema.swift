@@ -145,10 +145,43 @@ public enum Schema {
     ) WITHOUT ROWID;
     """
 
+  /// Version 5: the state of `todo sync`, per item of a synced collection (a `.ics` file of its
+  /// vdir): the task it mirrors (by UUID, which never changes), the item as last synced (`base`,
+  /// the file's text: the common ancestor of a three-way merge), the file's etag (modification
+  /// time and size) and content hash when last seen, and a hash of the task's rendering then
+  /// (`rendered`: the task changed here since when its rendering differs). `removed`: the file
+  /// was deleted on the other side and the task deleted here; it comes back if edited. And the
+  /// conflicts a merge decided (both sides changed a field to different values).
+  static let version5 = """
+    CREATE TABLE sync_item (
+      collection TEXT NOT NULL,
+      file TEXT NOT NULL,
+      uid TEXT NOT NULL,
+      task_uuid TEXT NOT NULL,
+      etag TEXT NOT NULL,
+      hash TEXT NOT NULL,
+      rendered TEXT NOT NULL,
+      base TEXT NOT NULL,
+      removed INTEGER NOT NULL DEFAULT 0,
+      PRIMARY KEY (collection, file)
+    ) WITHOUT ROWID;
+    CREATE UNIQUE INDEX sync_item_by_task ON sync_item (collection, task_uuid);
+    CREATE TABLE sync_conflict (
+      id INTEGER PRIMARY KEY,
+      collection TEXT NOT NULL,
+      task_uuid TEXT NOT NULL,
+      field TEXT NOT NULL,
+      kept TEXT NOT NULL,
+      lost TEXT NOT NULL,
+      kept_side TEXT NOT NULL CHECK (kept_side IN ('local', 'remote')),
+      decided INTEGER NOT NULL
+    );
+    """
+
   /// Every step, in order.
   public static let migrator = Migrator([
     Migration(version: 1, sql: version1), Migration(version: 2, sql: version2), Migration(version: 3, sql: version3),
-    Migration(version: 4, sql: version4),
+    Migration(version: 4, sql: version4), Migration(version: 5, sql: version5),
   ])
 }
 

@@ -159,7 +159,10 @@ extension TodoStore {
   /// ```
   /// - Throws: `TodoError.invalid` naming the record's line for a task that cannot be stored (an
   ///   empty title, a bad tag, a UUID given twice, a dependency cycle); nothing is written then.
-  public static func importRecords(_ records: [TaskRecord], now: Int64, command: String)
+  ///
+  /// `replacingChanged` (a sync's merge, whose records already hold what both sides changed):
+  /// a record that differs from the stored task replaces it whatever its `modified`.
+  public static func importRecords(_ records: [TaskRecord], now: Int64, command: String, replacingChanged: Bool = false)
     -> DataOperation<ImportReport, TodoError>
   {
     Journal.begin(command: command, now: now).flatMap { entry in
@@ -223,7 +226,7 @@ extension TodoStore {
             record.extras.sort { ($0.format, $0.name) < ($1.format, $1.name) }
             if stored.sameContent(as: record) {
               report.unchanged.append(id)
-            } else if record.todo.modified > stored.todo.modified {
+            } else if replacingChanged || record.todo.modified > stored.todo.modified {
               try database { () throws(DatabaseError) in
                 try Journal.record(entry: entry, todoIDs: [id], on: connection)
                 try write(record, over: stored.todo, on: connection)

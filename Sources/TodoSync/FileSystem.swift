@@ -3,10 +3,10 @@ import Glibc
 #endif
 
 /// Where files live, and the few file-system calls the command line makes (Glibc, no Foundation).
-enum FileSystem {
+public enum FileSystem {
   /// The database path: `--db`, else `$TODO_DB`, else `${XDG_DATA_HOME:-$HOME/.local/share}/todo/todo.db`.
   /// Returns nil when no path can be worked out (no HOME).
-  static func databasePath(option: String?, environment: [String: String]) -> (path: String, isDefault: Bool)? {
+  public static func databasePath(option: String?, environment: [String: String]) -> (path: String, isDefault: Bool)? {
     if let option, !option.isEmpty { return (option, false) }
     if let fromEnvironment = environment["TODO_DB"], !fromEnvironment.isEmpty { return (fromEnvironment, false) }
     guard let base = xdgDirectory("XDG_DATA_HOME", fallback: ".local/share", environment: environment) else { return nil }
@@ -14,42 +14,42 @@ enum FileSystem {
   }
 
   /// The shell's history file: `${XDG_STATE_HOME:-$HOME/.local/state}/todo/history`.
-  static func historyPath(environment: [String: String]) -> String? {
+  public static func historyPath(environment: [String: String]) -> String? {
     xdgDirectory("XDG_STATE_HOME", fallback: ".local/state", environment: environment).map { $0 + "/todo/history" }
   }
 
   /// An XDG base directory; relative values are ignored, as the specification says.
-  static func xdgDirectory(_ variable: String, fallback: String, environment: [String: String]) -> String? {
+  public static func xdgDirectory(_ variable: String, fallback: String, environment: [String: String]) -> String? {
     if let value = environment[variable], value.hasPrefix("/") { return value }
     guard let home = environment["HOME"], home.hasPrefix("/") else { return nil }
     return (home == "/" ? "" : home) + "/" + fallback
   }
 
   /// The folder part of a path (`.` for a bare file name).
-  static func folder(of path: String) -> String {
+  public static func folder(of path: String) -> String {
     guard let slash = path.lastIndex(of: "/") else { return "." }
     return slash == path.startIndex ? "/" : String(path[..<slash])
   }
 
   /// True when this process may write the file.
-  static func isWritable(_ path: String) -> Bool {
+  public static func isWritable(_ path: String) -> Bool {
     access(path, W_OK) == 0
   }
 
   /// True when `path` is a directory (following symbolic links).
-  static func isDirectory(_ path: String) -> Bool {
+  public static func isDirectory(_ path: String) -> Bool {
     var status = stat()
     return stat(path, &status) == 0 && (status.st_mode & S_IFMT) == S_IFDIR
   }
 
   /// True when a file (or anything) exists at `path`.
-  static func exists(_ path: String) -> Bool {
+  public static func exists(_ path: String) -> Bool {
     access(path, F_OK) == 0
   }
 
   /// Creates an empty file with mode 0600 when nothing exists at `path` (an empty file is an
   /// empty SQLite database; SQLite's journal files take the database file's mode).
-  static func createPrivateFile(_ path: String) {
+  public static func createPrivateFile(_ path: String) {
     guard !exists(path) else { return }
     let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
     if descriptor >= 0 { close(descriptor) }
@@ -57,7 +57,7 @@ enum FileSystem {
 
   /// Creates the folder that will hold `path` and its missing parents, with mode 0700.
   /// Returns an error message when it cannot.
-  static func createParentFolders(of path: String) -> String? {
+  public static func createParentFolders(of path: String) -> String? {
     guard let slash = path.lastIndex(of: "/"), slash != path.startIndex else { return nil }
     let folder = String(path[..<slash])
     // A relative path's folders are made from the current folder, not from the root.
@@ -72,12 +72,13 @@ enum FileSystem {
   }
 
   /// Why a file could not be read.
-  struct ReadProblem: Error {
-    var reason: String
+  public struct ReadProblem: Error {
+    public var reason: String
+    public init(reason: String) { self.reason = reason }
   }
 
   /// Every byte of a file, or of standard input when `path` is nil.
-  static func readAll(_ path: String?) -> Result<[UInt8], ReadProblem> {
+  public static func readAll(_ path: String?) -> Result<[UInt8], ReadProblem> {
     let descriptor = path.map { open($0, O_RDONLY | O_CLOEXEC) } ?? STDIN_FILENO
     guard descriptor >= 0 else { return .failure(ReadProblem(reason: String(cString: strerror(errno)))) }
     defer { if path != nil { close(descriptor) } }
@@ -100,7 +101,10 @@ enum FileSystem {
   /// A file that exists keeps its permissions; a new one is private (0600), as the tasks in it
   /// are. On any failure the temporary file is removed and `path` is left as it was. Returns the
   /// reason on failure.
-  static func writeAtomically(_ bytes: [UInt8], to path: String) -> String? {
+  ///
+  /// `durable` false skips flushing the file and its folder to disk (many files written in a row
+  /// are flushed once with `flushFileSystem(of:)`).
+  public static func writeAtomically(_ bytes: [UInt8], to path: String, durable: Bool = true) -> String? {
     var target = path
     if let resolved = realpath(path, nil) {
       target = String(cString: resolved)
@@ -130,13 +134,14 @@ enum FileSystem {
       }
       written += count
     }
-    if problem == nil, fsync(descriptor) != 0 { problem = String(cString: strerror(errno)) }
+    if problem == nil, durable, fsync(descriptor) != 0 { problem = String(cString: strerror(errno)) }
     if close(descriptor) != 0, problem == nil { problem = String(cString: strerror(errno)) }
     if problem == nil, rename(temporary, target) != 0 { problem = String(cString: strerror(errno)) }
     if problem != nil {
       unlink(temporary)
       return problem
     }
+    guard durable else { return nil }
     let directory = open(folder(of: target), O_RDONLY | O_DIRECTORY | O_CLOEXEC)
     if directory >= 0 {
       fsync(directory)
@@ -147,7 +152,7 @@ enum FileSystem {
 
   /// The names of the regular files in a folder whose names end in `suffix` (hidden ones left
   /// out), sorted by their bytes.
-  static func files(in folder: String, endingIn suffix: String) -> Result<[String], ReadProblem> {
+  public static func files(in folder: String, endingIn suffix: String) -> Result<[String], ReadProblem> {
     guard let directory = opendir(folder) else { return .failure(ReadProblem(reason: String(cString: strerror(errno)))) }
     defer { closedir(directory) }
     var names: [String] = []
@@ -162,4 +167,29 @@ enum FileSystem {
     }
     return .success(names.sorted { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) })
   }
+
+  /// The file's modification time (nanoseconds) and size, as text: what changes when anyone
+  /// writes it (vdirsyncer uses the same as a local file's etag). Nil when it cannot be read.
+  public static func stamp(_ path: String) -> String? {
+    var status = stat()
+    guard stat(path, &status) == 0 else { return nil }
+    return "\(status.st_mtim.tv_sec).\(status.st_mtim.tv_nsec);\(status.st_size)"
+  }
+
+  /// Removes a file; the reason when it cannot (a file already gone is not a problem).
+  public static func remove(_ path: String) -> String? {
+    unlink(path) == 0 || errno == ENOENT ? nil : String(cString: strerror(errno))
+  }
+
+  /// Flushes the file system that holds `path` to disk (one call after many non-durable writes).
+  public static func flushFileSystem(of path: String) {
+    let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+    guard descriptor >= 0 else { return }
+    _ = flushFileSystemCall(descriptor)
+    close(descriptor)
+  }
 }
+
+/// `syncfs(2)`, which Glibc's module leaves out (it needs `_GNU_SOURCE`).
+@_silgen_name("syncfs")
+private func flushFileSystemCall(_ descriptor: Int32) -> Int32

@@ -1,0 +1,252 @@
+import DataOperation
+import TodoCore
+import TodoSync
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `sync`: vdirsyncer carries the vdir to the CalDAV server; TodoSync merges the vdir into the
+/// database. This only finds the files, runs vdirsyncer (never while the database is locked)
+/// and renders the report.
+extension CommandRunner {
+  func sync(_ request: SyncRequest) throws(Failure) {
+    guard let paths = SyncPaths(environment: session.environment) else {
+      throw .environment("cannot work out where sync keeps its files: HOME is not set")
+    }
+    switch request.mode {
+    case .setup(let url): try syncSetup(url: url, request, paths: paths)
+    case .resolve(let a, let b): try syncResolve(a, b)
+    case .conflicts: try syncConflicts()
+    case .status: try syncRun(request, paths: paths, apply: false)
+    case .sync: try syncRun(request, paths: paths, apply: true)
+    }
+  }
+
+  /// vdirsyncer's full path, or a failure saying how to install it.
+  private func vdirsyncerPath() throws(Failure) -> String {
+    guard let found = Subprocess.find("vdirsyncer", path: session.environment["PATH"] ?? "/usr/bin:/bin") else {
+      throw .environment("sync needs vdirsyncer, which is not installed; install it with: sudo apt-get install vdirsyncer")
+    }
+    return found
+  }
+
+  /// Runs `vdirsyncer ARGUMENTS…` with todo's configuration and the database the resolver must
+  /// read; fails with a sentence and vdirsyncer's last lines.
+  private func runVdirsyncer(_ arguments: [String], config: String, url: String?) throws(Failure) -> String {
+    var environment = session.environment
+    environment["VDIRSYNCER_CONFIG"] = config
+    if let (path, _) = FileSystem.databasePath(option: invocation.options.databasePath, environment: session.environment) {
+      environment["TODO_DB"] = path
+    }
+    let echo = format == .human && isatty(STDERR_FILENO) == 1
+    switch Subprocess.run([try vdirsyncerPath()] + arguments, environment: environment, echo: echo) {
+    case .failure(let problem):
+      throw .environment("cannot run vdirsyncer: \(problem.reason)")
+    case .success(let (status, output)):
+      guard status == 0 else {
+        throw .environment(
+          "\(Vdirsyncer.explain(output, url: url)) (vdirsyncer \(arguments.first ?? "") exited with \(status)); nothing was merged:\n"
+            + Vdirsyncer.tail(output))
+      }
+      return output
+    }
+  }
+
+  /// `sync --setup URL`: writes vdirsyncer's configuration and runs its discovery.
+  private func syncSetup(url: String, _ request: SyncRequest, paths: SyncPaths) throws(Failure) {
+    let lastPart = url.split(separator: "/").last.map(String.init) ?? ""
+    let collection = request.collection ?? (ArgumentDecoder.isCollectionName(lastPart) ? lastPart : "tasks")
+    if FileSystem.exists(paths.config) && !request.force {
+      throw .environment("sync is already set up (\(paths.config)); give --force to replace that configuration")
+    }
+    _ = try vdirsyncerPath()
+    guard let todo = Subprocess.ownPath() else { throw .environment("cannot find this program's own path in /proc/self/exe") }
+    let text = Vdirsyncer.configuration(
+      paths: paths, collection: collection, url: url, user: request.user, passwordCommand: request.passwordCommand, todo: todo)
+    for folder in [paths.vdir(collection), paths.status] {
+      if let problem = FileSystem.createParentFolders(of: folder + "/x") { throw .environment(problem) }
+    }
+    if let problem = FileSystem.createParentFolders(of: paths.config) { throw .environment(problem) }
+    if let problem = FileSystem.writeAtomically(Array(text.utf8), to: paths.config) {
+      throw .environment("cannot write \(paths.config): \(problem)")
+    }
+    do throws(Failure) {
+      _ = try runVdirsyncer(["discover", "todo"], config: paths.config, url: url)
+      // Discovery does not reach a collection given by its URL: a first transfer into the vdir
+      // (nothing is merged yet) proves the URL and the account work.
+      _ = try runVdirsyncer(["sync", "todo"], config: paths.config, url: url)
+    } catch {
+      // A setup that could not reach the collection is not kept: the next try starts afresh.
+      _ = FileSystem.remove(paths.config)
+      throw error
+    }
+    switch format {
+    case .human:
+      output.write(
+        "Sync is set up with \(url) (collection '\(collection)', vdir \(paths.vdir(collection)), vdirsyncer configuration \(paths.config)).\n"
+          + "Run todo sync to sync now.\n")
+    case .json, .jsonLines:
+      writeJSON { json in
+        json.object { json in
+          json.field("url", url)
+          json.field("collection", collection)
+          json.field("vdir", paths.vdir(collection))
+          json.field("config", paths.config)
+        }
+      }
+    }
+  }
+
+  /// The vdir folder todo's vdirsyncer configuration names, and the server's URL.
+  private func syncConfiguration(_ paths: SyncPaths) throws(Failure) -> (vdir: String, url: String?) {
+    guard FileSystem.exists(paths.config) else {
+      throw .environment("sync is not set up; run: todo sync --setup URL --user NAME (see todo help sync)")
+    }
+    let text: String
+    switch FileSystem.readAll(paths.config) {
+    case .success(let bytes): text = String(decoding: bytes, as: UTF8.self)
+    case .failure(let problem): throw .environment("cannot read \(paths.config): \(problem.reason)")
+    }
+    guard let vdir = Vdirsyncer.vdirFolder(inConfiguration: text) else {
+      throw .environment("\(paths.config) has no path in its [storage todo_local] section; set sync up again with --setup … --force")
+    }
+    let url = text.split(separator: "\n").first { $0.hasPrefix("url = ") }.map { String($0.dropFirst(7).dropLast()) }
+    return (vdir, url)
+  }
+
+  /// `sync` and `sync --status`.
+  private func syncRun(_ request: SyncRequest, paths: SyncPaths, apply: Bool) throws(Failure) {
+    let (folder, url) = try syncConfiguration(paths)
+    let collection = String(folder.split(separator: "/").last ?? "tasks")
+    if let problem = FileSystem.createParentFolders(of: folder + "/x") { throw .environment(problem) }
+    let vdir = Vdir(folder: folder)
+    let operation = { (apply: Bool) in
+      SyncEngine.merge(
+        collection: collection, vdir: vdir, now: self.now, force: request.force, apply: apply, command: self.invocation.commandLine)
+    }
+    guard apply else {
+      renderSync(try perform(operation(false), access: .read), url: url, status: true)
+      return
+    }
+    guard let lock = SyncLock.acquire(paths.lock(collection)) else {
+      throw .environment("another todo sync of '\(collection)' is running; try again when it has finished")
+    }
+    defer { SyncLock.release(lock) }
+    // The server's changes into the vdir, the vdir into the database, the database's changes
+    // back to the server. vdirsyncer runs while the database is not locked.
+    _ = try runVdirsyncer(["sync", "todo"], config: paths.config, url: url)
+    let report = try perform(operation(true), access: .write)
+    if !report.written.isEmpty || !report.removed.isEmpty {
+      _ = try runVdirsyncer(["sync", "todo"], config: paths.config, url: url)
+    }
+    renderSync(report, url: url, status: false)
+  }
+
+  private func renderSync(_ report: SyncReport, url: String?, status: Bool) {
+    for warning in report.warnings { session.warn(warning, json: format != .human) }
+    for skipped in report.skipped {
+      session.warn("skipped \(skipped.file): \(skipped.reason)", json: format != .human)
+    }
+    switch format {
+    case .human:
+      let server = url ?? "the server"
+      if status {
+        output.write(
+          "\(report.pendingHere) \(report.pendingHere == 1 ? "task" : "tasks") changed here and \(report.pendingThere) "
+            + "\(report.pendingThere == 1 ? "file" : "files") changed in the vdir since the last sync "
+            + "(changes on \(server) show after todo sync).\n")
+        return
+      }
+      var parts = [
+        "\(report.added.count) added here", "\(report.updated.count) updated here", "\(report.written.count) sent",
+      ]
+      if !report.deleted.isEmpty { parts.append("\(report.deleted.count) deleted here") }
+      if !report.removed.isEmpty { parts.append("\(report.removed.count) removed") }
+      if !report.restored.isEmpty { parts.append("\(report.restored.count) restored") }
+      if !report.conflicts.isEmpty {
+        parts.append("\(report.conflicts.count) \(report.conflicts.count == 1 ? "conflict" : "conflicts") (todo sync --conflicts)")
+      }
+      if !report.skipped.isEmpty { parts.append("\(report.skipped.count) files skipped") }
+      output.write("Synced \(report.items) \(report.items == 1 ? "task" : "tasks") with \(server): \(parts.joinedText(", ")).\n")
+    case .json, .jsonLines:
+      writeJSON { json in
+        json.object { json in
+          if status {
+            json.field("pending_here", report.pendingHere)
+            json.field("pending_in_vdir", report.pendingThere)
+            json.field("items", report.items)
+            return
+          }
+          json.field("items", report.items)
+          for (key, values) in [
+            ("added", report.added), ("updated", report.updated), ("deleted", report.deleted), ("restored", report.restored),
+            ("sent", report.written), ("removed", report.removed),
+          ] {
+            json.key(key)
+            json.array { json in for value in values { json.value(value) } }
+          }
+          json.key("conflicts")
+          json.array { json in
+            for conflict in report.conflicts { self.conflictJSON(conflict, decided: nil, &json) }
+          }
+          json.key("skipped")
+          json.array { json in
+            for skipped in report.skipped {
+              json.object { json in
+                json.field("file", skipped.file)
+                json.field("reason", skipped.reason)
+              }
+            }
+          }
+          json.field("warnings", report.warnings)
+        }
+      }
+    }
+  }
+
+  private func conflictJSON(_ conflict: SyncConflict, decided: Int64?, _ json: inout JSONWriter) {
+    json.object { json in
+      json.field("uuid", conflict.taskUUID)
+      json.field("field", conflict.field)
+      json.field("kept", conflict.kept)
+      json.field("lost", conflict.lost)
+      json.field("kept_from", conflict.keptSide == .local ? "here" : "server")
+      if let decided { json.field("decided", Timestamp.rfc3339(decided)) }
+    }
+  }
+
+  /// `sync --conflicts`: what merges decided when both sides changed a field, newest first.
+  private func syncConflicts() throws(Failure) {
+    let conflicts = try perform(SyncEngine.conflicts(limit: 200), access: .read)
+    switch format {
+    case .human:
+      guard !conflicts.isEmpty else {
+        output.write("No conflicts: no sync has found a field changed on both sides.\n")
+        return
+      }
+      for (conflict, decided) in conflicts {
+        output.write(
+          "\(Timestamp.localDescription(decided))  task \(conflict.taskUUID.prefix(8))  \(conflict.field): kept "
+            + "'\(conflict.kept)' (from \(conflict.keptSide == .local ? "here" : "the server")), lost '\(conflict.lost)'\n")
+      }
+    case .json, .jsonLines:
+      writeJSONList(conflicts) { json, item in self.conflictJSON(item.conflict, decided: item.decided, &json) }
+    }
+  }
+
+  /// `sync --resolve A B`: vdirsyncer's conflict command. Both files get the merged item.
+  private func syncResolve(_ a: String, _ b: String) throws(Failure) {
+    var copies: [[UInt8]] = []
+    for path in [a, b] {
+      switch FileSystem.readAll(path) {
+      case .success(let bytes): copies.append(bytes)
+      case .failure(let problem): throw .environment("cannot read \(path): \(problem.reason)")
+      }
+    }
+    let merged = try perform(SyncEngine.resolve(copies[0], copies[1], now: now), access: .read)
+    for path in [a, b] {
+      if let problem = FileSystem.writeAtomically(merged, to: path) { throw .environment("cannot write \(path): \(problem)") }
+    }
+  }
+}

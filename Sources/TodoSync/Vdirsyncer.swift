@@ -1,0 +1,230 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Where `todo sync` keeps its files, from the XDG base directories:
+/// - the vdirsyncer configuration it writes: `${XDG_CONFIG_HOME:-~/.config}/todo/vdirsyncer/config`;
+/// - vdirsyncer's status: `${XDG_DATA_HOME:-~/.local/share}/todo/vdirsyncer/status/`;
+/// - the vdir mirror: `${XDG_DATA_HOME:-~/.local/share}/todo/vdir/<collection>/`, and its lock
+///   file `.<collection>.lock` next to it.
+public struct SyncPaths: Sendable {
+  public var config: String
+  public var status: String
+  public var vdirRoot: String
+
+  public init?(environment: [String: String]) {
+    guard let configHome = FileSystem.xdgDirectory("XDG_CONFIG_HOME", fallback: ".config", environment: environment),
+      let dataHome = FileSystem.xdgDirectory("XDG_DATA_HOME", fallback: ".local/share", environment: environment)
+    else { return nil }
+    config = configHome + "/todo/vdirsyncer/config"
+    status = dataHome + "/todo/vdirsyncer/status/"
+    vdirRoot = dataHome + "/todo/vdir"
+  }
+
+  public func vdir(_ collection: String) -> String { vdirRoot + "/" + collection }
+  public func lock(_ collection: String) -> String { vdirRoot + "/." + collection + ".lock" }
+}
+
+/// Driving vdirsyncer: the configuration `todo sync --setup` writes (a pair named `todo` between
+/// the vdir, `todo_local`, and the CalDAV collection, `todo_remote`), and running it.
+public enum Vdirsyncer {
+  /// A value as vdirsyncer's configuration reads it (a JSON string).
+  static func quoted(_ text: String) -> String {
+    var result = "\""
+    for scalar in text.unicodeScalars {
+      switch scalar {
+      case "\"": result += "\\\""
+      case "\\": result += "\\\\"
+      case "\n": result += "\\n"
+      case "\t": result += "\\t"
+      default:
+        if scalar.value < 0x20 {
+          let hex = String(scalar.value, radix: 16)
+          result += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+        } else {
+          result.unicodeScalars.append(scalar)
+        }
+      }
+    }
+    return result + "\""
+  }
+
+  /// The configuration for one collection. The password is never written: vdirsyncer runs
+  /// `passwordCommand` (through `sh -c`) for it, or asks on the terminal. A conflict vdirsyncer
+  /// finds (an item changed in the vdir and on the server since its last run) is answered by
+  /// `todo sync --resolve`, the field merge.
+  public static func configuration(
+    paths: SyncPaths, collection: String, url: String, user: String?, passwordCommand: String?, todo: String
+  ) -> String {
+    var lines = [
+      "# Written by `todo sync --setup`; `todo sync` runs vdirsyncer with it.",
+      "# The pair and storage names are todo's: change the rest as vdirsyncer's manual says.",
+      "[general]",
+      "status_path = \(quoted(paths.status))",
+      "",
+      "[pair todo]",
+      "a = \"todo_local\"",
+      "b = \"todo_remote\"",
+      "collections = null",
+      "conflict_resolution = [\"command\", \(quoted(todo)), \"sync\", \"--resolve\"]",
+      "",
+      "[storage todo_local]",
+      "type = \"filesystem\"",
+      "path = \(quoted(paths.vdir(collection) + "/"))",
+      "fileext = \".ics\"",
+      "",
+      "[storage todo_remote]",
+      "type = \"caldav\"",
+      "url = \(quoted(url))",
+      "item_types = [\"VTODO\"]",
+    ]
+    if let user {
+      lines.append("username = \(quoted(user))")
+      if let passwordCommand {
+        lines.append("password.fetch = [\"command\", \"sh\", \"-c\", \(quoted(passwordCommand))]")
+      } else {
+        lines.append("password.fetch = [\"prompt\", \(quoted("Password for \(user) at \(url)"))]")
+      }
+    }
+    return lines.joinedText("\n") + "\n"
+  }
+
+  /// The vdir folder a configuration syncs (`path` of `[storage todo_local]`), without its
+  /// trailing slash; nil when the file has none.
+  public static func vdirFolder(inConfiguration text: String) -> String? {
+    var section = ""
+    for rawLine in text.split(separator: "\n", omittingEmptySubsequences: false) {
+      let line = rawLine.trimmingSpaces()
+      if line.hasPrefix("[") {
+        section = line
+        continue
+      }
+      guard section == "[storage todo_local]", line.hasPrefix("path") else { continue }
+      let value = line.drop { $0 != "=" }.dropFirst().trimmingSpaces()
+      guard value.count >= 2, value.hasPrefix("\""), value.hasSuffix("\"") else { return nil }
+      var path = String(value.dropFirst().dropLast())
+      while path.count > 1 && path.hasSuffix("/") { path.removeLast() }
+      return path
+    }
+    return nil
+  }
+
+  /// A sentence for a failed vdirsyncer run, from what it printed.
+  public static func explain(_ output: String, url: String?) -> String {
+    let lower = output.lowercased()
+    let server = url.map { " (\($0))" } ?? ""
+    if lower.contains("401") || lower.contains("unauthorized") || lower.contains("403") || lower.contains("forbidden") {
+      return "the server\(server) refused the user name or password"
+    }
+    if lower.contains("cannot connect") || lower.contains("connection refused") || lower.contains("connecterror")
+      || lower.contains("name or service not known") || lower.contains("timeout") || lower.contains("clientconnectorerror")
+    {
+      return "cannot reach the server\(server)"
+    }
+    if lower.contains("404") || lower.contains("not found") {
+      return "the server\(server) has no such collection; check the URL, or create the collection first"
+    }
+    return "vdirsyncer failed"
+  }
+
+  /// The last lines vdirsyncer printed, for an error message.
+  public static func tail(_ output: String, lines count: Int = 6) -> String {
+    output.split(separator: "\n").suffix(count).map { "  " + $0 }.joinedText("\n")
+  }
+}
+
+extension Substring {
+  func trimmingSpaces() -> String {
+    String(drop { $0 == " " || $0 == "\t" || $0 == "\r" }.reversed().drop { $0 == " " || $0 == "\t" || $0 == "\r" }.reversed())
+  }
+}
+
+extension String {
+  func trimmingSpaces() -> String { self[...].trimmingSpaces() }
+}
+
+/// Running another program (vdirsyncer) and collecting what it prints.
+public enum Subprocess {
+  /// The full path of a program on `PATH`, or nil.
+  public static func find(_ program: String, path: String) -> String? {
+    if program.contains("/") { return access(program, X_OK) == 0 ? program : nil }
+    for folder in path.split(separator: ":") where !folder.isEmpty {
+      let candidate = folder + "/" + program
+      if access(candidate, X_OK) == 0 && !FileSystem.isDirectory(candidate) { return candidate }
+    }
+    return nil
+  }
+
+  /// Runs `arguments` (the first is the program's full path) with `environment`, standard input
+  /// inherited, and standard output and error collected together; `echo` also copies them to our
+  /// standard error as they come (so a password prompt shows). Returns the exit status (128 + the
+  /// signal when killed) and the output, or the reason it could not start.
+  public static func run(_ arguments: [String], environment: [String: String], echo: Bool) -> Result<(status: Int32, output: String), FileSystem.ReadProblem> {
+    var pipeEnds: [Int32] = [0, 0]
+    guard pipe(&pipeEnds) == 0 else { return .failure(.init(reason: String(cString: strerror(errno)))) }
+    var actions = posix_spawn_file_actions_t()
+    posix_spawn_file_actions_init(&actions)
+    defer { posix_spawn_file_actions_destroy(&actions) }
+    posix_spawn_file_actions_adddup2(&actions, pipeEnds[1], STDOUT_FILENO)
+    posix_spawn_file_actions_adddup2(&actions, pipeEnds[1], STDERR_FILENO)
+    posix_spawn_file_actions_addclose(&actions, pipeEnds[0])
+    posix_spawn_file_actions_addclose(&actions, pipeEnds[1])
+    let argv = arguments.map { strdup($0) } + [nil]
+    let envp = environment.sorted { $0.key < $1.key }.map { strdup($0.key + "=" + $0.value) } + [nil]
+    defer {
+      for pointer in argv { free(pointer) }
+      for pointer in envp { free(pointer) }
+    }
+    var pid: pid_t = 0
+    let spawned = posix_spawn(&pid, arguments[0], &actions, nil, argv, envp)
+    close(pipeEnds[1])
+    guard spawned == 0 else {
+      close(pipeEnds[0])
+      return .failure(.init(reason: String(cString: strerror(spawned))))
+    }
+    var output: [UInt8] = []
+    var chunk = [UInt8](repeating: 0, count: 4096)
+    while true {
+      let count = chunk.withUnsafeMutableBytes { read(pipeEnds[0], $0.baseAddress, $0.count) }
+      if count < 0 && errno == EINTR { continue }
+      if count <= 0 { break }
+      output.append(contentsOf: chunk[0..<count])
+      if echo { _ = chunk.withUnsafeBytes { write(STDERR_FILENO, $0.baseAddress, count) } }
+    }
+    close(pipeEnds[0])
+    var status: Int32 = 0
+    while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+    let exited = status & 0x7f == 0
+    let code = exited ? (status >> 8) & 0xff : 128 + (status & 0x7f)
+    return .success((code, String(decoding: output, as: UTF8.self)))
+  }
+
+  /// This program's own path (for the command vdirsyncer calls back).
+  public static func ownPath() -> String? {
+    var buffer = [CChar](repeating: 0, count: 4096)
+    let count = readlink("/proc/self/exe", &buffer, buffer.count - 1)
+    guard count > 0 else { return nil }
+    return String(decoding: buffer[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+  }
+}
+
+/// One `todo sync` at a time per collection: an exclusive `flock` on a lock file, released when
+/// the process ends (even by kill -9).
+public enum SyncLock {
+  /// The lock's descriptor, or nil when another sync holds it (or the file cannot be made).
+  public static func acquire(_ path: String) -> Int32? {
+    _ = FileSystem.createParentFolders(of: path)
+    let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+    guard descriptor >= 0 else { return nil }
+    if flock(descriptor, LOCK_EX | LOCK_NB) != 0 {
+      close(descriptor)
+      return nil
+    }
+    return descriptor
+  }
+
+  public static func release(_ descriptor: Int32) {
+    flock(descriptor, LOCK_UN)
+    close(descriptor)
+  }
+}

@@ -1,0 +1,462 @@
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A real Radicale on 127.0.0.1 and a free port, with its own configuration and storage folder,
+/// started for one test and stopped by its pid.
+final class RadicaleServer {
+  let folder: URL
+  let port: Int
+  private let process: Process
+
+  init() throws {
+    try #require(TodoSandbox.hasTool("radicale") && TodoSandbox.hasTool("vdirsyncer") && TodoSandbox.hasTool("curl"),
+      "make test installs radicale, vdirsyncer and curl")
+    var template = Array((FileManager.default.temporaryDirectory.path + "/todo-radicale.XXXXXX").utf8CString)
+    guard let created = mkdtemp(&template) else { throw EndToEndSetupError(description: "mkdtemp failed") }
+    folder = URL(fileURLWithPath: String(cString: created), isDirectory: true)
+    // Port 0: the system picks a free port (no race with other tests' servers); the log says which.
+    let config = folder.appendingPathComponent("config")
+    try """
+      [server]
+      hosts = 127.0.0.1:0
+      [auth]
+      type = none
+      [storage]
+      filesystem_folder = \(folder.path)/storage
+      [logging]
+      level = info
+      """.write(to: config, atomically: true, encoding: .utf8)
+    let log = folder.appendingPathComponent("log").path
+    _ = FileManager.default.createFile(atPath: log, contents: nil)
+    process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/radicale")
+    process.arguments = ["--config", config.path]
+    process.standardOutput = FileHandle(forWritingAtPath: "/dev/null")
+    process.standardError = FileHandle(forWritingAtPath: log)
+    try process.run()
+    // Ready when it says where it listens (at most 15 s).
+    let deadline = Date().addingTimeInterval(15)
+    var found: Int?
+    while Date() < deadline && found == nil {
+      let text = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
+      if text.contains("server ready"), let match = text.firstMatch(of: #/Listening on '\[127\.0\.0\.1\]:(\d+)'/#) {
+        found = Int(match.output.1)
+      } else {
+        usleep(50_000)
+      }
+    }
+    guard let found else {
+      kill(process.processIdentifier, SIGKILL)
+      throw EndToEndSetupError(description: "radicale did not start within 15 s: \((try? String(contentsOfFile: log, encoding: .utf8)) ?? "")")
+    }
+    port = found
+  }
+
+  deinit {
+    // SIGTERM, then SIGKILL after 3 s: the test process may have blocked SIGTERM in the thread
+    // that started it, and the child inherits that.
+    kill(process.processIdentifier, SIGTERM)
+    let deadline = Date().addingTimeInterval(3)
+    while process.isRunning && Date() < deadline { usleep(20_000) }
+    if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+    process.waitUntilExit()
+    try? FileManager.default.removeItem(at: folder)
+  }
+
+  func url(_ path: String) -> String { "http://127.0.0.1:\(port)\(path)" }
+
+  /// Runs curl (bounded to 10 s); the output is the body or what `-w` asks for.
+  @discardableResult
+  func curl(_ arguments: [String]) -> (status: Int32, output: String) {
+    // A file, not a pipe: a server another test starts meanwhile could inherit a pipe's end and
+    // keep it open.
+    let outputPath = folder.appendingPathComponent("curl-\(UUID().uuidString).out").path
+    _ = FileManager.default.createFile(atPath: outputPath, contents: nil)
+    defer { try? FileManager.default.removeItem(atPath: outputPath) }
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
+    process.arguments = ["-s", "--max-time", "10"] + arguments
+    process.standardOutput = FileHandle(forWritingAtPath: outputPath)
+    process.standardError = FileHandle(forWritingAtPath: "/dev/null")
+    do { try process.run() } catch { return (-1, "") }
+    process.waitUntilExit()
+    return (process.terminationStatus, String(decoding: FileManager.default.contents(atPath: outputPath) ?? Data(), as: UTF8.self))
+  }
+
+  /// A to-do calendar collection at `/alice/NAME/` (MKCOL, as a CalDAV client would).
+  func makeCollection(_ name: String) throws {
+    curl(["-X", "MKCOL", url("/alice/")])
+    let body = """
+      <?xml version="1.0"?><mkcol xmlns="DAV:" xmlns:C="urn:ietf:params:xml:ns:caldav"><set><prop>\
+      <resourcetype><collection/><C:calendar/></resourcetype><C:supported-calendar-component-set><C:comp name="VTODO"/>\
+      </C:supported-calendar-component-set></prop></set></mkcol>
+      """
+    let made = curl(["-X", "MKCOL", "-H", "Content-Type: application/xml", "--data", body, "-w", "%{http_code}", url("/alice/\(name)/")])
+    try #require(made.output.hasSuffix("201"), "MKCOL answered \(made.output)")
+  }
+
+  /// The hrefs of a collection's items (PROPFIND, depth 1).
+  func items(_ name: String) -> [String] {
+    let answer = curl(["-X", "PROPFIND", "-H", "Depth: 1", url("/alice/\(name)/")]).output
+    return answer.matches(of: #/<href>([^<]*\.ics)</href>/#).map { String($0.output.1) }.sorted()
+  }
+
+  /// An item's text as the server gives it.
+  func get(_ href: String) -> String { curl([url(href)]).output }
+}
+
+/// `todo sync` between two databases ("machines" A and B), each with its own HOME (vdir,
+/// vdirsyncer configuration and status), through a real Radicale, with todoman as a third client.
+@Suite(.timeLimit(.minutes(5))) struct EndToEndSyncTests {
+  /// A server with a collection, and machines set up to sync with it.
+  private func setUp(machines count: Int = 2) throws -> (RadicaleServer, [TodoSandbox]) {
+    let server = try RadicaleServer()
+    try server.makeCollection("tasks")
+    var machines: [TodoSandbox] = []
+    for _ in 0..<count {
+      let todo = try TodoSandbox()
+      let setup = todo("sync", "--setup", server.url("/alice/tasks/"), "--user", "alice", "--password-command", "echo secret")
+      #expect(setup.status == 0, "\(setup)")
+      machines.append(todo)
+    }
+    return (server, machines)
+  }
+
+  @discardableResult
+  private func sync(_ todo: TodoSandbox, _ extra: String..., now: String? = nil, sourceLocation: SourceLocation = #_sourceLocation) -> TodoRun {
+    let run = todo.run(["sync"] + extra, environment: now.map { ["TODO_NOW": $0] } ?? [:])
+    #expect(run.status == 0, "\(run)", sourceLocation: sourceLocation)
+    return run
+  }
+
+  /// A task by UUID (ids are each machine's own).
+  private func task(_ todo: TodoSandbox, _ uuid: String) throws -> [String: Any] {
+    try todo("show", uuid, "--json").jsonObject()
+  }
+
+  private func uuid(_ todo: TodoSandbox, _ id: Int) throws -> String {
+    try #require(try todo.task(id)["uuid"] as? String)
+  }
+
+  private func vdir(_ todo: TodoSandbox) -> URL { todo.folder.appendingPathComponent(".local/share/todo/vdir/tasks") }
+
+  private func titles(_ todo: TodoSandbox, _ filter: String = "status:pending") throws -> [String] {
+    try todo("list", filter, "--sort", "title", "--json").jsonArray().compactMap { $0["title"] as? String }
+  }
+
+  /// Scenarios 1, 3, 6 and 8: a task added on A reaches B with its UID and fields (all-day and
+  /// timed dues, categories with commas); different fields changed on each side both survive;
+  /// tags added on both sides join.
+  @Test func tasksAndFieldChangesTravelBothWays() throws {
+    let (server, machines) = try setUp()
+    let (a, b) = (machines[0], machines[1])
+    a("add", "Buy milk", "+shop", "+a,b", "pri:H", "due:2026-12-01", "project:home").expectSuccess()
+    a("add", "Call Bob", "due:2026-12-01T17:00:00Z", "wait:2026-11-28").expectSuccess()
+    let first = sync(a)
+    #expect(first.lines == ["Synced 2 tasks with \(server.url("/alice/tasks/")): 0 added here, 0 updated here, 2 sent."], "\(first)")
+    #expect(server.items("tasks").count == 2)
+    #expect(sync(b).lines.first?.contains("2 added here") == true)
+    // status:all: the waiting task too.
+    let fromA = try a("list", "status:all", "--json", "--sort", "title").jsonArray()
+    let onB = try b("list", "status:all", "--json", "--sort", "title").jsonArray()
+    try #require(onB.count == 2)
+    for key in ["uuid", "title", "priority", "project", "tags", "due", "wait", "created"] {
+      #expect(fromA.map { "\($0[key] ?? "nil")" } == onB.map { "\($0[key] ?? "nil")" }, "\(key)")
+    }
+    #expect(onB[0]["tags"] as? [String] == ["a,b", "shop"])
+    #expect(onB[0]["due"] as? String == "2026-12-01" && onB[1]["due"] as? String == "2026-12-01T17:00:00Z")
+
+    // A changes the priority, B the title: both keep both. (Ids are each machine's own.)
+    let milk = try uuid(a, 1)
+    a("update", milk, "pri:L", "+fromA").expectSuccess()
+    b("update", milk, "--title", "Buy oat milk", "+fromB").expectSuccess()
+    sync(a)
+    sync(b)
+    sync(a)
+    for machine in [a, b] {
+      let task = try task(machine, milk)
+      #expect(task["title"] as? String == "Buy oat milk" && task["priority"] as? String == "L")
+      #expect(task["tags"] as? [String] == ["a,b", "fromA", "fromB", "shop"])
+    }
+    // A tag removed on one side stays removed.
+    b("update", milk, "-fromA").expectSuccess()
+    sync(b)
+    sync(a)
+    #expect(try task(a, milk)["tags"] as? [String] == ["a,b", "fromB", "shop"])
+    // Nothing changed: nothing is sent (no churn), and the vdir files stay as they are.
+    let before = try FileManager.default.contentsOfDirectory(atPath: vdir(a).path).sorted().map {
+      try Data(contentsOf: vdir(a).appendingPathComponent($0))
+    }
+    #expect(sync(a).lines.first?.hasSuffix("0 added here, 0 updated here, 0 sent.") == true)
+    #expect(sync(b).lines.first?.hasSuffix("0 added here, 0 updated here, 0 sent.") == true)
+    let after = try FileManager.default.contentsOfDirectory(atPath: vdir(a).path).sorted().map {
+      try Data(contentsOf: vdir(a).appendingPathComponent($0))
+    }
+    #expect(before == after)
+    // The sync's changes are one undo step.
+    #expect(try a("history", "--json").jsonArray().first?["command"] as? String == "sync")
+  }
+
+  /// Scenario 4: both change the title; the later change wins everywhere and the conflict is listed.
+  @Test func aFieldChangedOnBothSidesTakesTheLaterChangeAndIsListed() throws {
+    let (server, machines) = try setUp()
+    defer { withExtendedLifetime(server) {} }  // the server runs until the test ends
+    let (a, b) = (machines[0], machines[1])
+    a("add", "Original").expectSuccess()
+    sync(a)
+    sync(b)
+    a("update", "1", "--title", "Earlier on A", environment: ["TODO_NOW": "2026-11-21T10:00:00Z"]).expectSuccess()
+    b("update", "1", "--title", "Later on B", environment: ["TODO_NOW": "2026-11-21T11:00:00Z"]).expectSuccess()
+    sync(a, now: "2026-11-21T12:00:00Z")
+    let merged = sync(b, now: "2026-11-21T12:01:00Z")
+    #expect(merged.stdout.contains("1 conflict (todo sync --conflicts)"), "\(merged)")
+    sync(a, now: "2026-11-21T12:02:00Z")
+    #expect(try a.task(1)["title"] as? String == "Later on B")
+    #expect(try b.task(1)["title"] as? String == "Later on B")
+    let conflicts = try b("sync", "--conflicts", "--json").jsonArray()
+    #expect(conflicts.count == 1)
+    #expect(conflicts.first?["field"] as? String == "title")
+    #expect(conflicts.first?["kept"] as? String == "Later on B" && conflicts.first?["lost"] as? String == "Earlier on A")
+    #expect(conflicts.first?["kept_from"] as? String == "here")
+    #expect(b("sync", "--conflicts").stdout.contains("title: kept 'Later on B' (from here), lost 'Earlier on A'"))
+  }
+
+  /// Scenario 5 and a deletion on the server: an edit beats a delete; a file deleted on the
+  /// server (and not changed here) deletes the task here.
+  @Test func anEditBeatsADeleteAndAServerDeletionDeletesHere() throws {
+    let (server, machines) = try setUp()
+    let (a, b) = (machines[0], machines[1])
+    a("add", "Keep me").expectSuccess()
+    a("add", "Remove me").expectSuccess()
+    a("add", "Third").expectSuccess()
+    sync(a)
+    sync(b)
+    let keep = try uuid(a, 1)
+    a("delete", keep, "--yes").expectSuccess()
+    b("update", keep, "pri:H").expectSuccess()
+    sync(a)
+    let edited = sync(b)
+    #expect(edited.stderr.contains("was deleted on the server and changed here; the change wins"), "\(edited)")
+    sync(a)
+    let back = try task(a, keep)
+    #expect(back["status"] as? String == "pending" && back["priority"] as? String == "H")
+    #expect(try task(b, keep)["status"] as? String == "pending")
+
+    // A client deletes task 2's item on the server (vdirsyncer names a file by its UID).
+    let removed = try uuid(a, 2)
+    let href = try #require(server.items("tasks").first { $0.contains(removed) })
+    let deletion = server.curl(["-X", "DELETE", "-o", "/dev/null", "-w", "%{http_code}", server.url(href)]).output
+    #expect(deletion.hasPrefix("2"), "\(deletion)")
+    let deleted = sync(a)
+    #expect(deleted.stdout.contains("1 deleted here"), "\(deleted)")
+    #expect(try task(a, removed)["status"] as? String == "deleted")
+    // It stays gone: the next syncs do not send it back.
+    sync(a)
+    sync(b)
+    #expect(try task(b, removed)["status"] as? String == "deleted")
+    #expect(server.items("tasks").count == 2)
+  }
+
+  /// Scenario 9: deleting most tasks here waits for --force.
+  @Test func aSyncThatWouldDeleteMostTasksNeedsForce() throws {
+    let (server, machines) = try setUp()
+    defer { withExtendedLifetime(server) {} }  // the server runs until the test ends
+    let (a, b) = (machines[0], machines[1])
+    for title in ["One", "Two", "Three"] { a("add", title).expectSuccess() }
+    sync(a)
+    sync(b)
+    a("delete", "1-3", "--yes").expectSuccess()
+    let refused = a("sync")
+    #expect(refused.status == 1)
+    #expect(refused.errorLines == [
+      "todo: error: this sync would delete 3 of 3 tasks on the server; nothing was changed (if that is what you want: todo sync --force)"
+    ], "\(refused)")
+    sync(b)
+    #expect(try titles(b).count == 3, "nothing reached the server")
+    sync(a, "--force")
+    sync(b)
+    #expect(try titles(b).isEmpty)
+  }
+
+  /// Scenario 10: undoing a change that was already synced sends the undo as a change.
+  @Test func undoAfterASyncReachesTheOtherMachine() throws {
+    let (server, machines) = try setUp()
+    defer { withExtendedLifetime(server) {} }  // the server runs until the test ends
+    let (a, b) = (machines[0], machines[1])
+    a("add", "Plain title", "pri:M").expectSuccess()
+    sync(a)
+    sync(b)
+    a("update", "1", "--title", "Changed title", "pri:H").expectSuccess()
+    sync(a)
+    sync(b)
+    #expect(try b.task(1)["title"] as? String == "Changed title")
+    a("undo").expectSuccess()
+    sync(a)
+    sync(b)
+    let task = try b.task(1)
+    #expect(task["title"] as? String == "Plain title" && task["priority"] as? String == "M")
+  }
+
+  /// Scenario 11: the same recurring instance completed on both machines before either syncs:
+  /// one next instance everywhere (its UUID is the same on both).
+  @Test func aRecurringTaskCompletedOnBothSidesMakesOneNextInstance() throws {
+    let (server, machines) = try setUp()
+    let (a, b) = (machines[0], machines[1])
+    a("add", "Water plants", "due:2026-11-22", "recur:weekly").expectSuccess()
+    sync(a)
+    sync(b)
+    a("done", "1", environment: ["TODO_NOW": "2026-11-21T10:00:00Z"]).expectSuccess()
+    b("done", "1", environment: ["TODO_NOW": "2026-11-21T11:00:00Z"]).expectSuccess()
+    sync(a, now: "2026-11-21T12:00:00Z")
+    sync(b, now: "2026-11-21T12:01:00Z")
+    sync(a, now: "2026-11-21T12:02:00Z")
+    for machine in [a, b] {
+      let all = try machine("list", "status:all", "--json", "--sort", "id").jsonArray()
+      #expect(all.count == 2, "\(all)")
+      #expect(all.filter { $0["status"] as? String == "pending" }.compactMap { $0["due"] as? String } == ["2026-11-29"])
+    }
+    #expect(server.items("tasks").count == 2)
+  }
+
+  /// Scenario 7: what todo does not model (a phone's alarm, sort order, a parent link to an item
+  /// todo never saw) stays on the server, line for line, when A edits the title.
+  @Test func propertiesTodoDoesNotModelStayOnTheServer() throws {
+    let (server, machines) = try setUp(machines: 1)
+    let a = machines[0]
+    let item = [
+      "BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//Phone//EN", "BEGIN:VTODO", "UID:phone-7@example.org",
+      "DTSTAMP:20261120T080000Z", "LAST-MODIFIED:20261120T080000Z", "SUMMARY:From the phone", "X-APPLE-SORT-ORDER:123456",
+      "RELATED-TO;RELTYPE=PARENT:unknown-parent@example.org", "BEGIN:VALARM", "ACTION:DISPLAY", "TRIGGER:-PT15M",
+      "DESCRIPTION:Reminder", "END:VALARM", "END:VTODO", "END:VCALENDAR",
+    ].joined(separator: "\r\n") + "\r\n"
+    let put = server.curl([
+      "-X", "PUT", "-H", "Content-Type: text/calendar", "--data-binary", item, "-w", "%{http_code}", server.url("/alice/tasks/phone-7.ics"),
+    ])
+    #expect(put.output.hasPrefix("2"), "\(put)")
+    let before = server.get("/alice/tasks/phone-7.ics")
+    sync(a)
+    #expect(try titles(a) == ["From the phone"])
+    a("update", "1", "--title", "Edited on A").expectSuccess()
+    sync(a)
+    let after = server.get("/alice/tasks/phone-7.ics")
+    #expect(server.items("tasks") == ["/alice/tasks/phone-7.ics"], "the item keeps its name")
+    func kept(_ text: String) -> [String] {
+      text.replacingOccurrences(of: "\r\n", with: "\n").split(separator: "\n").map(String.init).filter { line in
+        !["SUMMARY", "LAST-MODIFIED", "DTSTAMP", "SEQUENCE", "PRODID", "CREATED", "STATUS", "X-TODO"].contains { line.hasPrefix($0) }
+      }.sorted()
+    }
+    #expect(after.contains("SUMMARY:Edited on A"), "\(after)")
+    #expect(kept(after) == kept(before), "\(before)\n----\n\(after)")
+  }
+
+  /// Scenario 2: todoman, with its own vdir and vdirsyncer, adds a task: A and B get it with its
+  /// foreign UID; A's change reaches todoman.
+  @Test func aTaskTodomanAddsReachesBothMachines() throws {
+    try #require(TodoSandbox.hasTool("todoman"), "make test installs todoman")
+    let (server, machines) = try setUp()
+    let (a, b) = (machines[0], machines[1])
+    let phone = try TodoSandbox()
+    let root = phone.folder.appendingPathComponent("calendars").path
+    try FileManager.default.createDirectory(atPath: root + "/tasks", withIntermediateDirectories: true)
+    try """
+      [general]
+      status_path = "\(phone.folder.path)/status/"
+      [pair phone]
+      a = "phone_local"
+      b = "phone_remote"
+      collections = null
+      [storage phone_local]
+      type = "filesystem"
+      path = "\(root)/tasks/"
+      fileext = ".ics"
+      [storage phone_remote]
+      type = "caldav"
+      url = "\(server.url("/alice/tasks/"))"
+      """.write(toFile: phone.folder.path + "/vdirsyncer.conf", atomically: true, encoding: .utf8)
+    try """
+      path = "\(root)/*"
+      date_format = "%Y-%m-%d"
+      default_list = "tasks"
+      cache_path = "\(phone.folder.path)/todoman-cache.sqlite3"
+      color = "never"
+      """.write(toFile: phone.folder.path + "/todoman.py", atomically: true, encoding: .utf8)
+    let vdirsyncer = "VDIRSYNCER_CONFIG=\(phone.folder.path)/vdirsyncer.conf vdirsyncer"
+    let todoman = "todoman -c \(phone.folder.path)/todoman.py"
+    let made = phone.shell(
+      "\(vdirsyncer) discover phone && \(todoman) new --priority high --due 2026-12-24 'Wrap presents' && \(vdirsyncer) sync phone",
+      environment: ["TZ": "UTC"])
+    #expect(made.status == 0, "\(made)")
+    sync(a)
+    sync(b)
+    for machine in [a, b] {
+      let task = try machine.task(1)
+      #expect(task["title"] as? String == "Wrap presents" && task["priority"] as? String == "H" && task["due"] as? String == "2026-12-24")
+    }
+    let exported = a("export", "--format", "ical").stdout
+    let uid = try #require(exported.firstMatch(of: #/UID:([^\r\n]+)/#)).output.1
+    let phoneFile = try #require(try FileManager.default.contentsOfDirectory(atPath: root + "/tasks").first)
+    #expect(try String(contentsOfFile: root + "/tasks/" + phoneFile, encoding: .utf8).contains("UID:\(uid)"))
+    // A completes it; todoman sees it done.
+    a("done", "1").expectSuccess()
+    sync(a)
+    let seen = phone.shell("\(vdirsyncer) sync phone && \(todoman) --porcelain list --status ANY", environment: ["TZ": "UTC"])
+    #expect(seen.status == 0, "\(seen)")
+    let items = try #require(try JSONSerialization.jsonObject(with: Data(seen.stdout.utf8)) as? [[String: Any]])
+    #expect(items.first?["completed"] as? Bool == true, "\(seen)")
+  }
+
+  /// Scenario 12 and 13: `todo list` in a loop while A syncs never meets a locked database; and
+  /// syncs killed at random moments leave a sound database, and the next sync converges.
+  @Test func listingDuringASyncAndKilledSyncs() throws {
+    let (server, machines) = try setUp()
+    defer { withExtendedLifetime(server) {} }  // the server runs until the test ends
+    let (a, b) = (machines[0], machines[1])
+    for index in 1...30 { a("add", "Task \(index)", "+t\(index % 3)").expectSuccess() }
+    let running = a.launch(TodoSandbox.binary!, ["sync"])
+    var lists = 0
+    while running.process?.isRunning == true && lists < 200 {
+      let listed = a("list", "--json")
+      #expect(listed.status == 0 && !listed.stderr.contains("locked"), "\(listed)")
+      lists += 1
+    }
+    #expect(running.wait().status == 0)
+    #expect(lists > 0)
+    sync(b)
+    var generator = SystemRandomNumberGenerator()
+    for round in 0..<6 {
+      b("update", "\(round + 1)", "--title", "Round \(round)").expectSuccess()
+      let killed = b.launch(TodoSandbox.binary!, ["sync"])
+      usleep(UInt32.random(in: 50_000...900_000, using: &generator))
+      if let process = killed.process, process.isRunning { kill(process.processIdentifier, SIGKILL) }
+      _ = killed.wait()
+      #expect(b.shell("sqlite3 \"$TODO_DB\" 'PRAGMA integrity_check'").stdout == "ok\n")
+    }
+    // vdirsyncer may still be finishing a killed run's work: let it end.
+    usleep(1_500_000)
+    sync(b)
+    sync(a)
+    sync(b)
+    #expect(try titles(a) == (try titles(b)))
+    #expect(try titles(a).filter { $0.hasPrefix("Round") }.count == 6)
+  }
+
+  /// Clear errors: not set up, a server that does not answer, the conflict command's own use.
+  @Test func errorsAreClear() throws {
+    let todo = try TodoSandbox()
+    let unset = todo("sync")
+    #expect(unset.status == 1)
+    #expect(unset.errorLines == ["todo: error: sync is not set up; run: todo sync --setup URL --user NAME (see todo help sync)"])
+    #expect(todo("sync", "--setup", "ftp://x").status == 2)
+    #expect(todo("sync", "--user", "x").status == 2)
+    #expect(todo("sync", "extra").status == 2)
+    let port = 1  // nothing listens on port 1
+    let unreachable = todo("sync", "--setup", "http://127.0.0.1:\(port)/alice/tasks/")
+    #expect(unreachable.status == 1)
+    #expect(unreachable.errorLines.first?.hasPrefix("todo: error: cannot reach the server (http://127.0.0.1:\(port)/alice/tasks/)") == true, "\(unreachable)")
+    #expect(!FileManager.default.fileExists(atPath: todo.folder.path + "/.config/todo/vdirsyncer/config"), "a failed setup is not kept")
+  }
+}

@@ -399,9 +399,12 @@ extension ICalendar {
   /// writer is made from every task being written (a linked task outside them is named by UUID).
   public struct Writer {
     private var uidOf: [String: String] = [:]
+    /// Every task written: a kept RELATED-TO line to one of them is a link removed here.
+    private var known: Set<String> = []
 
     public init(_ records: [TaskRecord]) {
       for record in records {
+        known.insert(record.todo.uuid)
         if let uid = record.extras.first(where: { $0.format == "ical" && $0.name == "uid" })?.value {
           uidOf[record.todo.uuid] = uid
         }
@@ -514,7 +517,7 @@ extension ICalendar {
       for link in todo.depends {
         writer.property("RELATED-TO", [("RELTYPE", "DEPENDS-ON")], ICalendarText.escapeUID(namedUID[link.uuid] ?? uid(link.uuid)))
       }
-      for link in related where link.unlinked(todo) { writer.line(link.text) }
+      for link in related where link.unlinked(todo) && !known.contains(link.target) { writer.line(link.text) }
       if let series = todo.series {
         if !series.rule.afterCompletion, series.ended == nil, todo.status == .pending {
           writer.property("RRULE", ICalendar.rruleText(series.rule))

@@ -74,15 +74,10 @@ public enum FieldMerge {
     Field(name: "scheduled", value: { $0.todo.scheduled?.text ?? "" }, copy: { $0.todo.scheduled = $1.todo.scheduled }),
     Field(name: "until", value: { $0.todo.until?.text ?? "" }, copy: { $0.todo.until = $1.todo.until }),
     Field(name: "reason", value: { $0.todo.reason ?? "" }, copy: { $0.todo.reason = $1.todo.reason }),
-    // A link to an item that is not here (read, never linked) still counts as the link.
+    Field(name: "parent", value: { $0.todo.parentUUID ?? "" }, copy: { $0.todo.parentUUID = $1.todo.parentUUID }),
     Field(
-      name: "parent",
-      value: { record in
-        record.todo.parentUUID ?? ICalendar.relatedLinks(record).first { $0.isParent && $0.unlinked(record.todo) }?.target ?? ""
-      },
-      copy: { $0.todo.parentUUID = $1.todo.parentUUID }),
-    Field(
-      name: "series", value: { $0.todo.series.map { "\($0.uuid) \($0.index) \($0.rule.description)" } ?? "" },
+      name: "series",
+      value: { $0.todo.series.map { "\($0.uuid) \($0.index) \($0.rule.description) \($0.ended.map(String.init) ?? "")" } ?? "" },
       copy: { $0.todo.series = $1.todo.series }),
     Field(
       name: "intervals",
@@ -90,9 +85,10 @@ public enum FieldMerge {
       copy: { $0.todo.intervals = $1.todo.intervals }),
   ]
 
-  /// Extras that are a vdir's bookkeeping, not the task's content.
+  /// Extras that are a vdir's bookkeeping, not the task's content: the file name, the SEQUENCE
+  /// seen, and the RELATED-TO lines as read (the links themselves are fields).
   static func isBookkeeping(_ extra: TaskExtra) -> Bool {
-    extra.format == "ical" && (extra.name == "file" || extra.name == "sequence")
+    extra.format == "ical" && (extra.name == "file" || extra.name == "sequence" || extra.name == "related")
   }
 
   /// True when two copies of a task agree in every field a merge looks at (times of creation and
@@ -195,9 +191,19 @@ public enum FieldMerge {
         : conflict("extra " + key.replacingOccurrences("\u{1}", with: "."), localValue, remoteValue)
       if side == .remote { mergedExtras[key] = remoteValue.isEmpty ? nil : remoteValue }
     }
-    let bookkeeping = (local.extras + remote.extras).filter(isBookkeeping)
+    // Bookkeeping: this side's file name; the server's RELATED-TO lines; the higher SEQUENCE.
     var keptBookkeeping: [String: TaskExtra] = [:]
-    for extra in bookkeeping where keptBookkeeping[extra.name] == nil { keptBookkeeping[extra.name] = extra }
+    for extra in local.extras.filter(isBookkeeping) { keptBookkeeping[extra.name] = extra }
+    for extra in remote.extras.filter(isBookkeeping) {
+      switch extra.name {
+      case "related": keptBookkeeping[extra.name] = extra
+      case "sequence":
+        if keptBookkeeping[extra.name].map({ TodoStore.sequenceNumber($0.value) < TodoStore.sequenceNumber(extra.value) }) ?? true {
+          keptBookkeeping[extra.name] = extra
+        }
+      default: if keptBookkeeping[extra.name] == nil { keptBookkeeping[extra.name] = extra }
+      }
+    }
     merged.extras =
       (mergedExtras.compactMap { key, value -> TaskExtra? in
         guard !value.isEmpty, let split = key.firstIndex(of: "\u{1}") else { return nil }

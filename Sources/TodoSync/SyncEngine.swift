@@ -50,6 +50,9 @@ struct SyncItem: Sendable, Equatable {
   var hash: String
   var rendered: String
   var base: String
+  /// The base before this side's last write: what vdirsyncer last carried both ways, until that
+  /// write reaches the server (the conflict resolver's base while it has not).
+  var previous: String
   var removed: Bool
 }
 
@@ -97,6 +100,7 @@ public enum SyncEngine {
       let localRecords = try TodoStore.records(all, now: now).run(connection)
       var localByUUID: [String: TaskRecord] = [:]
       for record in localRecords { localByUUID[record.todo.uuid] = record }
+      let here = Set(localByUUID.keys)
       let writer = ICalendar.Writer(localRecords)
 
       var imports: [TaskRecord] = []
@@ -105,6 +109,7 @@ public enum SyncEngine {
       /// Items whose file changed on the other side and needs no write: their new base.
       var newBase: [String: [UInt8]] = [:]
       var removals: [String] = []
+      var removing: Set<String> = []
       var localDeletions = 0
       var remoteDeletions = 0
       var knownTasks: Set<String> = []
@@ -118,6 +123,8 @@ public enum SyncEngine {
           var record = records[0]
           record.source = file
           record.extras.removeAll { $0.format == "ical" && $0.name == "file" }
+          // An item that cannot be stored is skipped, not fatal to the rest.
+          if let problem = TodoStore.problem(in: record) { return .failure(SkippedFile(file: file, reason: problem)) }
           return .success(record)
         } catch {
           return .failure(SkippedFile(file: file, reason: "\(error)"))
@@ -128,18 +135,26 @@ public enum SyncEngine {
       for file in items.keys.sorted() {
         guard var item = items[file] else { continue }
         knownTasks.insert(item.taskUUID)
-        let local = localByUUID[item.taskUUID]
         let baseRecord: TaskRecord? = {
           guard case .success(let record) = parse(Array(item.base.utf8), file: file) else { return nil }
           return record
         }()
-        guard let local else {
-          // Purged here (it was deleted first): its item goes too.
-          if listing[file] != nil { removals.append(file) }
+        guard let local = localByUUID[item.taskUUID].map({ withDanglingLinks($0, known: here) }) else {
+          // Purged here (it was deleted first): its item goes too, unless the server changed it
+          // since (an edit beats a delete: it is read again as a new item).
           items[file] = nil
+          if let stamp = listing[file] {
+            if stamp != item.etag, case .success(let bytes) = vdir.read(file), hash(bytes) != item.hash {
+              knownTasks.remove(item.taskUUID)
+              continue
+            }
+            removals.append(file)
+            removing.insert(file)
+            if !item.removed { localDeletions += 1 }
+          }
           continue
         }
-        let localChanged = hash(writer.file(local)) != item.rendered
+        let localChanged = localByUUID[item.taskUUID].map { hash(writer.file($0)) } != item.rendered
         let deletedHere = local.todo.status == .deleted && baseRecord.map { $0.todo.status != .deleted } ?? false
         guard let stamp = listing[file] else {
           // Deleted on the other side.
@@ -184,7 +199,6 @@ public enum SyncEngine {
           }
         }
         if let bytes = remoteBytes, hash(bytes) != item.hash {
-          report.pendingThere += 1
           let remote: TaskRecord
           switch parse(bytes, file: file) {
           case .success(let record): remote = record
@@ -192,6 +206,7 @@ public enum SyncEngine {
             report.skipped.append(skipped)
             continue
           }
+          report.pendingThere += 1
           if remote.todo.uuid != item.taskUUID {
             report.skipped.append(SkippedFile(file: file, reason: "its UID changed to \(uid(of: remote)); it is left alone"))
             continue
@@ -228,8 +243,7 @@ public enum SyncEngine {
 
       // Files new in the vdir.
       var taken = Set(listing.keys)
-      for file in listing.keys.sorted() where items[file] == nil {
-        report.pendingThere += 1
+      for file in listing.keys.sorted() where items[file] == nil && !removing.contains(file) {
         let bytes: [UInt8]
         switch vdir.read(file) {
         case .success(let read): bytes = read
@@ -244,6 +258,7 @@ public enum SyncEngine {
           report.skipped.append(skipped)
           continue
         }
+        report.pendingThere += 1
         let uuid = remote.todo.uuid
         guard !knownTasks.contains(uuid) else {
           let other = items.values.first { $0.taskUUID == uuid }?.file ?? "another file"
@@ -254,8 +269,8 @@ public enum SyncEngine {
         let stamp = listing[file] ?? ""
         items[file] = SyncItem(
           file: file, uid: uid(of: remote), taskUUID: uuid, etag: stamp, hash: hash(bytes), rendered: "",
-          base: String(decoding: bytes, as: UTF8.self), removed: false)
-        if let local = localByUUID[uuid] {
+          base: String(decoding: bytes, as: UTF8.self), previous: "", removed: false)
+        if let local = localByUUID[uuid].map({ withDanglingLinks($0, known: here) }) {
           // Made on both sides on their own (the same recurring instance, say): merged with no base.
           let outcome = FieldMerge.merge(base: nil, local: local, remote: remote)
           report.conflicts += outcome.conflicts
@@ -285,11 +300,11 @@ public enum SyncEngine {
         writes[name] = record.todo.uuid
         items[name] = SyncItem(
           file: name, uid: uid(of: record), taskUUID: record.todo.uuid, etag: "", hash: "", rendered: "", base: "",
-          removed: false)
+          previous: "", removed: false)
       }
 
       // A sync that would delete most of either side waits for --force.
-      let synced = items.values.filter { !$0.removed }.count + remoteDeletions
+      let synced = loaded.values.filter { !$0.removed }.count
       for (count, place) in [(localDeletions, "on the server"), (remoteDeletions, "here")] where count > 1 && count * 2 > synced && !force {
         throw .refused(
           "this sync would delete \(count) of \(synced) tasks \(place); nothing was changed (if that is what you want: todo sync --force)")
@@ -301,7 +316,10 @@ public enum SyncEngine {
 
       // Apply: the tasks first (one undo step), then the files, then the state.
       if !imports.isEmpty {
-        let imported = try TodoStore.importRecords(imports, now: now, command: command, replacingChanged: true).run(connection)
+        // Links to items that are not here stay RELATED-TO lines (they cannot be linked).
+        let known = here.union(imports.map(\.todo.uuid))
+        let records = imports.map { withoutDanglingLinks($0, known: known) }
+        let imported = try TodoStore.importRecords(records, now: now, command: command, replacingChanged: true).run(connection)
         report.warnings += imported.warnings
       }
       let finalRecords = imports.isEmpty ? localRecords : try TodoStore.records(all, now: now).run(connection)
@@ -319,6 +337,7 @@ public enum SyncEngine {
         } else {
           written.append(file)
         }
+        if !item.base.isEmpty { item.previous = item.base }
         item.base = String(decoding: bytes, as: UTF8.self)
         item.hash = hash(bytes)
         item.etag = vdir.stamp(file) ?? ""
@@ -341,11 +360,15 @@ public enum SyncEngine {
         item.rendered = hash(finalWriter.file(record))
         items[file] = item
       }
+      // Deleted here because the server deleted its item: the deleted task is the new base, so
+      // the item restored on the server later restores it here.
       for uuid in report.deleted {
         guard let file = items.first(where: { $0.value.taskUUID == uuid })?.key, let record = finalByUUID[uuid],
           var item = items[file]
         else { continue }
-        item.rendered = hash(finalWriter.file(record))
+        let bytes = finalWriter.file(record)
+        item.rendered = hash(bytes)
+        item.base = String(decoding: bytes, as: UTF8.self)
         items[file] = item
       }
       for file in removals {
@@ -376,13 +399,25 @@ public enum SyncEngine {
       }
       let local = try record(a, "vdir")
       let remote = try record(b, "server")
-      let baseText = try database { () throws(DatabaseError) in
+      let row = try database { () throws(DatabaseError) in
         try connection.first(
-          "SELECT base FROM sync_item WHERE task_uuid = ? AND removed = 0 ORDER BY collection LIMIT 1", [.text(local.todo.uuid)]
-        ) { row throws(DatabaseError) in try row.text(at: 0) ?? "" }
+          "SELECT base, previous, collection FROM sync_item WHERE task_uuid = ? ORDER BY collection LIMIT 1",
+          [.text(local.todo.uuid)]
+        ) { row throws(DatabaseError) in (try row.text(at: 0) ?? "", try row.text(at: 1) ?? "", try row.text(at: 2) ?? "") }
       }
-      let base = try baseText.flatMap { text throws(TodoError) in text.isEmpty ? nil : try record(Array(text.utf8), "last synced") }
+      // The copy both sides last agreed on: the base, unless the vdir's copy is this side's write
+      // that has not reached the server yet (then the base before it).
+      var base: TaskRecord?
+      if case let (text, previous, _)? = row, !text.isEmpty {
+        base = try record(Array(text.utf8), "last synced")
+        if let written = base, FieldMerge.sameFields(written, local), !previous.isEmpty {
+          base = try record(Array(previous.utf8), "last synced")
+        }
+      }
       var outcome = FieldMerge.merge(base: base, local: local, remote: remote)
+      if let collection = row?.2, !outcome.conflicts.isEmpty {
+        try database { () throws(DatabaseError) in try saveConflicts(outcome.conflicts, collection: collection, now: now, on: connection) }
+      }
       var all = TodoFilter()
       all.defaultStatus = .all
       // Links are written with the UIDs of the tasks they point to.
@@ -416,13 +451,13 @@ public enum SyncEngine {
     try database { () throws(DatabaseError) in
       var items: [String: SyncItem] = [:]
       try connection.query(
-        "SELECT file, uid, task_uuid, etag, hash, rendered, base, removed FROM sync_item WHERE collection = ?",
+        "SELECT file, uid, task_uuid, etag, hash, rendered, base, previous, removed FROM sync_item WHERE collection = ?",
         [.text(collection)]
       ) { row throws(DatabaseError) in
         let item = SyncItem(
           file: try row.text(at: 0) ?? "", uid: try row.text(at: 1) ?? "", taskUUID: try row.text(at: 2) ?? "",
           etag: try row.text(at: 3) ?? "", hash: try row.text(at: 4) ?? "", rendered: try row.text(at: 5) ?? "",
-          base: try row.text(at: 6) ?? "", removed: (try row.integer(at: 7) ?? 0) != 0)
+          base: try row.text(at: 6) ?? "", previous: try row.text(at: 7) ?? "", removed: (try row.integer(at: 8) ?? 0) != 0)
         items[item.file] = item
       }
       return items
@@ -441,23 +476,50 @@ public enum SyncEngine {
       for item in items.values where loaded[item.file] != item {
         try connection.execute(
           """
-          INSERT OR REPLACE INTO sync_item (collection, file, uid, task_uuid, etag, hash, rendered, base, removed)
-          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+          INSERT OR REPLACE INTO sync_item (collection, file, uid, task_uuid, etag, hash, rendered, base, previous, removed)
+          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
           """,
           [
             .text(collection), .text(item.file), .text(item.uid), .text(item.taskUUID), .text(item.etag), .text(item.hash),
-            .text(item.rendered), .text(item.base), .integer(item.removed ? 1 : 0),
+            .text(item.rendered), .text(item.base), .text(item.previous), .integer(item.removed ? 1 : 0),
           ])
       }
-      for conflict in conflicts {
-        try connection.execute(
-          "INSERT INTO sync_conflict (collection, task_uuid, field, kept, lost, kept_side, decided) VALUES (?, ?, ?, ?, ?, ?, ?)",
-          [
-            .text(collection), .text(conflict.taskUUID), .text(conflict.field), .text(conflict.kept), .text(conflict.lost),
-            .text(conflict.keptSide.rawValue), .integer(now),
-          ])
+      try saveConflicts(conflicts, collection: collection, now: now, on: connection)
+    }
+  }
+
+  static func saveConflicts(_ conflicts: [SyncConflict], collection: String, now: Int64, on connection: Connection) throws(DatabaseError) {
+    for conflict in conflicts {
+      try connection.execute(
+        "INSERT INTO sync_conflict (collection, task_uuid, field, kept, lost, kept_side, decided) VALUES (?, ?, ?, ?, ?, ?, ?)",
+        [
+          .text(collection), .text(conflict.taskUUID), .text(conflict.field), .text(conflict.kept), .text(conflict.lost),
+          .text(conflict.keptSide.rawValue), .integer(now),
+        ])
+    }
+  }
+
+  /// A task from the database with the links its item names to items that are not here (kept as
+  /// RELATED-TO lines, since they cannot be linked) put back, as the item has them: so a merge
+  /// sees them unchanged.
+  static func withDanglingLinks(_ record: TaskRecord, known: Set<String>) -> TaskRecord {
+    var record = record
+    for link in ICalendar.relatedLinks(record) where link.unlinked(record.todo) && !known.contains(link.target) {
+      if link.isParent {
+        record.todo.parentUUID = link.target
+      } else {
+        record.todo.depends.append(TaskLink(id: 0, uuid: link.target, isOpen: true))
       }
     }
+    return record
+  }
+
+  /// The links to tasks that are not here taken out again (their lines keep them).
+  static func withoutDanglingLinks(_ record: TaskRecord, known: Set<String>) -> TaskRecord {
+    var record = record
+    if let parent = record.todo.parentUUID, !known.contains(parent) { record.todo.parentUUID = nil }
+    record.todo.depends.removeAll { !known.contains($0.uuid) }
+    return record
   }
 }
 

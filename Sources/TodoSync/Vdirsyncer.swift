@@ -89,39 +89,63 @@ public enum Vdirsyncer {
     return lines.joinedText("\n") + "\n"
   }
 
-  /// The vdir folder a configuration syncs (`path` of `[storage todo_local]`), without its
-  /// trailing slash; nil when the file has none.
-  public static func vdirFolder(inConfiguration text: String) -> String? {
-    var section = ""
+  /// A value of a configuration, as vdirsyncer reads it: `key = "JSON string"` in `[section]`,
+  /// unescaped, with a leading `~` expanded to `home` (vdirsyncer expands paths so).
+  public static func value(_ key: String, in section: String, of text: String, home: String?) -> String? {
+    var current = ""
     for rawLine in text.split(separator: "\n", omittingEmptySubsequences: false) {
       let line = rawLine.trimmingSpaces()
       if line.hasPrefix("[") {
-        section = line
+        current = line
         continue
       }
-      guard section == "[storage todo_local]", line.hasPrefix("path") else { continue }
-      let value = line.drop { $0 != "=" }.dropFirst().trimmingSpaces()
-      guard value.count >= 2, value.hasPrefix("\""), value.hasSuffix("\"") else { return nil }
-      var path = String(value.dropFirst().dropLast())
-      while path.count > 1 && path.hasSuffix("/") { path.removeLast() }
-      return path
+      guard current == "[" + section + "]", let equals = line.firstIndex(of: "="),
+        line[..<equals].trimmingSpaces() == key
+      else { continue }
+      let quoted = line[line.index(after: equals)...].trimmingSpaces()
+      guard quoted.count >= 2, quoted.hasPrefix("\""), quoted.hasSuffix("\"") else { return nil }
+      var value = ""
+      var escaped = false
+      for character in quoted.dropFirst().dropLast() {
+        if escaped {
+          value.append(["n": "\n", "t": "\t", "r": "\r"][character] ?? character)
+          escaped = false
+        } else if character == "\\" {
+          escaped = true
+        } else {
+          value.append(character)
+        }
+      }
+      if let home, value == "~" || value.hasPrefix("~/") { value = home + value.dropFirst() }
+      return value
     }
     return nil
+  }
+
+  /// The vdir folder a configuration syncs (`path` of `[storage todo_local]`), without its
+  /// trailing slash; nil when the file has none.
+  public static func vdirFolder(inConfiguration text: String, home: String?) -> String? {
+    guard var path = value("path", in: "storage todo_local", of: text, home: home), !path.isEmpty else { return nil }
+    while path.count > 1 && path.hasSuffix("/") { path.removeLast() }
+    return path
   }
 
   /// A sentence for a failed vdirsyncer run, from what it printed.
   public static func explain(_ output: String, url: String?) -> String {
     let lower = output.lowercased()
     let server = url.map { " (\($0))" } ?? ""
-    if lower.contains("401") || lower.contains("unauthorized") || lower.contains("403") || lower.contains("forbidden") {
+    // Words, not bare status numbers: a UID in the output can hold "401".
+    if lower.contains("unauthorized") || lower.contains("forbidden") || lower.contains("status: 401")
+      || lower.contains("status: 403")
+    {
       return "the server\(server) refused the user name or password"
     }
-    if lower.contains("cannot connect") || lower.contains("connection refused") || lower.contains("connecterror")
-      || lower.contains("name or service not known") || lower.contains("timeout") || lower.contains("clientconnectorerror")
+    if lower.contains("cannot connect") || lower.contains("connection refused") || lower.contains("connect call failed")
+      || lower.contains("name or service not known") || lower.contains("timeout")
     {
       return "cannot reach the server\(server)"
     }
-    if lower.contains("404") || lower.contains("not found") {
+    if lower.contains("not found") || lower.contains("status: 404") {
       return "the server\(server) has no such collection; check the URL, or create the collection first"
     }
     return "vdirsyncer failed"
@@ -211,16 +235,24 @@ public enum Subprocess {
 /// One `todo sync` at a time per collection: an exclusive `flock` on a lock file, released when
 /// the process ends (even by kill -9).
 public enum SyncLock {
-  /// The lock's descriptor, or nil when another sync holds it (or the file cannot be made).
-  public static func acquire(_ path: String) -> Int32? {
-    _ = FileSystem.createParentFolders(of: path)
-    let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
-    guard descriptor >= 0 else { return nil }
+  /// The lock's descriptor; `.failure` with the reason when another sync holds it (`busy`) or
+  /// the file cannot be made. The descriptor is inherited by the programs the sync runs, so a
+  /// vdirsyncer left running by a killed sync still holds the lock until it ends.
+  public static func acquire(_ path: String) -> Result<Int32, LockProblem> {
+    if let problem = FileSystem.createParentFolders(of: path) { return .failure(.other(problem)) }
+    let descriptor = open(path, O_RDWR | O_CREAT, 0o600)
+    guard descriptor >= 0 else { return .failure(.other("cannot open \(path): \(String(cString: strerror(errno)))")) }
     if flock(descriptor, LOCK_EX | LOCK_NB) != 0 {
+      let reason = errno
       close(descriptor)
-      return nil
+      return .failure(reason == EWOULDBLOCK ? .busy : .other("cannot lock \(path): \(String(cString: strerror(reason)))"))
     }
-    return descriptor
+    return .success(descriptor)
+  }
+
+  public enum LockProblem: Error {
+    case busy
+    case other(String)
   }
 
   public static func release(_ descriptor: Int32) {

@@ -153,6 +153,7 @@ final class RadicaleServer {
   /// tags added on both sides join.
   @Test func tasksAndFieldChangesTravelBothWays() throws {
     let (server, machines) = try setUp()
+    defer { withExtendedLifetime(server) {} }
     let (a, b) = (machines[0], machines[1])
     a("add", "Buy milk", "+shop", "+a,b", "pri:H", "due:2026-12-01", "project:home").expectSuccess()
     a("add", "Call Bob", "due:2026-12-01T17:00:00Z", "wait:2026-11-28").expectSuccess()
@@ -278,7 +279,10 @@ final class RadicaleServer {
     sync(b)
     #expect(try titles(b).count == 3, "nothing reached the server")
     sync(a, "--force")
-    sync(b)
+    // The other machine is asked too: it would lose most of its tasks.
+    let asked = b("sync")
+    #expect(asked.status == 1 && asked.stderr.contains("would delete 3 of 3 tasks here"), "\(asked)")
+    sync(b, "--force")
     #expect(try titles(b).isEmpty)
   }
 
@@ -358,6 +362,7 @@ final class RadicaleServer {
   @Test func aTaskTodomanAddsReachesBothMachines() throws {
     try #require(TodoSandbox.hasTool("todoman"), "make test installs todoman")
     let (server, machines) = try setUp()
+    defer { withExtendedLifetime(server) {} }
     let (a, b) = (machines[0], machines[1])
     let phone = try TodoSandbox()
     let root = phone.folder.appendingPathComponent("calendars").path
@@ -435,13 +440,96 @@ final class RadicaleServer {
       _ = killed.wait()
       #expect(b.shell("sqlite3 \"$TODO_DB\" 'PRAGMA integrity_check'").stdout == "ok\n")
     }
-    // vdirsyncer may still be finishing a killed run's work: let it end.
-    usleep(1_500_000)
+    // A vdirsyncer left running by a killed sync holds the lock until it ends.
+    var waited = 0
+    while b("sync").stderr.contains("another todo sync") && waited < 100 {
+      usleep(100_000)
+      waited += 1
+    }
     sync(b)
     sync(a)
     sync(b)
     #expect(try titles(a) == (try titles(b)))
     #expect(try titles(a).filter { $0.hasPrefix("Round") }.count == 6)
+  }
+
+  /// vdirsyncer's conflict command: an item changed here (merged into the vdir, not yet sent) and
+  /// on the server is merged field by field against the copy both last agreed on; a title
+  /// changed on both sides is recorded as a conflict on this side too.
+  @Test func theConflictCommandMergesAgainstTheCopyBothSidesHad() throws {
+    let (server, machines) = try setUp()
+    defer { withExtendedLifetime(server) {} }
+    let (a, b) = (machines[0], machines[1])
+    a("add", "Shared", "pri:L").expectSuccess()
+    sync(a)
+    sync(b)
+    let shared = try uuid(a, 1)
+    // A's change reaches its vdir only (vdirsyncer not run); B's reaches the server.
+    a("update", shared, "--title", "Title from A", environment: ["TODO_NOW": "2026-11-21T10:00:00Z"]).expectSuccess()
+    #expect(sync(a, "--offline").stdout.contains("1 sent"))
+    b("update", shared, "pri:H", environment: ["TODO_NOW": "2026-11-21T10:30:00Z"]).expectSuccess()
+    sync(b)
+    // vdirsyncer finds the item changed on both sides and runs todo sync --resolve.
+    sync(a, now: "2026-11-21T11:00:00Z")
+    sync(b, now: "2026-11-21T11:01:00Z")
+    for machine in [a, b] {
+      let task = try task(machine, shared)
+      #expect(task["title"] as? String == "Title from A" && task["priority"] as? String == "H", "\(task)")
+    }
+    // Both sides change the title: the resolver keeps the later and records the other.
+    a("update", shared, "--title", "Later on A", environment: ["TODO_NOW": "2026-11-21T12:30:00Z"]).expectSuccess()
+    sync(a, "--offline", now: "2026-11-21T12:30:00Z")
+    b("update", shared, "--title", "Earlier on B", environment: ["TODO_NOW": "2026-11-21T12:00:00Z"]).expectSuccess()
+    sync(b, now: "2026-11-21T12:40:00Z")
+    sync(a, now: "2026-11-21T12:50:00Z")
+    sync(b, now: "2026-11-21T12:51:00Z")
+    #expect(try task(a, shared)["title"] as? String == "Later on A")
+    #expect(try task(b, shared)["title"] as? String == "Later on A")
+    let conflicts = try a("sync", "--conflicts", "--json").jsonArray()
+    #expect(conflicts.first?["lost"] as? String == "Earlier on B", "\(conflicts)")
+  }
+
+  /// A broken item on the server is named and skipped, not fatal; an item deleted on the server
+  /// and put back restores its task; a purge of most tasks waits for --force; --status counts.
+  @Test func brokenItemsRestoredItemsPurgesAndStatus() throws {
+    let (server, machines) = try setUp(machines: 1)
+    let a = machines[0]
+    let empty = ["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//x//EN", "BEGIN:VTODO", "UID:empty-1@example.org", "SUMMARY:", "END:VTODO", "END:VCALENDAR"]
+      .joined(separator: "\r\n") + "\r\n"
+    let put = server.curl(["-X", "PUT", "-H", "Content-Type: text/calendar", "--data-binary", empty, "-o", "/dev/null", "-w", "%{http_code}", server.url("/alice/tasks/empty.ics")])
+    #expect(put.output.hasPrefix("2"), "\(put)")
+    for title in ["One", "Two", "Three"] { a("add", title).expectSuccess() }
+    let first = sync(a)
+    #expect(first.stdout.contains("1 files skipped"), "\(first)")
+    #expect(first.stderr.contains("skipped ") && first.stderr.contains("title"), "\(first)")
+    #expect(try titles(a) == ["One", "Three", "Two"])
+
+    // Deleted on the server, then put back: deleted here, then back here.
+    let one = try uuid(a, 1)
+    let href = try #require(server.items("tasks").first { $0.contains(one) })
+    let item = server.get(href)
+    server.curl(["-X", "DELETE", "-o", "/dev/null", server.url(href)])
+    #expect(sync(a).stdout.contains("1 deleted here"))
+    #expect(try task(a, one)["status"] as? String == "deleted")
+    server.curl(["-X", "PUT", "-H", "Content-Type: text/calendar", "--data-binary", item, "-o", "/dev/null", server.url(href)])
+    sync(a)
+    #expect(try task(a, one)["status"] as? String == "pending")
+
+    // --status: a change here and a file changed in the vdir, without the network.
+    a("update", one, "pri:H").expectSuccess()
+    #expect(a("sync", "--status").lines == [
+      "1 task changed here and 0 files changed in the vdir since the last sync (changes on \(server.url("/alice/tasks/")) show after todo sync)."
+    ])
+    sync(a)
+
+    // Deleting and purging most tasks: the server would lose them, so --force is needed.
+    a("delete", "1-3", "--yes").expectSuccess()
+    a("purge", "--yes").expectSuccess()
+    let refused = a("sync")
+    #expect(refused.status == 1 && refused.stderr.contains("would delete 3 of 3 tasks on the server"), "\(refused)")
+    #expect(server.items("tasks").count == 4)
+    sync(a, "--force")
+    #expect(server.items("tasks") == ["/alice/tasks/empty.ics"])
   }
 
   /// Clear errors: not set up, a server that does not answer, the conflict command's own use.

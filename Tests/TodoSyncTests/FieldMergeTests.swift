@@ -68,6 +68,21 @@ import TodoCore
     #expect(FieldMerge.merge(base: base, local: base, remote: deleted).record.todo.status == .deleted)
   }
 
+  /// The RELATED-TO lines an item was read with are bookkeeping: a copy without them (this
+  /// database's) is not an edit, so a deletion on the other side stays.
+  @Test func keptLinkLinesAreNotAnEdit() {
+    var base = record()
+    base.extras = [TaskExtra(format: "ical", name: "related", value: "RELATED-TO;RELTYPE=PARENT:x@example.org")]
+    let deleted = record(modified: 300) {
+      $0.status = .deleted
+      $0.completed = 300
+    }
+    let outcome = FieldMerge.merge(base: base, local: deleted, remote: base)
+    #expect(outcome.record.todo.status == .deleted)
+    #expect(outcome.warnings.isEmpty)
+    #expect(outcome.record.extras == base.extras, "the server's lines are kept")
+  }
+
   @Test func otherProgramsFieldsMergeOneByOne() {
     let base = record()
     var local = record()

@@ -33,7 +33,9 @@ extension CommandRunner {
 
   /// Runs `vdirsyncer ARGUMENTS…` with todo's configuration and the database the resolver must
   /// read; fails with a sentence and vdirsyncer's last lines.
-  private func runVdirsyncer(_ arguments: [String], config: String, url: String?) throws(Failure) -> String {
+  private func runVdirsyncer(
+    _ arguments: [String], config: String, url: String?, after: String = "nothing was merged"
+  ) throws(Failure) -> String {
     var environment = session.environment
     environment["VDIRSYNCER_CONFIG"] = config
     if let (path, _) = FileSystem.databasePath(option: invocation.options.databasePath, environment: session.environment) {
@@ -46,7 +48,7 @@ extension CommandRunner {
     case .success(let (status, output)):
       guard status == 0 else {
         throw .environment(
-          "\(Vdirsyncer.explain(output, url: url)) (vdirsyncer \(arguments.first ?? "") exited with \(status)); nothing was merged:\n"
+          "\(Vdirsyncer.explain(output, url: url)) (vdirsyncer \(arguments.first ?? "") exited with \(status)); \(after):\n"
             + Vdirsyncer.tail(output))
       }
       return output
@@ -68,18 +70,27 @@ extension CommandRunner {
       if let problem = FileSystem.createParentFolders(of: folder + "/x") { throw .environment(problem) }
     }
     if let problem = FileSystem.createParentFolders(of: paths.config) { throw .environment(problem) }
-    if let problem = FileSystem.writeAtomically(Array(text.utf8), to: paths.config) {
-      throw .environment("cannot write \(paths.config): \(problem)")
+    // Tried as a new file first: a setup that cannot reach the collection keeps the one before.
+    let trial = paths.config + ".new"
+    if let problem = FileSystem.writeAtomically(Array(text.utf8), to: trial) {
+      throw .environment("cannot write \(trial): \(problem)")
+    }
+    // vdirsyncer's status describes the server it last synced with: a new setup starts without
+    // it (items on both sides are matched again by UID; nothing is deleted).
+    if case .success(let names) = FileSystem.files(in: paths.status, endingIn: "") {
+      for name in names { _ = FileSystem.remove(paths.status + name) }
     }
     do throws(Failure) {
-      _ = try runVdirsyncer(["discover", "todo"], config: paths.config, url: url)
+      _ = try runVdirsyncer(["discover", "todo"], config: trial, url: url)
       // Discovery does not reach a collection given by its URL: a first transfer into the vdir
       // (nothing is merged yet) proves the URL and the account work.
-      _ = try runVdirsyncer(["sync", "todo"], config: paths.config, url: url)
+      _ = try runVdirsyncer(["sync", "todo"], config: trial, url: url)
     } catch {
-      // A setup that could not reach the collection is not kept: the next try starts afresh.
-      _ = FileSystem.remove(paths.config)
+      _ = FileSystem.remove(trial)
       throw error
+    }
+    if rename(trial, paths.config) != 0 {
+      throw .environment("cannot write \(paths.config): \(String(cString: strerror(errno)))")
     }
     switch format {
     case .human:
@@ -108,11 +119,11 @@ extension CommandRunner {
     case .success(let bytes): text = String(decoding: bytes, as: UTF8.self)
     case .failure(let problem): throw .environment("cannot read \(paths.config): \(problem.reason)")
     }
-    guard let vdir = Vdirsyncer.vdirFolder(inConfiguration: text) else {
+    let home = session.environment["HOME"]
+    guard let vdir = Vdirsyncer.vdirFolder(inConfiguration: text, home: home) else {
       throw .environment("\(paths.config) has no path in its [storage todo_local] section; set sync up again with --setup … --force")
     }
-    let url = text.split(separator: "\n").first { $0.hasPrefix("url = ") }.map { String($0.dropFirst(7).dropLast()) }
-    return (vdir, url)
+    return (vdir, Vdirsyncer.value("url", in: "storage todo_remote", of: text, home: home))
   }
 
   /// `sync` and `sync --status`.
@@ -129,21 +140,26 @@ extension CommandRunner {
       renderSync(try perform(operation(false), access: .read), url: url, status: true)
       return
     }
-    guard let lock = SyncLock.acquire(paths.lock(collection)) else {
-      throw .environment("another todo sync of '\(collection)' is running; try again when it has finished")
+    let lock: Int32
+    switch SyncLock.acquire(paths.lock(collection)) {
+    case .success(let descriptor): lock = descriptor
+    case .failure(.busy): throw .environment("another todo sync of '\(collection)' is running; try again when it has finished")
+    case .failure(.other(let problem)): throw .environment(problem)
     }
     defer { SyncLock.release(lock) }
     // The server's changes into the vdir, the vdir into the database, the database's changes
     // back to the server. vdirsyncer runs while the database is not locked.
-    _ = try runVdirsyncer(["sync", "todo"], config: paths.config, url: url)
+    if !request.offline { _ = try runVdirsyncer(["sync", "todo"], config: paths.config, url: url) }
     let report = try perform(operation(true), access: .write)
-    if !report.written.isEmpty || !report.removed.isEmpty {
-      _ = try runVdirsyncer(["sync", "todo"], config: paths.config, url: url)
+    if !request.offline && (!report.written.isEmpty || !report.removed.isEmpty) {
+      _ = try runVdirsyncer(
+        ["sync", "todo"], config: paths.config, url: url,
+        after: "the merge is saved here, and the next todo sync sends its changes")
     }
-    renderSync(report, url: url, status: false)
+    renderSync(report, url: url, status: false, offline: request.offline)
   }
 
-  private func renderSync(_ report: SyncReport, url: String?, status: Bool) {
+  private func renderSync(_ report: SyncReport, url: String?, status: Bool, offline: Bool = false) {
     for warning in report.warnings { session.warn(warning, json: format != .human) }
     for skipped in report.skipped {
       session.warn("skipped \(skipped.file): \(skipped.reason)", json: format != .human)
@@ -168,7 +184,8 @@ extension CommandRunner {
         parts.append("\(report.conflicts.count) \(report.conflicts.count == 1 ? "conflict" : "conflicts") (todo sync --conflicts)")
       }
       if !report.skipped.isEmpty { parts.append("\(report.skipped.count) files skipped") }
-      output.write("Synced \(report.items) \(report.items == 1 ? "task" : "tasks") with \(server): \(parts.joinedText(", ")).\n")
+      let place = offline ? "the vdir (vdirsyncer not run)" : server
+      output.write("Synced \(report.items) \(report.items == 1 ? "task" : "tasks") with \(place): \(parts.joinedText(", ")).\n")
     case .json, .jsonLines:
       writeJSON { json in
         json.object { json in
@@ -244,7 +261,8 @@ extension CommandRunner {
       case .failure(let problem): throw .environment("cannot read \(path): \(problem.reason)")
       }
     }
-    let merged = try perform(SyncEngine.resolve(copies[0], copies[1], now: now), access: .read)
+    // A write: the conflicts it decides are recorded.
+    let merged = try perform(SyncEngine.resolve(copies[0], copies[1], now: now), access: .write)
     for path in [a, b] {
       if let problem = FileSystem.writeAtomically(merged, to: path) { throw .environment("cannot write \(path): \(problem)") }
     }

@@ -442,7 +442,7 @@ enum Help {
         todo import --vdir ~/.local/share/todo/vdir/tasks
       """,
     "sync": """
-      Usage: todo sync [--force]
+      Usage: todo sync [--force] [--offline]
              todo sync --setup URL [--user NAME] [--password-command CMD]
                        [--collection NAME] [--force]
              todo sync --status | --conflicts
@@ -478,6 +478,8 @@ enum Help {
         --status                 tasks changed here and files changed in the
                                  vdir since the last sync (no network)
         --conflicts              fields both sides changed, and what was kept
+        --offline                merge the vdir without running vdirsyncer (for
+                                 when you run vdirsyncer yourself)
         --resolve A B            the command vdirsyncer runs when an item
                                  changed on both sides: writes the merged item
                                  into both files

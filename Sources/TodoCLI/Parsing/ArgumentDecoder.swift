@@ -523,6 +523,7 @@ struct ArgumentDecoder {
         modes.append("--conflicts")
       case .flag("--resolve"): modes.append("--resolve")
       case .flag("--force"): request.force = true
+      case .flag("--offline"): request.offline = true
       case .option(let name, _), .flag(let name): throw .unknownOption(name, suggestion: nil)
       case .word(let word, _): words.append(word)
       }
@@ -539,6 +540,7 @@ struct ArgumentDecoder {
         throw .invalid("\(name) goes with --setup URL")
       }
     }
+    if request.offline && request.mode != .sync { throw .invalid("--offline goes with todo sync alone") }
     if request.passwordCommand != nil && request.user == nil {
       throw .invalid("--password-command needs --user NAME")
     }

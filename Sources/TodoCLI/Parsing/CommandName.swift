@@ -58,7 +58,7 @@ enum CommandName: String, CaseIterable, Sendable {
     switch self {
     case .update, .delete: ["--series"]
     case .list: ["--tree"]
-    case .sync: ["--status", "--conflicts", "--resolve", "--force"]
+    case .sync: ["--status", "--conflicts", "--resolve", "--force", "--offline"]
     default: []
     }
   }

@@ -110,6 +110,8 @@ struct SyncRequest: Sendable, Equatable {
   var passwordCommand: String?
   var collection: String?
   var force = false
+  /// Merge the vdir without running vdirsyncer.
+  var offline = false
 }
 
 /// `import [FILE|-] [--format F] [--vdir DIR]`.

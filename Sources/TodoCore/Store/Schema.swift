@@ -149,7 +149,9 @@ public enum Schema {
   /// vdir): the task it mirrors (by UUID, which never changes), the item as last synced (`base`,
   /// the file's text: the common ancestor of a three-way merge), the file's etag (modification
   /// time and size) and content hash when last seen, and a hash of the task's rendering then
-  /// (`rendered`: the task changed here since when its rendering differs). `removed`: the file
+  /// (`rendered`: the task changed here since when its rendering differs), the base before this
+  /// side's last write (`previous`: the conflict resolver's base until the write reaches the
+  /// server). `removed`: the file
   /// was deleted on the other side and the task deleted here; it comes back if edited. And the
   /// conflicts a merge decided (both sides changed a field to different values).
   static let version5 = """
@@ -162,6 +164,7 @@ public enum Schema {
       hash TEXT NOT NULL,
       rendered TEXT NOT NULL,
       base TEXT NOT NULL,
+      previous TEXT NOT NULL DEFAULT '',
       removed INTEGER NOT NULL DEFAULT 0,
       PRIMARY KEY (collection, file)
     ) WITHOUT ROWID;

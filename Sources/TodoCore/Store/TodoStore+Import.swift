@@ -298,6 +298,36 @@ extension TodoStore {
     }
   }
 
+  /// Why one record cannot be stored on its own (a bad title, tag or project, a done task without
+  /// a completion time, a link to itself, a time interval ending before it starts, an unknown
+  /// extra format), or nil. A sync skips such an item; an import refuses the whole file.
+  public static func problem(in record: TaskRecord) -> String? {
+    let todo = record.todo
+    do {
+      try Validation.title(todo.title)
+      for tag in todo.tags { try Validation.tag(tag) }
+      if let project = todo.project { try Validation.project(project) }
+    } catch {
+      return "\(error.description) (task \(todo.uuid))"
+    }
+    // A deleted task keeps the completion time it had (none, if it was deleted while pending).
+    if todo.status == .done && todo.completed == nil {
+      return "task \(todo.uuid) is done but has no completion time"
+    }
+    if todo.depends.contains(where: { $0.uuid == todo.uuid }) || todo.parentUUID == todo.uuid {
+      return "task \(todo.uuid) cannot depend on itself or be its own parent"
+    }
+    for interval in todo.intervals {
+      if let stopped = interval.stopped, stopped < interval.started {
+        return "task \(todo.uuid) has a time interval that ends before it starts"
+      }
+    }
+    if let extra = record.extras.first(where: { !["taskwarrior", "todotxt", "ical"].contains($0.format) }) {
+      return "extra format '\(extra.format)' is not one of taskwarrior, todotxt, ical"
+    }
+    return nil
+  }
+
   /// Refuses records that cannot be stored, naming the first one's line.
   private static func validate(_ records: [TaskRecord]) throws(TodoError) {
     var lineOf: [String: String] = [:]
@@ -312,31 +342,10 @@ extension TodoStore {
         throw fail("UUID \(todo.uuid) is given twice (also at \(first)); give each task once")
       }
       lineOf[todo.uuid] = record.place
-      do {
-        try Validation.title(todo.title)
-        for tag in todo.tags { try Validation.tag(tag) }
-        if let project = todo.project { try Validation.project(project) }
-      } catch {
-        throw fail("\(error.description) (task \(todo.uuid))")
-      }
-      // A deleted task keeps the completion time it had (none, if it was deleted while pending).
-      if todo.status == .done && todo.completed == nil {
-        throw fail("task \(todo.uuid) is done but has no completion time")
-      }
-      if todo.depends.contains(where: { $0.uuid == todo.uuid }) || todo.parentUUID == todo.uuid {
-        throw fail("task \(todo.uuid) cannot depend on itself or be its own parent")
-      }
-      for interval in todo.intervals {
-        if let stopped = interval.stopped, stopped < interval.started {
-          throw fail("task \(todo.uuid) has a time interval that ends before it starts")
-        }
-        if interval.stopped == nil {
-          if let other = running { throw fail("tasks \(other) and \(todo.uuid) are both active; one task can be at a time") }
-          running = todo.uuid
-        }
-      }
-      if let extra = record.extras.first(where: { !["taskwarrior", "todotxt", "ical"].contains($0.format) }) {
-        throw fail("extra format '\(extra.format)' is not one of taskwarrior, todotxt, ical")
+      if let problem = problem(in: record) { throw fail(problem) }
+      for interval in todo.intervals where interval.stopped == nil {
+        if let other = running { throw fail("tasks \(other) and \(todo.uuid) are both active; one task can be at a time") }
+        running = todo.uuid
       }
     }
   }
@@ -387,7 +396,7 @@ extension TodoStore {
 
   /// The number of an `ical`/`sequence` extra (`3@1795253400`: SEQUENCE 3, read when the task's
   /// modified time was 1795253400).
-  static func sequenceNumber(_ value: String) -> Int { Int(value.prefix { $0 != "@" }) ?? 0 }
+  public static func sequenceNumber(_ value: String) -> Int { Int(value.prefix { $0 != "@" }) ?? 0 }
 
   /// Sets the parents and dependencies of the written tasks by UUID; refuses a cycle.
   private static func link(

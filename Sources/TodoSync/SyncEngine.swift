@@ -131,6 +131,16 @@ public enum SyncEngine {
         }
       }
 
+      /// The item, or nil with the file reported as skipped.
+      func parsedOrSkipped(_ bytes: [UInt8], file: String) -> TaskRecord? {
+        switch parse(bytes, file: file) {
+        case .success(let record): return record
+        case .failure(let skipped):
+          report.skipped.append(skipped)
+          return nil
+        }
+      }
+
       // Items synced before.
       for file in items.keys.sorted() {
         guard var item = items[file] else { continue }
@@ -199,13 +209,7 @@ public enum SyncEngine {
           }
         }
         if let bytes = remoteBytes, hash(bytes) != item.hash {
-          let remote: TaskRecord
-          switch parse(bytes, file: file) {
-          case .success(let record): remote = record
-          case .failure(let skipped):
-            report.skipped.append(skipped)
-            continue
-          }
+          guard let remote = parsedOrSkipped(bytes, file: file) else { continue }
           report.pendingThere += 1
           if remote.todo.uuid != item.taskUUID {
             report.skipped.append(SkippedFile(file: file, reason: "its UID changed to \(uid(of: remote)); it is left alone"))
@@ -251,13 +255,7 @@ public enum SyncEngine {
           report.skipped.append(SkippedFile(file: file, reason: problem.reason))
           continue
         }
-        let remote: TaskRecord
-        switch parse(bytes, file: file) {
-        case .success(let record): remote = record
-        case .failure(let skipped):
-          report.skipped.append(skipped)
-          continue
-        }
+        guard let remote = parsedOrSkipped(bytes, file: file) else { continue }
         report.pendingThere += 1
         let uuid = remote.todo.uuid
         guard !knownTasks.contains(uuid) else {

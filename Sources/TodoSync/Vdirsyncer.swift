@@ -1,3 +1,5 @@
+import TodoInterchange
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -30,23 +32,9 @@ public struct SyncPaths: Sendable {
 public enum Vdirsyncer {
   /// A value as vdirsyncer's configuration reads it (a JSON string).
   static func quoted(_ text: String) -> String {
-    var result = "\""
-    for scalar in text.unicodeScalars {
-      switch scalar {
-      case "\"": result += "\\\""
-      case "\\": result += "\\\\"
-      case "\n": result += "\\n"
-      case "\t": result += "\\t"
-      default:
-        if scalar.value < 0x20 {
-          let hex = String(scalar.value, radix: 16)
-          result += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-        } else {
-          result.unicodeScalars.append(scalar)
-        }
-      }
-    }
-    return result + "\""
+    var result = ""
+    JSONValue.writeString(text, into: &result)
+    return result
   }
 
   /// The configuration for one collection. The password is never written: vdirsyncer runs

@@ -301,6 +301,36 @@ public enum SyncEngine {
           previous: "", removed: false)
       }
 
+      // One clock at a time: started on two machines, the earlier clock stops when the later
+      // one started.
+      var importIndex: [String: Int] = [:]
+      for (index, record) in imports.enumerated() { importIndex[record.todo.uuid] = index }
+      var running: [(uuid: String, started: Int64)] = []
+      for record in localRecords where importIndex[record.todo.uuid] == nil && record.todo.isActive {
+        running.append((record.todo.uuid, record.todo.intervals.last?.started ?? 0))
+      }
+      for record in imports where record.todo.isActive {
+        running.append((record.todo.uuid, record.todo.intervals.last?.started ?? 0))
+      }
+      if running.count > 1, let latest = running.max(by: { ($0.started, $0.uuid) < ($1.started, $1.uuid) }) {
+        for clock in running where clock.uuid != latest.uuid {
+          guard var record = importIndex[clock.uuid].map({ imports[$0] }) ?? localByUUID[clock.uuid] else { continue }
+          let last = record.todo.intervals.count - 1
+          record.todo.intervals[last].stopped = max(record.todo.intervals[last].started, latest.started)
+          record.todo.modified = max(record.todo.modified, now)
+          if let index = importIndex[clock.uuid] {
+            imports[index] = record
+          } else {
+            importIndex[clock.uuid] = imports.count
+            imports.append(record)
+            report.updated.append(clock.uuid)
+          }
+          if let file = items.first(where: { $0.value.taskUUID == clock.uuid })?.key { writes[file] = clock.uuid }
+          report.warnings.append(
+            "task \(clock.uuid) (\(record.todo.title)) and task \(latest.uuid) were both started; its clock stops when the other's started")
+        }
+      }
+
       // A sync that would delete most of either side waits for --force.
       let synced = loaded.values.filter { !$0.removed }.count
       for (count, place) in [(localDeletions, "on the server"), (remoteDeletions, "here")] where count > 1 && count * 2 > synced && !force {

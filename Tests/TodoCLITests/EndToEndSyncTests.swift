@@ -532,6 +532,32 @@ final class RadicaleServer {
     #expect(server.items("tasks") == ["/alice/tasks/empty.ics"])
   }
 
+  /// Clocks started on two machines: one task is active after the sync, the other's clock
+  /// stopped when the later one started.
+  @Test func clocksStartedOnTwoMachinesLeaveOneRunning() throws {
+    let (server, machines) = try setUp()
+    defer { withExtendedLifetime(server) {} }
+    let (a, b) = (machines[0], machines[1])
+    a("add", "Write").expectSuccess()
+    a("add", "Read").expectSuccess()
+    sync(a)
+    sync(b)
+    let (write, read) = (try uuid(a, 1), try uuid(a, 2))
+    a("start", "1", environment: ["TODO_NOW": "2026-11-21T10:00:00Z"]).expectSuccess()
+    b("start", read, environment: ["TODO_NOW": "2026-11-21T10:30:00Z"]).expectSuccess()
+    sync(a, now: "2026-11-21T11:00:00Z")
+    let merged = sync(b, now: "2026-11-21T11:01:00Z")
+    #expect(merged.stderr.contains("were both started"), "\(merged)")
+    sync(a, now: "2026-11-21T11:02:00Z")
+    for machine in [a, b] {
+      #expect(try task(machine, read)["active"] as? Bool == true)
+      let stopped = try task(machine, write)
+      #expect(stopped["active"] as? Bool == false)
+      let intervals = try #require(stopped["intervals"] as? [[String: Any]])
+      #expect(intervals.last?["end"] as? String == "2026-11-21T10:30:00Z", "\(intervals)")
+    }
+  }
+
   /// Clear errors: not set up, a server that does not answer, the conflict command's own use.
   @Test func errorsAreClear() throws {
     let todo = try TodoSandbox()

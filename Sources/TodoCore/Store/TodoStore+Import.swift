@@ -170,20 +170,29 @@ extension TodoStore {
         try validate(records)
         var report = ImportReport()
         let records = onePendingPerSeries(records, report: &report)
+        var stopsRunning = false
         if let active = records.first(where: { $0.todo.isActive }) {
           let other = try database { () throws(DatabaseError) in
             try connection.first(
-              "SELECT todo.id FROM interval JOIN todo ON todo.id = interval.todo_id WHERE stopped IS NULL AND todo.uuid != ?",
+              "SELECT todo.id, todo.uuid FROM interval JOIN todo ON todo.id = interval.todo_id WHERE stopped IS NULL AND todo.uuid != ?",
               [.text(active.todo.uuid)]
-            ) { row throws(DatabaseError) in try row.integer(at: 0) ?? 0 }
+            ) { row throws(DatabaseError) in (try row.integer(at: 0) ?? 0, try row.text(at: 1) ?? "") }
           }
+          // A running task the input stops (its incoming copy is not active) is no obstacle.
           if let other {
-            throw .invalid("\(active.place): task \(active.todo.uuid) is active, and task \(other) already is; stop it first")
+            guard records.contains(where: { $0.todo.uuid == other.1 }) else {
+              let place = active.place.isEmpty ? "" : active.place + ": "
+              throw .invalid("\(place)task \(active.todo.uuid) is active, and task \(other.0) already is; stop it first")
+            }
+            stopsRunning = true
           }
         }
         var idOf: [String: Int64] = [:]
         var written: [(record: TaskRecord, id: Int64)] = []
-        for record in records {
+        // When the input stops the running task and starts another, the running one is written
+        // first (the database allows one running clock); otherwise the input's order.
+        let ordered = stopsRunning ? records.filter({ !$0.todo.isActive }) + records.filter(\.todo.isActive) : records
+        for record in ordered {
           let existing = try database { () throws(DatabaseError) in
             try connection.first("SELECT id FROM todo WHERE uuid = ?", [.text(record.todo.uuid)]) {
               row throws(DatabaseError) in try row.integer(at: 0) ?? 0

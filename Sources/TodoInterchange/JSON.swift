@@ -206,6 +206,14 @@ public struct JSONReader {
       let byte = bytes[index]
       switch byte {
       case UInt8(ascii: "\""):
+        // No escape in it (nearly always): the bytes are the string.
+        if scalars.isEmpty {
+          guard let text = String(validating: bytes[runStart..<index], as: UTF8.self) else {
+            throw error("a string is not valid UTF-8")
+          }
+          index += 1
+          return text
+        }
         try flush(index)
         index += 1
         return String(scalars)
@@ -306,30 +314,38 @@ public struct JSONReader {
   /// Every top-level value with the line it starts on: the elements of a top-level array, or the
   /// values one after another (JSON Lines, or a single object).
   public static func records(_ bytes: [UInt8]) throws(InterchangeError) -> [(line: Int, value: JSONValue)] {
-    var reader = JSONReader(bytes: bytes)
     var records: [(line: Int, value: JSONValue)] = []
+    try forEachRecord(bytes) { line, value throws(InterchangeError) in records.append((line, value)) }
+    return records
+  }
+
+  /// Hands each top-level value to `body` as soon as it is read, so that a large input is never
+  /// held as one tree of values (an import keeps only the tasks made from them).
+  public static func forEachRecord(
+    _ bytes: [UInt8], _ body: (Int, JSONValue) throws(InterchangeError) -> Void
+  ) throws(InterchangeError) {
+    var reader = JSONReader(bytes: bytes)
     if reader.peek() == UInt8(ascii: "[") {
       reader.index += 1
       reader.depth = 1
       if reader.consume(UInt8(ascii: "]")) {
         guard reader.atEnd() else { throw reader.error("text after the end of the JSON array") }
-        return []
+        return
       }
       while true {
         _ = reader.peek()
         let line = reader.line
-        records.append((line, try reader.value()))
+        try body(line, try reader.value())
         if reader.consume(UInt8(ascii: ",")) { continue }
         if reader.consume(UInt8(ascii: "]")) { break }
         throw reader.error("the array needs ',' or ']' here")
       }
       guard reader.atEnd() else { throw reader.error("text after the end of the JSON array") }
-      return records
+      return
     }
     while !reader.atEnd() {
       let line = reader.line
-      records.append((line, try reader.value()))
+      try body(line, try reader.value())
     }
-    return records
   }
 }

@@ -39,9 +39,7 @@ public enum NativeJSON {
   /// Reads a JSON array of task objects, or JSON Lines.
   public static func records(_ bytes: [UInt8]) throws(InterchangeError) -> [TaskRecord] {
     var records: [TaskRecord] = []
-    for (line, value) in try JSONReader.records(bytes) {
-      records.append(try record(value, line: line))
-    }
+    try JSONReader.forEachRecord(bytes) { line, value throws(InterchangeError) in records.append(try record(value, line: line)) }
     return records
   }
 

@@ -258,7 +258,10 @@ extension TodoStore {
             }
             idOf[record.todo.uuid] = id
             report.added.append(id)
-            written.append((record, id))
+            // Linking and series need only the new tasks that have links or a series.
+            if record.todo.parentUUID != nil || !record.todo.depends.isEmpty || record.todo.series != nil {
+              written.append((record, id))
+            }
           }
         }
         try link(written, idOf: idOf, report: &report, on: connection)
@@ -295,16 +298,18 @@ extension TodoStore {
       guard let series = record.todo.series else { continue }
       newest[series.uuid] = max(newest[series.uuid] ?? series.index, series.index)
     }
-    return records.map { record in
+    // Changed in place: an input with nothing to change is not copied.
+    var result = records
+    for index in records.indices {
+      let record = records[index]
       guard record.todo.status == .pending, let series = record.todo.series, series.index != newest[series.uuid] else {
-        return record
+        continue
       }
-      var plain = record
-      plain.todo.series = nil
+      result[index].todo.series = nil
       report.warnings.append(
         "\(record.place): task \(record.todo.uuid) is an older pending instance of series \(series.uuid); it comes in outside the series")
-      return plain
     }
+    return result
   }
 
   /// Why one record cannot be stored on its own (a bad title, tag or project, a done task without
@@ -420,7 +425,10 @@ extension TodoStore {
         }
       }
     }
+    let added = Set(report.added)
     for (record, taskID) in written {
+      // A new task without links has none to write (most of a large import).
+      if added.contains(taskID) && record.todo.parentUUID == nil && record.todo.depends.isEmpty { continue }
       var parent: Int64?
       if let uuid = record.todo.parentUUID {
         parent = try id(of: uuid)

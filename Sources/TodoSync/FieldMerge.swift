@@ -194,6 +194,8 @@ public enum FieldMerge {
     // Bookkeeping: this side's file name; the server's RELATED-TO lines; the higher SEQUENCE.
     var keptBookkeeping: [String: TaskExtra] = [:]
     for extra in local.extras.filter(isBookkeeping) { keptBookkeeping[extra.name] = extra }
+    // The server's RELATED-TO lines, also when it has none (it removed them).
+    keptBookkeeping["related"] = nil
     for extra in remote.extras.filter(isBookkeeping) {
       switch extra.name {
       case "related": keptBookkeeping[extra.name] = extra

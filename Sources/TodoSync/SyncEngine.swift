@@ -39,6 +39,8 @@ public struct SyncReport: Sendable, Equatable {
 public struct SkippedFile: Error, Sendable, Equatable {
   public var file: String
   public var reason: String
+  /// The task it names, when it could be read.
+  public var taskUUID: String? = nil
 }
 
 /// The sync state of one item: the task it mirrors, its file, and the item as last synced.
@@ -83,8 +85,11 @@ public enum SyncEngine {
   ///
   /// - Throws: `TodoError.refused` when the merge would delete more than half of the synced tasks
   ///   on either side (unless `force`), or a file cannot be written (nothing is changed then).
+  ///
+  /// `carried`: vdirsyncer has just run, so every earlier write reached the server (or went
+  /// through the conflict command) and no `previous` base is needed any more.
   public static func merge(
-    collection: String, vdir: Vdir, now: Int64, force: Bool, apply: Bool, command: String
+    collection: String, vdir: Vdir, now: Int64, force: Bool, apply: Bool, command: String, carried: Bool = true
   ) -> DataOperation<SyncReport, TodoError> {
     DataOperation { connection throws(TodoError) -> SyncReport in
       var report = SyncReport()
@@ -95,6 +100,9 @@ public enum SyncEngine {
       }
       let loaded = try loadItems(collection, on: connection)
       var items = loaded
+      if carried {
+        for (file, item) in items where !item.previous.isEmpty { items[file]?.previous = "" }
+      }
       var all = TodoFilter()
       all.defaultStatus = .all
       let localRecords = try TodoStore.records(all, now: now).run(connection)
@@ -110,6 +118,8 @@ public enum SyncEngine {
       var newBase: [String: [UInt8]] = [:]
       var removals: [String] = []
       var removing: Set<String> = []
+      /// Tasks whose item the server deleted while they were deleted here too: rebased.
+      var alreadyDeleted: [String] = []
       var localDeletions = 0
       var remoteDeletions = 0
       var knownTasks: Set<String> = []
@@ -123,8 +133,11 @@ public enum SyncEngine {
           var record = records[0]
           record.source = file
           record.extras.removeAll { $0.format == "ical" && $0.name == "file" }
-          // An item that cannot be stored is skipped, not fatal to the rest.
-          if let problem = TodoStore.problem(in: record) { return .failure(SkippedFile(file: file, reason: problem)) }
+          // An item that cannot be stored is skipped, not fatal to the rest (its task is known, so
+          // no second item gets its UID).
+          if let problem = TodoStore.problem(in: record) {
+            return .failure(SkippedFile(file: file, reason: problem, taskUUID: record.todo.uuid))
+          }
           return .success(record)
         } catch {
           return .failure(SkippedFile(file: file, reason: "\(error)"))
@@ -137,6 +150,7 @@ public enum SyncEngine {
         case .success(let record): return record
         case .failure(let skipped):
           report.skipped.append(skipped)
+          if let uuid = skipped.taskUUID { knownTasks.insert(uuid) }
           return nil
         }
       }
@@ -182,6 +196,7 @@ public enum SyncEngine {
             remoteDeletions += 1
             item.removed = true
             items[file] = item
+            if local.todo.status == .deleted { alreadyDeleted.append(item.taskUUID) }
             if local.todo.status != .deleted {
               var deleted = local
               deleted.todo.status = .deleted
@@ -301,6 +316,25 @@ public enum SyncEngine {
           previous: "", removed: false)
       }
 
+      // Tasks here whose items name a task that arrives now (kept RELATED-TO lines) are linked to it.
+      let arriving = Set(report.added)
+      if !arriving.isEmpty {
+        for local in localRecords {
+          let links = ICalendar.relatedLinks(local).filter { arriving.contains($0.target) && $0.unlinked(local.todo) }
+          guard !links.isEmpty else { continue }
+          let index = imports.firstIndex { $0.todo.uuid == local.todo.uuid }
+          var record = index.map { imports[$0] } ?? withDanglingLinks(local, known: here)
+          for link in links {
+            if link.isParent {
+              record.todo.parentUUID = link.target
+            } else if !record.todo.depends.contains(where: { $0.uuid == link.target }) {
+              record.todo.depends.append(TaskLink(id: 0, uuid: link.target, isOpen: true))
+            }
+          }
+          if let index { imports[index] = record } else { imports.append(record) }
+        }
+      }
+
       // One clock at a time: started on two machines, the earlier clock stops when the later
       // one started.
       var importIndex: [String: Int] = [:]
@@ -325,7 +359,10 @@ public enum SyncEngine {
             imports.append(record)
             report.updated.append(clock.uuid)
           }
-          if let file = items.first(where: { $0.value.taskUUID == clock.uuid })?.key { writes[file] = clock.uuid }
+          if let file = items.first(where: { $0.value.taskUUID == clock.uuid })?.key {
+            writes[file] = clock.uuid
+            newBase[file] = nil
+          }
           report.warnings.append(
             "task \(clock.uuid) (\(record.todo.title)) and task \(latest.uuid) were both started; its clock stops when the other's started")
         }
@@ -358,14 +395,17 @@ public enum SyncEngine {
       for (file, uuid) in writes.sorted(by: { $0.key < $1.key }) {
         guard let record = finalByUUID[uuid], var item = items[file] else { continue }
         let bytes = finalWriter.file(record)
-        if case .success(let old) = vdir.read(file), old == bytes {
+        let old: [UInt8]? = if case .success(let read) = vdir.read(file) { read } else { nil }
+        if old == bytes {
           // Already there (a crash after writing it, before the state was saved).
         } else if let problem = vdir.write(bytes, to: file) {
           throw .refused("cannot write \(vdir.folder)/\(file): \(problem); nothing was changed")
         } else {
           written.append(file)
         }
-        if !item.base.isEmpty { item.previous = item.base }
+        // What vdirsyncer last carried is what this write replaced (kept from the first write
+        // until vdirsyncer runs).
+        if item.previous.isEmpty, let old, old != bytes { item.previous = String(decoding: old, as: UTF8.self) }
         item.base = String(decoding: bytes, as: UTF8.self)
         item.hash = hash(bytes)
         item.etag = vdir.stamp(file) ?? ""
@@ -374,9 +414,10 @@ public enum SyncEngine {
         items[file] = item
       }
       report.written = written
-      for (file, bytes) in newBase {
+      for (file, bytes) in newBase where writes[file] == nil {
         guard var item = items[file], let record = finalByUUID[item.taskUUID] else { continue }
         item.base = String(decoding: bytes, as: UTF8.self)
+        item.previous = ""
         item.rendered = hash(finalWriter.file(record))
         items[file] = item
       }
@@ -390,13 +431,14 @@ public enum SyncEngine {
       }
       // Deleted here because the server deleted its item: the deleted task is the new base, so
       // the item restored on the server later restores it here.
-      for uuid in report.deleted {
+      for uuid in report.deleted + alreadyDeleted {
         guard let file = items.first(where: { $0.value.taskUUID == uuid })?.key, let record = finalByUUID[uuid],
           var item = items[file]
         else { continue }
         let bytes = finalWriter.file(record)
         item.rendered = hash(bytes)
         item.base = String(decoding: bytes, as: UTF8.self)
+        item.previous = ""
         items[file] = item
       }
       for file in removals {

@@ -355,6 +355,19 @@ final class RadicaleServer {
     }
     #expect(after.contains("SUMMARY:Edited on A"), "\(after)")
     #expect(kept(after) == kept(before), "\(before)\n----\n\(after)")
+
+    // The parent arrives later: the task is linked to it, and the item keeps its line.
+    let parent = [
+      "BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//Phone//EN", "BEGIN:VTODO", "UID:unknown-parent@example.org",
+      "DTSTAMP:20261120T080000Z", "SUMMARY:The parent", "END:VTODO", "END:VCALENDAR",
+    ].joined(separator: "\r\n") + "\r\n"
+    server.curl(["-X", "PUT", "-H", "Content-Type: text/calendar", "--data-binary", parent, "-o", "/dev/null", server.url("/alice/tasks/parent.ics")])
+    sync(a)
+    let child = try a.task(1)
+    #expect(child["title"] as? String == "Edited on A")
+    #expect(child["parent_id"] as? Int == 2, "\(child)")
+    sync(a)
+    #expect(server.get("/alice/tasks/phone-7.ics").contains("RELATED-TO;RELTYPE=PARENT:unknown-parent@example.org"))
   }
 
   /// Scenario 2: todoman, with its own vdir and vdirsyncer, adds a task: A and B get it with its

@@ -64,22 +64,41 @@ extension CommandRunner {
     }
     _ = try vdirsyncerPath()
     guard let todo = Subprocess.ownPath() else { throw .environment("cannot find this program's own path in /proc/self/exe") }
-    let text = Vdirsyncer.configuration(
-      paths: paths, collection: collection, url: url, user: request.user, passwordCommand: request.passwordCommand, todo: todo)
-    for folder in [paths.vdir(collection), paths.status] {
+    // Tried with a new file first: a setup that cannot reach the collection keeps the one before.
+    // vdirsyncer's status describes the server it last synced with: for another server (or
+    // collection) the trial starts a fresh status, swapped in on success, and items on both
+    // sides are matched again by UID (nothing is deleted); for the same one it is kept.
+    let previousText: String? = if case .success(let bytes) = FileSystem.readAll(paths.config) { String(decoding: bytes, as: UTF8.self) } else { nil }
+    let home = session.environment["HOME"]
+    let sameServer =
+      previousText.map {
+        Vdirsyncer.value("url", in: "storage todo_remote", of: $0, home: home) == url
+          && Vdirsyncer.vdirFolder(inConfiguration: $0, home: home) == paths.vdir(collection)
+      } ?? false
+    var trialPaths = paths
+    if !sameServer { trialPaths.status = String(paths.status.dropLast()) + ".new/" }
+    func text(_ paths: SyncPaths) -> String {
+      Vdirsyncer.configuration(
+        paths: paths, collection: collection, url: url, user: request.user, passwordCommand: request.passwordCommand, todo: todo)
+    }
+    for folder in [paths.vdir(collection), trialPaths.status] {
       if let problem = FileSystem.createParentFolders(of: folder + "/x") { throw .environment(problem) }
     }
+    if !sameServer, case .success(let names) = FileSystem.files(in: trialPaths.status, endingIn: "") {
+      for name in names { _ = FileSystem.remove(trialPaths.status + name) }
+    }
     if let problem = FileSystem.createParentFolders(of: paths.config) { throw .environment(problem) }
-    // Tried as a new file first: a setup that cannot reach the collection keeps the one before.
     let trial = paths.config + ".new"
-    if let problem = FileSystem.writeAtomically(Array(text.utf8), to: trial) {
+    if let problem = FileSystem.writeAtomically(Array(text(trialPaths).utf8), to: trial) {
       throw .environment("cannot write \(trial): \(problem)")
     }
-    // vdirsyncer's status describes the server it last synced with: a new setup starts without
-    // it (items on both sides are matched again by UID; nothing is deleted).
-    if case .success(let names) = FileSystem.files(in: paths.status, endingIn: "") {
-      for name in names { _ = FileSystem.remove(paths.status + name) }
+    let lock: Int32
+    switch SyncLock.acquire(paths.lock(collection)) {
+    case .success(let descriptor): lock = descriptor
+    case .failure(.busy): throw .environment("a todo sync of '\(collection)' is running; set up again when it has finished")
+    case .failure(.other(let problem)): throw .environment(problem)
     }
+    defer { SyncLock.release(lock) }
     do throws(Failure) {
       _ = try runVdirsyncer(["discover", "todo"], config: trial, url: url)
       // Discovery does not reach a collection given by its URL: a first transfer into the vdir
@@ -89,9 +108,19 @@ extension CommandRunner {
       _ = FileSystem.remove(trial)
       throw error
     }
-    if rename(trial, paths.config) != 0 {
-      throw .environment("cannot write \(paths.config): \(String(cString: strerror(errno)))")
+    if !sameServer {
+      if case .success(let names) = FileSystem.files(in: paths.status, endingIn: "") {
+        for name in names { _ = FileSystem.remove(paths.status + name) }
+      }
+      rmdir(paths.status)
+      if rename(String(trialPaths.status.dropLast()), String(paths.status.dropLast())) != 0 {
+        throw .environment("cannot move vdirsyncer's status into \(paths.status): \(String(cString: strerror(errno)))")
+      }
     }
+    if let problem = FileSystem.writeAtomically(Array(text(paths).utf8), to: paths.config) {
+      throw .environment("cannot write \(paths.config): \(problem)")
+    }
+    _ = FileSystem.remove(trial)
     switch format {
     case .human:
       output.write(
@@ -134,7 +163,8 @@ extension CommandRunner {
     let vdir = Vdir(folder: folder)
     let operation = { (apply: Bool) in
       SyncEngine.merge(
-        collection: collection, vdir: vdir, now: self.now, force: request.force, apply: apply, command: self.invocation.commandLine)
+        collection: collection, vdir: vdir, now: self.now, force: request.force, apply: apply, command: self.invocation.commandLine,
+        carried: !request.offline)
     }
     guard apply else {
       renderSync(try perform(operation(false), access: .read), url: url, status: true)

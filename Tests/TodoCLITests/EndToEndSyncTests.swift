@@ -368,6 +368,18 @@ final class RadicaleServer {
     #expect(child["parent_id"] as? Int == 2, "\(child)")
     sync(a)
     #expect(server.get("/alice/tasks/phone-7.ics").contains("RELATED-TO;RELTYPE=PARENT:unknown-parent@example.org"))
+
+    // A link to an item that is never here, removed here: the server's item loses it too.
+    let orphan = [
+      "BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//Phone//EN", "BEGIN:VTODO", "UID:phone-8@example.org",
+      "DTSTAMP:20261120T080000Z", "SUMMARY:Orphan", "RELATED-TO;RELTYPE=PARENT:nowhere@example.org", "END:VTODO", "END:VCALENDAR",
+    ].joined(separator: "\r\n") + "\r\n"
+    server.curl(["-X", "PUT", "-H", "Content-Type: text/calendar", "--data-binary", orphan, "-o", "/dev/null", server.url("/alice/tasks/phone-8.ics")])
+    sync(a)
+    a("update", "3", "parent:").expectSuccess()
+    sync(a)
+    let unlinked = server.get("/alice/tasks/phone-8.ics")
+    #expect(unlinked.contains("SUMMARY:Orphan") && !unlinked.contains("RELATED-TO"), "\(unlinked)")
   }
 
   /// Scenario 2: todoman, with its own vdir and vdirsyncer, adds a task: A and B get it with its

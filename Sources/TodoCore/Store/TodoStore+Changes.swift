@@ -181,7 +181,7 @@ extension TodoStore {
         expand: { ids, connection throws(TodoError) in
           series ? try currentInstances(of: ids, on: connection) : ids
         }
-      ) { todo, _ throws(TodoError) in
+      ) { todo, connection throws(TodoError) in
         let before = todo
         if series && todo.seriesID == nil {
           throw .refused("task \(todo.id) is not recurring: --series changes the series of a recurring task")
@@ -198,7 +198,20 @@ extension TodoStore {
           todo.seriesIndex = nil
         case nil: break
         }
-        let changed = todo != before || !changes.notes.isEmpty || recurs || !links.addBlocks.isEmpty || !links.removeBlocks.isEmpty
+        // `parent:` on a task whose only parent is a kept RELATED-TO line (to a task that is not
+        // here) removes that line.
+        var dropsKeptParent = false
+        if links.parent == .clear && before.parentID == nil {
+          dropsKeptParent = try database { () throws(DatabaseError) in
+            try connection.first(
+              "SELECT 1 FROM extra WHERE todo_id = ? AND format = 'ical' AND name = 'related'", [.integer(todo.id)]
+            ) { _ throws(DatabaseError) in true }
+          } ?? false
+        }
+        let changed =
+          todo != before || !changes.notes.isEmpty || recurs || !links.addBlocks.isEmpty || !links.removeBlocks.isEmpty
+          || dropsKeptParent
+        if dropsKeptParent && todo == before { todo.modified = max(now, todo.modified) }
         return changed ? .changed : .unchanged(.sameValues)
       } afterEach: { before, todo, entry, connection throws(TodoError) in
         try database { () throws(DatabaseError) in try addNotes(changes.notes, to: todo.id, now: now, on: connection) }

@@ -70,6 +70,11 @@ extension TodoStore {
     let new = Set(todo.depends.map(\.id))
     var others: [Int64] = []
     try database { () throws(DatabaseError) in
+      // The links as another program wrote them (iCalendar's RELATED-TO lines, kept for links to
+      // tasks that are not here) give way once the links are changed here.
+      if links.parent != nil || !links.removeDepends.isEmpty {
+        try connection.execute("DELETE FROM extra WHERE todo_id = ? AND format = 'ical' AND name = 'related'", [id])
+      }
       for target in old.subtracting(new).sorted() {
         try connection.execute("DELETE FROM dependency WHERE todo_id = ? AND depends_on = ?", [id, .integer(target)])
       }

@@ -28,11 +28,6 @@ public struct SyncReport: Sendable, Equatable {
   public var items = 0
 
   public init() {}
-
-  /// Nothing changed on either side.
-  public var isEmpty: Bool {
-    added.isEmpty && updated.isEmpty && deleted.isEmpty && written.isEmpty && removed.isEmpty && restored.isEmpty
-  }
 }
 
 /// A file of the vdir that a sync left alone, and why.
@@ -116,7 +111,6 @@ public enum SyncEngine {
       var writes: [String: String] = [:]
       /// Items whose file changed on the other side and needs no write: their new base.
       var newBase: [String: [UInt8]] = [:]
-      var removals: [String] = []
       var removing: Set<String> = []
       /// Tasks whose item the server deleted while they were deleted here too: rebased.
       var alreadyDeleted: [String] = []
@@ -159,10 +153,14 @@ public enum SyncEngine {
       for file in items.keys.sorted() {
         guard var item = items[file] else { continue }
         knownTasks.insert(item.taskUUID)
-        let baseRecord: TaskRecord? = {
-          guard case .success(let record) = parse(Array(item.base.utf8), file: file) else { return nil }
+        // The base is parsed only when a merge needs it (a file changed there, or a task deleted here).
+        var parsedBase: TaskRecord??
+        func baseRecord() -> TaskRecord? {
+          if let parsedBase { return parsedBase }
+          let record: TaskRecord? = if case .success(let record) = parse(Array(item.base.utf8), file: file) { record } else { nil }
+          parsedBase = .some(record)
           return record
-        }()
+        }
         guard let local = localByUUID[item.taskUUID].map({ withDanglingLinks($0, known: here) }) else {
           // Purged here (it was deleted first): its item goes too, unless the server changed it
           // since (an edit beats a delete: it is read again as a new item).
@@ -172,14 +170,13 @@ public enum SyncEngine {
               knownTasks.remove(item.taskUUID)
               continue
             }
-            removals.append(file)
             removing.insert(file)
             if !item.removed { localDeletions += 1 }
           }
           continue
         }
         let localChanged = localByUUID[item.taskUUID].map { hash(writer.file($0)) } != item.rendered
-        let deletedHere = local.todo.status == .deleted && baseRecord.map { $0.todo.status != .deleted } ?? false
+        let deletedHere = local.todo.status == .deleted && baseRecord().map { $0.todo.status != .deleted } ?? false
         guard let stamp = listing[file] else {
           // Deleted on the other side.
           if item.removed {
@@ -230,9 +227,9 @@ public enum SyncEngine {
             report.skipped.append(SkippedFile(file: file, reason: "its UID changed to \(uid(of: remote)); it is left alone"))
             continue
           }
-          if remote.todo.status == .deleted && baseRecord.map({ $0.todo.status != .deleted }) ?? false { remoteDeletions += 1 }
+          if remote.todo.status == .deleted && baseRecord().map({ $0.todo.status != .deleted }) ?? false { remoteDeletions += 1 }
           if deletedHere { localDeletions += 1 }
-          let outcome = FieldMerge.merge(base: baseRecord, local: local, remote: remote)
+          let outcome = FieldMerge.merge(base: baseRecord(), local: local, remote: remote)
           report.conflicts += outcome.conflicts
           report.warnings += outcome.warnings
           if !FieldMerge.sameFields(outcome.record, local) {
@@ -316,29 +313,32 @@ public enum SyncEngine {
           previous: "", removed: false)
       }
 
+      var importIndex: [String: Int] = [:]
+      for (index, record) in imports.enumerated() { importIndex[record.todo.uuid] = index }
+
       // Tasks here whose items name a task that arrives now (kept RELATED-TO lines) are linked to it.
       let arriving = Set(report.added)
       if !arriving.isEmpty {
         for local in localRecords {
           let links = ICalendar.relatedLinks(local).filter { arriving.contains($0.target) && $0.unlinked(local.todo) }
           guard !links.isEmpty else { continue }
-          let index = imports.firstIndex { $0.todo.uuid == local.todo.uuid }
-          var record = index.map { imports[$0] } ?? withDanglingLinks(local, known: here)
-          for link in links {
-            if link.isParent {
-              record.todo.parentUUID = link.target
-            } else if !record.todo.depends.contains(where: { $0.uuid == link.target }) {
-              record.todo.depends.append(TaskLink(id: 0, uuid: link.target, isOpen: true))
-            }
+          let index = importIndex[local.todo.uuid]
+          let record = linked(index.map { imports[$0] } ?? withDanglingLinks(local, known: here), links)
+          if let index {
+            imports[index] = record
+          } else {
+            importIndex[record.todo.uuid] = imports.count
+            imports.append(record)
           }
-          if let index { imports[index] = record } else { imports.append(record) }
         }
       }
 
+      // Each task's file, once every item is known (the items do not change hands from here on).
+      var fileOf: [String: String] = [:]
+      for (file, item) in items { fileOf[item.taskUUID] = file }
+
       // One clock at a time: started on two machines, the earlier clock stops when the later
       // one started.
-      var importIndex: [String: Int] = [:]
-      for (index, record) in imports.enumerated() { importIndex[record.todo.uuid] = index }
       var running: [(uuid: String, started: Int64)] = []
       for record in localRecords where importIndex[record.todo.uuid] == nil && record.todo.isActive {
         running.append((record.todo.uuid, record.todo.intervals.last?.started ?? 0))
@@ -359,7 +359,7 @@ public enum SyncEngine {
             imports.append(record)
             report.updated.append(clock.uuid)
           }
-          if let file = items.first(where: { $0.value.taskUUID == clock.uuid })?.key {
+          if let file = fileOf[clock.uuid] {
             writes[file] = clock.uuid
             newBase[file] = nil
           }
@@ -376,7 +376,7 @@ public enum SyncEngine {
       }
       report.items = items.values.filter { !$0.removed }.count
       report.written = writes.keys.sorted()
-      report.removed = removals.sorted()
+      report.removed = removing.sorted()
       guard apply else { return report }
 
       // Apply: the tasks first (one undo step), then the files, then the state.
@@ -423,7 +423,7 @@ public enum SyncEngine {
       }
       // A task the merge changed here whose file needed no write: its rendering moved.
       for uuid in report.updated {
-        guard let file = items.first(where: { $0.value.taskUUID == uuid })?.key, newBase[file] == nil, writes[file] == nil,
+        guard let file = fileOf[uuid], newBase[file] == nil, writes[file] == nil,
           let record = finalByUUID[uuid], var item = items[file]
         else { continue }
         item.rendered = hash(finalWriter.file(record))
@@ -432,7 +432,7 @@ public enum SyncEngine {
       // Deleted here because the server deleted its item: the deleted task is the new base, so
       // the item restored on the server later restores it here.
       for uuid in report.deleted + alreadyDeleted {
-        guard let file = items.first(where: { $0.value.taskUUID == uuid })?.key, let record = finalByUUID[uuid],
+        guard let file = fileOf[uuid], let record = finalByUUID[uuid],
           var item = items[file]
         else { continue }
         let bytes = finalWriter.file(record)
@@ -441,12 +441,12 @@ public enum SyncEngine {
         item.previous = ""
         items[file] = item
       }
-      for file in removals {
+      for file in report.removed {
         if let problem = vdir.remove(file) {
           throw .refused("cannot remove \(vdir.folder)/\(file): \(problem); nothing was changed")
         }
       }
-      if !written.isEmpty || !removals.isEmpty { vdir.flush() }
+      if !written.isEmpty || !removing.isEmpty { vdir.flush() }
       try saveItems(items, over: loaded, collection: collection, conflicts: report.conflicts, now: now, on: connection)
       return report
     }
@@ -573,11 +573,16 @@ public enum SyncEngine {
   /// RELATED-TO lines, since they cannot be linked) put back, as the item has them: so a merge
   /// sees them unchanged.
   static func withDanglingLinks(_ record: TaskRecord, known: Set<String>) -> TaskRecord {
+    linked(record, ICalendar.relatedLinks(record).filter { $0.unlinked(record.todo) && !known.contains($0.target) })
+  }
+
+  /// The task with these kept links made links.
+  static func linked(_ record: TaskRecord, _ links: [ICalendar.RelatedLink]) -> TaskRecord {
     var record = record
-    for link in ICalendar.relatedLinks(record) where link.unlinked(record.todo) && !known.contains(link.target) {
+    for link in links {
       if link.isParent {
         record.todo.parentUUID = link.target
-      } else {
+      } else if !record.todo.depends.contains(where: { $0.uuid == link.target }) {
         record.todo.depends.append(TaskLink(id: 0, uuid: link.target, isOpen: true))
       }
     }

@@ -90,20 +90,9 @@ public enum Vdirsyncer {
       guard current == "[" + section + "]", let equals = line.firstIndex(of: "="),
         line[..<equals].trimmingSpaces() == key
       else { continue }
-      let quoted = line[line.index(after: equals)...].trimmingSpaces()
-      guard quoted.count >= 2, quoted.hasPrefix("\""), quoted.hasSuffix("\"") else { return nil }
-      var value = ""
-      var escaped = false
-      for character in quoted.dropFirst().dropLast() {
-        if escaped {
-          value.append(["n": "\n", "t": "\t", "r": "\r"][character] ?? character)
-          escaped = false
-        } else if character == "\\" {
-          escaped = true
-        } else {
-          value.append(character)
-        }
-      }
+      // A JSON string, as the configuration's values are (`quoted` writes them so).
+      var reader = JSONReader(bytes: Array(line[line.index(after: equals)...].trimmingSpaces().utf8))
+      guard case .string(var value)? = try? reader.value() else { return nil }
       if let home, value == "~" || value.hasPrefix("~/") { value = home + value.dropFirst() }
       return value
     }

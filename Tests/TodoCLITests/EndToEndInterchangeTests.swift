@@ -126,6 +126,11 @@ import Testing
     let none = todo("export", "--format", "todotxt", "+nosuchtag")
     none.expectSuccess()
     #expect(none.stdout.isEmpty)
+    // Standard input a terminal (script(1) gives the command one): import does not sit waiting.
+    let onTerminal = todo.shell("timeout 10 script -qec \"$TODO import\" /dev/null < /dev/null")
+    #expect(onTerminal.status == 2, "\(onTerminal)")
+    #expect(onTerminal.stdout.contains("import reads a file, or tasks piped in"), "\(onTerminal)")
+    #expect(!FileManager.default.fileExists(atPath: todo.databasePath), "nothing was written")
   }
 
   @Test func recordsThatBreakTheDatabasesRulesFailWithTheirLine() throws {

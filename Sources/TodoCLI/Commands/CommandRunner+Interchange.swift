@@ -59,6 +59,9 @@ extension CommandRunner {
       throw .environment("\(folder) is not a folder; nothing was written")
     }
     let writer = ICalendar.Writer(records)
+    // Written without a flush each, then flushed once (as a sync writes its vdir).
+    let vdir = Vdir(folder: folder)
+    defer { vdir.flush() }
     var used: Set<String> = []
     var written = 0
     for record in records {
@@ -68,11 +71,11 @@ extension CommandRunner {
         name = record.todo.uuid + ".ics"
         used.insert(name)
       }
-      let path = folder + "/" + name
       let bytes = writer.file(record)
-      if case .success(let old) = FileSystem.readAll(path), old == bytes { continue }
-      if let problem = FileSystem.writeAtomically(bytes, to: path) {
-        throw .environment("cannot write \(path): \(problem); \(written) of \(records.count) files were written before it")
+      if case .success(let old) = vdir.read(name), old == bytes { continue }
+      if let problem = vdir.write(bytes, to: name) {
+        throw .environment(
+          "cannot write \(folder)/\(name): \(problem); \(written) of \(records.count) files were written before it")
       }
       written += 1
     }

@@ -55,6 +55,21 @@ extension CommandRunner {
     }
   }
 
+  /// The collection's sync lock, or a failure saying `busy` when another sync holds it.
+  private func syncLock(_ paths: SyncPaths, _ collection: String, busy: String) throws(Failure) -> Int32 {
+    switch SyncLock.acquire(paths.lock(collection)) {
+    case .success(let descriptor): return descriptor
+    case .failure(.busy): throw .environment(busy)
+    case .failure(.other(let problem)): throw .environment(problem)
+    }
+  }
+
+  /// Removes the (not hidden) files of a folder: vdirsyncer's status files.
+  private func emptyFolder(_ folder: String) {
+    guard case .success(let names) = FileSystem.files(in: folder, endingIn: "") else { return }
+    for name in names { _ = FileSystem.remove(folder + "/" + name) }
+  }
+
   /// `sync --setup URL`: writes vdirsyncer's configuration and runs its discovery.
   private func syncSetup(url: String, _ request: SyncRequest, paths: SyncPaths) throws(Failure) {
     let lastPart = url.split(separator: "/").last.map(String.init) ?? ""
@@ -84,20 +99,13 @@ extension CommandRunner {
     for folder in [paths.vdir(collection), trialPaths.status] {
       if let problem = FileSystem.createParentFolders(of: folder + "/x") { throw .environment(problem) }
     }
-    if !sameServer, case .success(let names) = FileSystem.files(in: trialPaths.status, endingIn: "") {
-      for name in names { _ = FileSystem.remove(trialPaths.status + name) }
-    }
+    if !sameServer { emptyFolder(trialPaths.status) }
     if let problem = FileSystem.createParentFolders(of: paths.config) { throw .environment(problem) }
     let trial = paths.config + ".new"
     if let problem = FileSystem.writeAtomically(Array(text(trialPaths).utf8), to: trial) {
       throw .environment("cannot write \(trial): \(problem)")
     }
-    let lock: Int32
-    switch SyncLock.acquire(paths.lock(collection)) {
-    case .success(let descriptor): lock = descriptor
-    case .failure(.busy): throw .environment("a todo sync of '\(collection)' is running; set up again when it has finished")
-    case .failure(.other(let problem)): throw .environment(problem)
-    }
+    let lock = try syncLock(paths, collection, busy: "a todo sync of '\(collection)' is running; set up again when it has finished")
     defer { SyncLock.release(lock) }
     do throws(Failure) {
       _ = try runVdirsyncer(["discover", "todo"], config: trial, url: url)
@@ -109,9 +117,7 @@ extension CommandRunner {
       throw error
     }
     if !sameServer {
-      if case .success(let names) = FileSystem.files(in: paths.status, endingIn: "") {
-        for name in names { _ = FileSystem.remove(paths.status + name) }
-      }
+      emptyFolder(paths.status)
       rmdir(paths.status)
       if rename(String(trialPaths.status.dropLast()), String(paths.status.dropLast())) != 0 {
         throw .environment("cannot move vdirsyncer's status into \(paths.status): \(String(cString: strerror(errno)))")
@@ -170,12 +176,7 @@ extension CommandRunner {
       renderSync(try perform(operation(false), access: .read), url: url, status: true)
       return
     }
-    let lock: Int32
-    switch SyncLock.acquire(paths.lock(collection)) {
-    case .success(let descriptor): lock = descriptor
-    case .failure(.busy): throw .environment("another todo sync of '\(collection)' is running; try again when it has finished")
-    case .failure(.other(let problem)): throw .environment(problem)
-    }
+    let lock = try syncLock(paths, collection, busy: "another todo sync of '\(collection)' is running; try again when it has finished")
     defer { SyncLock.release(lock) }
     // The server's changes into the vdir, the vdir into the database, the database's changes
     // back to the server. vdirsyncer runs while the database is not locked.

@@ -106,6 +106,7 @@ struct CommandRunner {
     case .show(let references, let single):
       let todos = try perform(TodoStore.tasks(references), access: .read)
       if format == .human {
+        let text = self.text
         for (index, todo) in todos.enumerated() {
           if index > 0 { output.write("\n") }
           let upcoming = todo.seriesID == nil ? [] : try perform(TodoStore.upcomingDates(of: todo, count: 3, now: now), access: .read)
@@ -189,7 +190,8 @@ struct CommandRunner {
       return
     }
     var confirmed = operation
-    let mayAsk = selection != nil || verb.past == ChangeVerb.complete.past
+    // Only a change chosen by a filter or a range asks (`done` always comes with one).
+    let mayAsk = selection != nil
     if mayAsk, !invocation.options.assumeYes, session.inputIsTerminal {
       let preview = try perform(operation, access: .preview)
       let shown = preview.tasks.map(\.id)
@@ -284,6 +286,7 @@ struct CommandRunner {
     switch format {
     case .human:
       let said = dryRun ? verb.conditional : verb.past
+      let text = self.text  // made once: it works out today's date
       for todo in report.tasks { output.write("\(said) task \(todo.id): \(text.summary(todo))\n") }
       for todo in report.others {
         let what = verb.past == ChangeVerb.start.past ? (dryRun ? "Would stop" : "Stopped") : (dryRun ? "Would update" : "Updated")
@@ -357,6 +360,7 @@ struct CommandRunner {
     case .human:
       let (undid, restored, removed) = dryRun ? ("Would undo", "Would restore", "Would remove") : ("Undid", "Restored", "Removed")
       output.write("\(undid): \(sanitizedForTerminal(report.entry.command))  (\(report.entry.summary))\n")
+      let text = self.text
       for todo in report.restored { output.write("\(restored) task \(todo.id): \(text.summary(todo))\n") }
       for id in report.removedIDs { output.write("\(removed) task \(id)\n") }
       if dryRun { output.write("Dry run: nothing was changed.\n") }

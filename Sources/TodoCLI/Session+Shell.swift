@@ -21,6 +21,13 @@ extension Session {
     }
     return Shell(session: self, completions: SessionCompletions(session: self, options: options)).run()
   }
+
+  /// The active context, for the shell's prompt (none when the configuration does not read:
+  /// the next command says why).
+  func promptContext() -> String? {
+    let overrides = shellOptions?.configOverrides ?? []
+    return (try? Configuration.load(environment: environment, overrides: overrides, now: Timestamp.now()))?.activeContext
+  }
 }
 
 /// Tab completion's view of the command line and of the session's database.

@@ -26,6 +26,9 @@ final class Session {
   var shellOptions: GlobalOptions?
   /// The line of the shell script being run (piped shell), for error messages.
   var scriptLine: Int?
+  /// The settings of the command being run (read anew for each command, so that a
+  /// `config set` in the shell holds from the next command on).
+  private(set) var configuration = Configuration.defaults
   private var openContexts: [String: Context] = [:]
   /// Databases opened for dry runs without upgrading them (see `dryRunContext`).
   private var dryRunContexts: [String: Context] = [:]
@@ -52,8 +55,20 @@ final class Session {
     let wantsJSON = Self.asksForJSON(arguments) || shellOptions?.format ?? .human != .human
     do throws(Failure) {
       var invocation: Invocation
+      let parser = CommandParser(now: now)
+      var global: CommandParser.GlobalPart
       do throws(UsageError) {
-        invocation = try CommandParser(now: now).parse(arguments)
+        global = try parser.parseGlobalOptions(arguments)
+      } catch {
+        throw .usage(error)
+      }
+      if let shellOptions {
+        global.options.configOverrides = shellOptions.configOverrides + global.options.configOverrides
+        global.options.noHooks = global.options.noHooks || shellOptions.noHooks
+      }
+      configuration = try Configuration.load(environment: environment, overrides: global.options.configOverrides, now: now)
+      do throws(UsageError) {
+        invocation = try parser.parseCommand(global, configuration: configuration)
       } catch {
         throw .usage(error)
       }
@@ -62,6 +77,7 @@ final class Session {
         if invocation.options.format == .human { invocation.options.format = shellOptions.format }
         if invocation.options.color == .auto { invocation.options.color = shellOptions.color }
       }
+      if invocation.options.color == .auto { invocation.options.color = configuration.colorMode }
       if invocation.command == .shell {
         guard !inShell else { throw .environment("the shell is already running") }
         return runShell(options: invocation.options)

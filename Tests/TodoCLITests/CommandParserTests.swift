@@ -30,6 +30,7 @@ import TodoCore
     #expect(try parse().command == .list(ListQuery()))
     var query = ListQuery()
     query.filter.includeTags = ["home"]
+    query.typedTerms = true
     #expect(try parse("+home").command == .list(query))
   }
 
@@ -77,7 +78,7 @@ import TodoCore
     #expect(
       try parse("update", "3", "5-7,9", "--title", "Call the bank", "-errand", "due:").command == .update(filter, changes))
     #expect(try parse("update", "3", "Call", "the", "bank", "-errand", "due:").command == .update(ids(.id(3)), changes))
-    #expect(try parse("edit", "3", "pri:").command == .update(ids(.id(3)), { var c = TodoChanges(); c.priority = .clear; return c }()))
+    #expect(try parse("update", "3", "pri:").command == .update(ids(.id(3)), { var c = TodoChanges(); c.priority = .clear; return c }()))
   }
 
   func ids(_ references: TaskReference...) -> TodoFilter {
@@ -114,6 +115,7 @@ import TodoCore
     query.filter.words = ["milk"]
     query.sort = [SortKey(.due, descending: true), SortKey(.id)]
     query.limit = 5
+    query.typedTerms = true
     #expect(invocation.command == .list(query))
   }
 
@@ -170,6 +172,7 @@ import TodoCore
     }
     var query = ListQuery()
     query.filter.words = ["0"]
+    query.typedTerms = true
     #expect((try? parse("list", "--", "0"))?.command == .list(query))  // after --, digits are text
   }
 
@@ -182,6 +185,7 @@ import TodoCore
   @Test func aLeadingMinusTagLists() throws {
     var query = ListQuery()
     query.filter.excludeTags = ["home"]
+    query.typedTerms = true
     #expect(try parse("-home").command == .list(query))
   }
 

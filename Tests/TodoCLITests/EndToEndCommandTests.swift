@@ -363,7 +363,7 @@ import Testing
   @Test func updateChangesOnlyWhatItNames() throws {
     let todo = try fixture()
     let before = try todo.task(3)
-    let run = todo("edit", "3", "+urgent", environment: ["TODO_NOW": "2026-11-21T10:00:00Z"])
+    let run = todo("update", "3", "+urgent", environment: ["TODO_NOW": "2026-11-21T10:00:00Z"])
     #expect(run.stdout == "Updated task 3: Ship release  +urgent project:work.q4 pri:H due:2026-11-27 notes:1\n")
     var after = try todo.task(3)
     #expect(after["modified"] as? String == "2026-11-21T10:00:00Z")
@@ -719,7 +719,6 @@ import Testing
     }
     #expect(todo("help", "ls").stdout == todo("help", "list").stdout)
     #expect(todo("help", "rm").stdout == todo("help", "delete").stdout)
-    #expect(todo("help", "edit").stdout == todo("help", "update").stdout)
     for topic in ["dates", "filters", "attributes", "output"] {
       let run = todo("help", topic)
       #expect(run.status == 0 && run.lines.count > 3, "\(run)")

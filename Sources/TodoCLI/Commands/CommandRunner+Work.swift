@@ -3,37 +3,6 @@ import TodoCore
 
 /// The commands of "what next" and of work: `next`, `why`, `tree`, `timesheet` and `purge`.
 extension CommandRunner {
-  /// How many tasks `next` shows without `--limit`.
-  static let nextLimit = 10
-
-  /// `todo next`: pending, not waiting, not blocked tasks, most urgent first.
-  func next(_ query: ListQuery) throws(Failure) {
-    var filter = query.filter
-    filter.conditions.append(.not(.virtual(.blocked)))
-    let todos = try perform(TodoStore.list(filter, now: now), access: .read)
-    let ranked = todos.map { ($0, Urgency.score(of: $0, now: now)) }
-      .sorted { left, right in left.1 != right.1 ? left.1 > right.1 : left.0.id < right.0.id }
-      .prefix(query.limit ?? Self.nextLimit)
-    switch format {
-    case .human:
-      guard !ranked.isEmpty else {
-        output.write(query.filter.isEmpty ? "Nothing to do next. Add a task with: todo add TITLE\n" : "No matching tasks.\n")
-        return
-      }
-      let shape = TaskText.TableShape(showStatus: false, sort: [], text: text)
-      var columns = shape.columns
-      columns.insert(Table.Column(header: "Urg", alignment: .right), at: 1)
-      render(Table(columns: columns, rows: ranked.map { todo, score in
-        var row = shape.row(TaskRow(todo))
-        row.insert(Table.Cell(Self.urgencyText(score)), at: 1)
-        return row
-      }))
-      if todos.count > ranked.count { output.write("\(ranked.count) of \(todos.count) tasks; --limit N shows more.\n") }
-    case .json, .jsonLines:
-      writeJSONList(Array(ranked)) { json, item in json.task(item.0, urgency: item.1) }
-    }
-  }
-
   /// An urgency as Taskwarrior shows it in lists: one decimal.
   static func urgencyText(_ score: Double) -> String {
     let tenths = (score * 10).rounded() / 10
@@ -43,7 +12,7 @@ extension CommandRunner {
   /// `todo why ID`: each term of the task's urgency, its factor, coefficient and contribution.
   func why(_ reference: TaskReference) throws(Failure) {
     let todo = try perform(TodoStore.task(reference), access: .read)
-    let terms = Urgency.terms(of: todo, now: now)
+    let terms = Urgency.terms(of: todo, now: now, coefficients: session.configuration.urgency)
     let total = terms.reduce(0) { $0 + $1.contribution }
     switch format {
     case .human:

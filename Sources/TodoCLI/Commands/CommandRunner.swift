@@ -11,12 +11,22 @@ struct CommandRunner {
   var output: OutputStream { session.standardOutput }
   var format: OutputFormat { invocation.options.format }
   var color: Bool { session.colorEnabled(invocation.options.color) }
-  var text: TaskText { TaskText(now: now, color: color) }
+  var text: TaskText {
+    var text = TaskText(now: now, color: color)
+    text.palette = session.configuration.palette
+    text.dateFormat = session.configuration.dateFormat
+    return text
+  }
   /// Pretty JSON for `--json`; one line per value for `--jsonl`, and in the shell for both
   /// (each command's output is one JSON value on one line there: JSON Lines).
   var jsonFormat: JSONWriter.Format { format == .jsonLines || session.inShell ? .compact : .pretty }
 
   func run() throws(Failure) {
+    switch invocation.command {
+    case .help, .version, .date, .shell, .config, .context: break
+    default:
+      if let hooks { showHookMessages(try hooks.run(.launch, lines: []).messages) }
+    }
     switch invocation.command {
     case .help(let topic):
       let help = try Help.text(topic: topic)
@@ -87,7 +97,13 @@ struct CommandRunner {
     case .sync(let request):
       try sync(request)
     case .next(let query):
-      try next(query)
+      try report(query, definition(of: query))
+    case .config(let request):
+      try config(request)
+    case .context(let request):
+      try context(request)
+    case .edit(let reference):
+      try edit(reference)
     case .why(let reference):
       try why(reference)
     case .tree(let query):
@@ -102,7 +118,7 @@ struct CommandRunner {
       try change(
         TodoStore.addNote(to: reference, text: note, now: now, command: invocation.commandLine), verb: .note, selection: nil)
     case .list(let query):
-      try list(query)
+      try showReport(query)
     case .show(let references, let single):
       let todos = try perform(TodoStore.tasks(references), access: .read)
       if format == .human {
@@ -198,7 +214,7 @@ struct CommandRunner {
       // Completing a task that still waits for another asks, however it was named.
       let blocked = preview.tasks.filter { $0.status == .done && $0.isBlocked }
       // After the subtask question too: a yes to closing subtasks is not a yes to a large change.
-      let bulk = selection.map { Confirmation.isNeeded(for: $0, changing: shown.count) } ?? false
+      let bulk = selection.map { Confirmation.isNeeded(for: $0, changing: shown.count, threshold: session.configuration.confirmationThreshold) } ?? false
       if bulk || !blocked.isEmpty {
         var question = Confirmation.question(verb: verb, tasks: preview.tasks)
         if !blocked.isEmpty { question = blocked.map(Self.waitsFor).joinedText("\n") + "\n" + question }
@@ -213,7 +229,18 @@ struct CommandRunner {
         report.tasks.map(\.id) == shown ? .pure(report) : .fail(.selectionChanged)
       }
     }
-    renderChange(try perform(confirmed, access: .write), verb: verb, dryRun: false, oneObject: oneObject)
+    let hooks = self.hooks
+    if let hooks { confirmed = try withHooks(confirmed, verb: verb, hooks: hooks) }
+    let report = try perform(confirmed, access: .write)
+    renderChange(report, verb: verb, dryRun: false, oneObject: oneObject)
+    if let hooks {
+      let changed = report.tasks + report.others + report.created
+      do throws(Failure) {
+        showHookMessages(try hooks.run(.exit, lines: changed.map(Hooks.line)).messages)
+      } catch .hook(let message) {
+        throw .hook(message + "; the change was written ('todo undo' reverts it)")
+      }
+    }
   }
 
   func writeJSON(_ body: (inout JSONWriter) -> Void) {
@@ -333,7 +360,7 @@ struct CommandRunner {
     }
   }
 
-  private func list(_ query: ListQuery) throws(Failure) {
+  func list(_ query: ListQuery) throws(Failure) {
     try warnAboutCase(in: query.filter)
     if format != .human {
       let writer = StreamingTaskWriter(stream: output, lines: format == .jsonLines, format: jsonFormat)
@@ -349,7 +376,8 @@ struct CommandRunner {
       access: .read)
     table.finish()
     if count == 0 {
-      output.write(query.filter.isEmpty ? "No pending tasks. Add one with: todo add TITLE\n" : "No matching tasks.\n")
+      let bare = !query.typedTerms && session.configuration.activeContext == nil && definition(of: query).filter.isEmpty
+      output.write(bare ? "No pending tasks. Add one with: todo add TITLE\n" : "No matching tasks.\n")
     }
   }
 

@@ -12,13 +12,14 @@ import TodoCore
 /// Confirmation.isNeeded(for: filter, changing: 18)  // true for `delete e`
 /// ```
 enum Confirmation {
-  /// The most tasks a filter or range may change without a question.
+  /// The most tasks a filter or range may change without a question, unless the configuration
+  /// says otherwise (`confirmation.threshold`).
   static let threshold = 3
   /// How many of the tasks the question lists before "… and N more".
   static let listed = 5
 
   /// Whether changing `count` tasks selected by `filter` needs a yes first.
-  static func isNeeded(for filter: TodoFilter, changing count: Int) -> Bool {
+  static func isNeeded(for filter: TodoFilter, changing count: Int, threshold: Int = threshold) -> Bool {
     var idsOnly = TodoFilter()
     idsOnly.references = filter.references
     idsOnly.defaultStatus = filter.defaultStatus

@@ -10,6 +10,10 @@ enum Failure: Error {
   /// The database file cannot be used for a reason found before SQLite opened it.
   case databaseFile(path: String, reason: String)
   case environment(String)
+  /// The configuration file has a line that does not read, or a value that does not suit its key.
+  case configuration(ConfigFileError)
+  /// A hook refused the command, failed or ran too long; nothing was written.
+  case hook(String)
   /// The user answered no to a question; nothing was written.
   case cancelled(String)
 
@@ -18,7 +22,7 @@ enum Failure: Error {
     switch self {
     case .usage: 2
     case .domain(let error): error.isUsageError ? 2 : 1
-    case .database, .databaseFile, .environment, .cancelled: 1
+    case .database, .databaseFile, .environment, .cancelled, .configuration, .hook: 1
     }
   }
 
@@ -28,7 +32,8 @@ enum Failure: Error {
     case .domain(let error): error.description
     case .database(let path, let error): "cannot use the database \(path): \(error)"
     case .databaseFile(let path, let reason): "cannot use the database \(path): \(reason)"
-    case .environment(let message), .cancelled(let message): message
+    case .environment(let message), .cancelled(let message), .hook(let message): message
+    case .configuration(let error): error.message
     }
   }
 
@@ -42,6 +47,8 @@ enum Failure: Error {
     case .domain(.database(let error)), .database(_, let error): Self.hint(for: error)
     case .databaseFile(let path, let reason) where reason.hasPrefix("it is a directory"):
       "for example --db \(path == "/" ? "" : path)/todo.db, or set TODO_DB to a file's path"
+    case .configuration(let error) where error.line != nil:
+      "fix that line, or move the file aside; 'todo config' lists every key and 'man todo' (CONFIGURATION) explains them"
     default: nil
     }
   }
@@ -74,6 +81,8 @@ enum Failure: Error {
     case .cancelled: "cancelled"
     case .domain(.database), .database, .databaseFile: "database"
     case .environment: "environment"
+    case .configuration: "configuration"
+    case .hook: "hook"
     }
   }
 

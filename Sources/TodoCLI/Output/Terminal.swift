@@ -1,3 +1,4 @@
+import TodoCore
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -57,8 +58,25 @@ enum Terminal {
   /// The environment variables todo reads. A command reads only these, rather than hashing
   /// every variable of the process into a dictionary at each start.
   static let variables = [
-    "TODO_DB", "HOME", "XDG_DATA_HOME", "XDG_STATE_HOME", "XDG_CONFIG_HOME", "NO_COLOR", "TERM", "COLUMNS",
-  ]
+    "TODO_DB", "HOME", "XDG_DATA_HOME", "XDG_STATE_HOME", "XDG_CONFIG_HOME", "NO_COLOR", "TERM", "COLUMNS", "TODO_CONFIG",
+    "VISUAL", "EDITOR", "TMPDIR", "PATH",
+  ] + ConfigKey.fixed.map(\.environmentVariable)
+
+  /// The whole environment of the process, for the programs todo starts (the editor, hooks),
+  /// with `overrides` (the session's own, which tests set) on top.
+  static func childEnvironment(_ overrides: [String: String]) -> [String: String] {
+    var result: [String: String] = [:]
+    var pointer = environ
+    while let entry = pointer.pointee {
+      let text = String(cString: entry)
+      if let equals = text.firstIndex(of: "=") {
+        result[String(text[..<equals])] = String(text[text.index(after: equals)...])
+      }
+      pointer += 1
+    }
+    for (name, value) in overrides { result[name] = value }
+    return result
+  }
 
   /// The variables todo reads (`variables`), as a dictionary, from the process environment.
   static func processEnvironment() -> [String: String] {
@@ -72,37 +90,87 @@ enum Terminal {
 }
 
 /// An ANSI text style (SGR sequence) for the human output.
-enum TextStyle: Sendable, CaseIterable {
-  case bold
-  case dim
-  case underline
-  /// Bold and underlined: table headers.
-  case heading
-  case red
-  /// Bold red: overdue.
-  case alarm
-  case green
-  case yellow
-  case blue
-  case magenta
-  case cyan
-  case gray
+struct TextStyle: Sendable, Equatable {
+  /// The SGR parameters that switch this style on (`1;31`).
+  var parameters: String
 
-  /// The SGR parameters that switch this style on.
-  var parameters: String {
-    switch self {
-    case .bold: "1"
-    case .dim: "2"
-    case .underline: "4"
-    case .heading: "1;4"
-    case .red: "31"
-    case .alarm: "1;31"
-    case .green: "32"
-    case .yellow: "33"
-    case .blue: "34"
-    case .magenta: "35"
-    case .cyan: "36"
-    case .gray: "90"
+  static let bold = TextStyle(parameters: "1")
+  static let dim = TextStyle(parameters: "2")
+  static let underline = TextStyle(parameters: "4")
+  /// Bold and underlined: table headers.
+  static let heading = TextStyle(parameters: "1;4")
+  static let red = TextStyle(parameters: "31")
+  /// Bold red: overdue.
+  static let alarm = TextStyle(parameters: "1;31")
+  static let green = TextStyle(parameters: "32")
+  static let yellow = TextStyle(parameters: "33")
+  static let blue = TextStyle(parameters: "34")
+  static let magenta = TextStyle(parameters: "35")
+  static let cyan = TextStyle(parameters: "36")
+  static let gray = TextStyle(parameters: "90")
+
+  /// The words a style is written with in the configuration, and their SGR parameters.
+  static let words: [(String, String)] = [
+    ("bold", "1"), ("dim", "2"), ("italic", "3"), ("underline", "4"), ("inverse", "7"), ("black", "30"), ("red", "31"),
+    ("green", "32"), ("yellow", "33"), ("blue", "34"), ("magenta", "35"), ("cyan", "36"), ("white", "37"),
+    ("gray", "90"), ("grey", "90"), ("bright-red", "91"), ("bright-green", "92"), ("bright-yellow", "93"),
+    ("bright-blue", "94"), ("bright-magenta", "95"), ("bright-cyan", "96"), ("bright-white", "97"),
+    ("on-black", "40"), ("on-red", "41"), ("on-green", "42"), ("on-yellow", "43"), ("on-blue", "44"),
+    ("on-magenta", "45"), ("on-cyan", "46"), ("on-white", "47"), ("on-gray", "100"), ("on-grey", "100"),
+  ]
+
+  /// Reads a style from the configuration: words separated by spaces (`bold red`,
+  /// `underline on-yellow`), or `none` (or nothing) for plain text. Nil: plain. Throws the reason
+  /// a word is not a style.
+  static func parse(_ text: String) throws(UsageError) -> TextStyle? {
+    var parameters: [String] = []
+    for word in text.split(separator: " ") {
+      let word = word.lowercased()
+      if word == "none" { continue }
+      guard let code = words.first(where: { $0.0 == word })?.1 else {
+        let known = words.map(\.0)
+        let meant = closestMatch(to: word, in: known).map { " (did you mean '\($0)'?)" } ?? ""
+        throw .invalid("'\(word)' is not a style\(meant); use words such as bold, dim, underline, red, on-blue, or none")
+      }
+      parameters.append(code)
+    }
+    return parameters.isEmpty ? nil : TextStyle(parameters: parameters.joinedText(";"))
+  }
+
+  /// The looks of the things lists colour, which the configuration may change (`color.ROLE`).
+  struct Palette: Sendable {
+    var overdue: TextStyle? = .alarm
+    var today: TextStyle? = .yellow
+    var high: TextStyle? = .bold
+    var medium: TextStyle?
+    var low: TextStyle? = .dim
+    var active: TextStyle? = .green
+    var done: TextStyle? = .green
+    var deleted: TextStyle? = .gray
+    var project: TextStyle? = .magenta
+    var tag: TextStyle? = .cyan
+
+    /// Each role's configuration name (after `color.`) and default, in that order.
+    static let roles: [(String, String)] = [
+      ("overdue", "bold red"), ("today", "yellow"), ("priority.H", "bold"), ("priority.M", "none"), ("priority.L", "dim"),
+      ("active", "green"), ("done", "green"), ("deleted", "gray"), ("project", "magenta"), ("tag", "cyan"),
+    ]
+
+    static var paths: [String: WritableKeyPath<Palette, TextStyle?>] {
+      [
+      "overdue": \.overdue, "today": \.today, "priority.H": \.high, "priority.M": \.medium, "priority.L": \.low,
+      "active": \.active, "done": \.done, "deleted": \.deleted, "project": \.project, "tag": \.tag,
+      ]
+    }
+
+    /// The look of a priority.
+    func style(of priority: Priority?) -> TextStyle? {
+      switch priority {
+      case .high: high
+      case .medium: medium
+      case .low: low
+      case nil: nil
+      }
     }
   }
 

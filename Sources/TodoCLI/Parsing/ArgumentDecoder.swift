@@ -10,10 +10,16 @@ struct ArgumentDecoder {
   var warnings: [String] = []
   /// `--series` was given (`update`, `delete`).
   private var series = false
+  /// The settings: the active context, the reports, the week's first day.
+  let configuration: Configuration
+  /// The report whose tasks a list shows (`list`, `next`, `waiting` or the configuration's).
+  let report: String?
 
-  init(command: CommandName, now: Int64) {
+  init(command: CommandName, now: Int64, configuration: Configuration = .defaults, report: String? = nil) {
     self.command = command
     self.now = now
+    self.configuration = configuration
+    self.report = report
   }
 
   mutating func decode(_ tokens: [Token]) throws(UsageError) -> Command {
@@ -28,7 +34,8 @@ struct ArgumentDecoder {
         throw .badDateInWord(word: word, expression: expression, reason: reason, asText: asText)
       }
       guard parsed.changes.title != nil else { throw .missingArgument(command: command.rawValue, what: "a title") }
-      return command == .log ? .log(parsed.changes) : .add(parsed.changes)
+      let changes = inheritingContext(parsed.changes)
+      return command == .log ? .log(changes) : .add(changes)
     case .duplicate:
       let reference = try oneReference(tokens.first, what: "the id of the task to copy")
       let parsed = try changes(Array(tokens.dropFirst()), allowReferences: false)
@@ -81,6 +88,13 @@ struct ArgumentDecoder {
       return .tree(try listQuery(tokens))
     case .next:
       return .next(try listQuery(tokens))
+    case .config:
+      return .config(try configRequest(tokens.map(\.text)))
+    case .context:
+      return .context(try contextRequest(tokens.map(\.text)))
+    case .edit:
+      guard tokens.count <= 1 else { throw .unexpectedArgument(command: "edit", word: tokens[1].text) }
+      return .edit(try oneReference(tokens.first, what: "the id of the task to edit"))
     case .why:
       guard tokens.count <= 1 else { throw .unexpectedArgument(command: "why", word: tokens[1].text) }
       return .why(try oneReference(tokens.first, what: "the id of a task"))
@@ -104,9 +118,7 @@ struct ArgumentDecoder {
       filter.defaultStatus = .deleted
       return .purge(filter)
     case .waiting:
-      var query = try listQuery(tokens)
-      query.filter.conditions.append(.virtual(.waiting))
-      return .list(query)
+      return .list(try listQuery(tokens))
     case .done, .reopen, .delete:
       let filter = try bulkFilter(tokens)
       switch command {
@@ -641,7 +653,16 @@ struct ArgumentDecoder {
 
   private mutating func listQuery(_ tokens: [Token]) throws(UsageError) -> ListQuery {
     var query = ListQuery()
-    var filterWords: [FilterWord] = []
+    // The active context's terms, then the report's, then those typed, all of which must hold.
+    var filterWords = try configuredWords(configuration.activeContext.map { configuration.value("context.\($0)") })
+    let definition = report.flatMap { configuration.report($0) }
+    if let definition {
+      query.report = definition.name
+      query.sort = definition.sort
+      query.limit = definition.limit
+      filterWords += try configuredWords(definition.filter)
+    }
+    let configuredCount = filterWords.count
     var reader = OptionReader(tokens: tokens[...], command: command)
     while let token = try reader.next() {
       switch token {
@@ -658,6 +679,7 @@ struct ArgumentDecoder {
       case .word(let word, let afterDoubleDash): filterWords.append(FilterWord(word, plain: afterDoubleDash, at: reader.position))
       }
     }
+    query.typedTerms = filterWords.count > configuredCount
     query.filter = try filter(filterWords)
     // A list leaves out waiting tasks unless asked; a change selects them like any other.
     query.filter.leavesOutWaiting = true
@@ -681,6 +703,103 @@ struct ArgumentDecoder {
     }
     // A filter that selects nothing in particular (status:all, --where '') is refused by TodoStore.
     return try filter(words)
+  }
+
+  // MARK: - configuration
+
+  /// The words of a configured filter (a context's or a report's), in parentheses when they
+  /// hold an `or`, so that they bind as one term.
+  private func configuredWords(_ value: String?) throws(UsageError) -> [FilterWord] {
+    guard let value, !value.isEmpty else { return [] }
+    let words = try Configuration.words(of: value)
+    let grouped = words.contains { $0.lowercased() == "or" } ? ["("] + words + [")"] : words
+    return grouped.map { FilterWord($0, at: 0) }
+  }
+
+  /// A new task in a context gets the context's tags and project (when its filter names one
+  /// project), unless the command line says otherwise.
+  private func inheritingContext(_ changes: TodoChanges) -> TodoChanges {
+    guard let name = configuration.activeContext,
+      let filter = try? Configuration.filter(configuration.value("context.\(name)"), now: now)
+    else { return changes }
+    var changes = changes
+    for tag in filter.includeTags where !changes.addTags.contains(tag) && !changes.removeTags.contains(tag) {
+      changes.addTags.append(tag)
+    }
+    if changes.project == nil, filter.projects.count == 1, !filter.withoutProject {
+      changes.project = .set(filter.projects[0])
+    }
+    return changes
+  }
+
+  /// `config`, `config get KEY`, `config set KEY VALUE…`, `config unset KEY`.
+  private func configRequest(_ words: [String]) throws(UsageError) -> ConfigRequest {
+    let words = words.first == "--" ? Array(words.dropFirst()) : words
+    guard let action = words.first else { return .list }
+    let usage = "'config' takes list, get KEY, set KEY VALUE or unset KEY"
+    switch action {
+    case "list":
+      if words.count > 1 { throw .unexpectedArgument(command: "config list", word: words[1]) }
+      return .list
+    case "get", "unset":
+      guard words.count >= 2 else { throw .missingArgument(command: "config \(action)", what: "a key") }
+      if words.count > 2 { throw .unexpectedArgument(command: "config \(action)", word: words[2]) }
+      _ = try Configuration.key(words[1])
+      return action == "get" ? .get(words[1]) : .unset(words[1])
+    case "set":
+      guard words.count >= 3 else { throw .missingArgument(command: "config set", what: "a key and a value") }
+      var value = Array(words.dropFirst(2))
+      if value.first == "--" { value.removeFirst() }
+      // `config set context.work +work project:acme` needs no quotes.
+      return .set(words[1], value.joinedText(" "))
+    default:
+      throw .invalid(usage + ", not '\(action)'")
+    }
+  }
+
+  /// `context`, `context NAME`, `context none`, `context list`, `context show`,
+  /// `context define NAME FILTER…`, `context delete NAME`.
+  private func contextRequest(_ words: [String]) throws(UsageError) -> ContextRequest {
+    guard let first = words.first else { return .show }
+    func name(_ word: String) throws(UsageError) -> String {
+      guard ConfigKey.isName(word), !Self.contextWords.contains(word) else {
+        throw .badValue(
+          option: "context", value: word,
+          reason: "a context name starts with a letter and has letters, digits, '_' and '-' (not \(Self.contextWords.joinedText(", ")))")
+      }
+      return word
+    }
+    switch first {
+    case "list", "show", "none":
+      if words.count > 1 { throw .unexpectedArgument(command: "context \(first)", word: words[1]) }
+      return first == "list" ? .list : first == "show" ? .show : .none
+    case "define":
+      guard words.count >= 3 else { throw .missingArgument(command: "context define", what: "a name and a filter") }
+      var filterWords = Array(words.dropFirst(2))
+      if filterWords.first == "--" { filterWords.removeFirst() }
+      let filter = filterWords.map(Self.quotedForConfiguration).joinedText(" ")
+      _ = try Configuration.filter(filter, now: now)
+      return .define(try name(words[1]), filter)
+    case "delete":
+      guard words.count == 2 else {
+        throw words.count < 2 ? .missingArgument(command: "context delete", what: "a name") : .unexpectedArgument(command: "context delete", word: words[2])
+      }
+      return .delete(try name(words[1]))
+    default:
+      if words.count > 1 { throw .unexpectedArgument(command: "context", word: words[1]) }
+      return .use(try name(first))
+    }
+  }
+
+  /// The words `context` takes that cannot name a context.
+  static let contextWords = ["list", "show", "none", "define", "delete"]
+
+  /// A word as a configured filter keeps it: quoted when it holds a space or a quote.
+  static func quotedForConfiguration(_ word: String) -> String {
+    guard word.contains(where: { $0 == " " || $0 == "\t" || $0 == "'" || $0 == "\"" || $0 == "\\" }) || word.isEmpty else {
+      return word
+    }
+    return "'" + word.replacing("'", with: "'\\''") + "'"
   }
 
   // MARK: - helpers

@@ -2,13 +2,13 @@
 enum CommandName: String, CaseIterable, Sendable {
   case add, log, duplicate, list, next, tree, waiting, show, why, update, append, prepend, done, reopen, delete, purge, note
   case start, stop, timesheet, undo, history, tags, projects, stats, export, `import`, sync, date, help, shell
+  case config, context, edit
 
   /// Every name a user may type, aliases included.
   static let spellings: [String: CommandName] = {
     var names: [String: CommandName] = [:]
     for command in CommandName.allCases { names[command.rawValue] = command }
     names["ls"] = .list
-    names["edit"] = .update
     names["rm"] = .delete
     return names
   }()
@@ -17,14 +17,14 @@ enum CommandName: String, CaseIterable, Sendable {
   static let allSpellings = [
     "add", "log", "duplicate", "list", "ls", "next", "tree", "waiting", "show", "why", "update", "edit", "append",
     "prepend", "done", "reopen", "delete", "rm", "purge", "note", "start", "stop", "timesheet", "undo", "history",
-    "tags", "projects", "stats", "export", "import", "sync", "date", "help", "shell",
+    "tags", "projects", "stats", "export", "import", "sync", "config", "context", "date", "help", "shell",
   ]
 
   /// Whether the command acts on tasks named by id, so that `todo 3 done` can mean `done 3`.
   var takesTaskIDs: Bool {
     switch self {
     case .list, .next, .tree, .waiting, .show, .why, .update, .append, .prepend, .duplicate, .done, .reopen, .delete,
-      .purge, .note, .start, .stop, .timesheet, .export:
+      .purge, .note, .start, .stop, .timesheet, .export, .edit:
       true
     default: false
     }
@@ -71,8 +71,8 @@ enum CommandName: String, CaseIterable, Sendable {
 
 /// The options every command accepts.
 enum GlobalOptionNames {
-  static let valueTaking = ["--db", "--color"]
-  static let flags = ["--json", "--jsonl", "--dry-run", "--yes", "--help", "--version"]
+  static let valueTaking = ["--db", "--color", "-c"]
+  static let flags = ["--json", "--jsonl", "--dry-run", "--yes", "--no-hooks", "--help", "--version"]
   static let all = valueTaking + flags + ["--no-color"]
 }
 

@@ -10,7 +10,22 @@ struct CommandParser {
   /// The time that relative dates (`due:friday`) are read against.
   let now: Int64
 
-  func parse(_ arguments: [String]) throws(UsageError) -> Invocation {
+  /// The words after the global options, with what those options said.
+  struct GlobalPart {
+    var options = GlobalOptions()
+    var wantsHelp = false
+    var wantsVersion = false
+    var rest: [Token] = []
+  }
+
+  /// Parses a whole command line against the default configuration (tests; the program reads
+  /// its configuration between the two stages, see `Session.execute`).
+  func parse(_ arguments: [String], configuration: Configuration = .defaults) throws(UsageError) -> Invocation {
+    try parseCommand(parseGlobalOptions(arguments), configuration: configuration)
+  }
+
+  /// Stage 1: the global options, anywhere before `--`; `-c key=value` among them.
+  func parseGlobalOptions(_ arguments: [String]) throws(UsageError) -> GlobalPart {
     var options = GlobalOptions()
     var wantsHelp = false
     var wantsVersion = false
@@ -50,6 +65,11 @@ struct CommandParser {
       case "--dry-run":
         try Self.noValue(name, inlineValue)
         options.dryRun = true
+      case "-c", "--config":
+        options.configOverrides.append(try Self.value(for: "-c", inline: inlineValue, from: &tokens))
+      case "--no-hooks":
+        try Self.noValue(name, inlineValue)
+        options.noHooks = true
       case "--yes", "-y":
         try Self.noValue(name, inlineValue)
         options.assumeYes = true
@@ -61,18 +81,39 @@ struct CommandParser {
         rest.append(token)
       }
     }
+    return GlobalPart(options: options, wantsHelp: wantsHelp, wantsVersion: wantsVersion, rest: rest)
+  }
+
+  /// Stages 2 and 3: the command word (or a report's name; `default.command` when there is
+  /// none), then the command's arguments.
+  func parseCommand(_ global: GlobalPart, configuration: Configuration) throws(UsageError) -> Invocation {
+    let options = global.options
+    let wantsHelp = global.wantsHelp
+    var rest = global.rest
     let commandLine = Self.quotedCommandLine(rest.map(\.text))
-    if wantsVersion { return Invocation(options: options, command: .version, commandLine: commandLine) }
+    if global.wantsVersion { return Invocation(options: options, command: .version, commandLine: commandLine) }
     // Stage 2: the command word (after leading ids, Taskwarrior's order: `todo 1,3 done`).
     rest = try Self.commandWordFirst(rest)
-    guard let first = rest.first else {
-      let command: Command = wantsHelp ? .help(topic: nil) : .list(ListQuery())
-      return Invocation(options: options, command: command, commandLine: commandLine)
+    if rest.isEmpty {
+      if wantsHelp { return Invocation(options: options, command: .help(topic: nil), commandLine: commandLine) }
+      // `todo` alone: the default command (checked when the configuration was read).
+      let words = (try? Configuration.words(of: configuration.value("default.command"))) ?? ["list"]
+      rest = words.enumerated().map { Token(text: $0.element, position: $0.offset + 1) }
     }
+    let first = rest[0]
     let commandName: CommandName
     var arguments = Array(rest.dropFirst())
+    var report: String?
     if let name = CommandName.spellings[first.text] {
       commandName = name
+      if [.list, .next, .waiting].contains(name) { report = name.rawValue }
+    } else if configuration.reportNames.contains(first.text) {
+      // A report of the configuration's: its tasks as `list` selects them.
+      commandName = .list
+      report = first.text
+      if wantsHelp {
+        return Invocation(options: options, command: .help(topic: "reports"), commandLine: commandLine)
+      }
     } else if first.text == "--" || Self.looksLikeFilter(first.text) {
       // `todo +home` and `todo 3-5` list, like `todo` alone.
       commandName = .list
@@ -86,7 +127,7 @@ struct CommandParser {
       return Invocation(options: options, command: .help(topic: commandName.rawValue), commandLine: commandLine)
     }
     // Stage 3: the command's arguments, decoded into values.
-    var decoder = ArgumentDecoder(command: commandName, now: now)
+    var decoder = ArgumentDecoder(command: commandName, now: now, configuration: configuration, report: report)
     let command = try decoder.decode(arguments)
     return Invocation(options: options, command: command, commandLine: commandLine, warnings: decoder.warnings)
   }

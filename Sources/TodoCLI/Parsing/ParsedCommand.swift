@@ -14,6 +14,10 @@ struct GlobalOptions: Equatable, Sendable {
   var dryRun = false
   /// `--yes`/`-y`: answer yes to the question a large change asks.
   var assumeYes = false
+  /// `-c key=value`, in order: configuration for this run only.
+  var configOverrides: [String] = []
+  /// `--no-hooks`: run no hook this time.
+  var noHooks = false
 }
 
 /// Which tasks to list, and how.
@@ -24,6 +28,10 @@ struct ListQuery: Equatable, Sendable {
   var limit: Int?
   /// `list --tree`: subtasks drawn under their parents.
   var tree = false
+  /// The report that shows the tasks (`list`, `next`, `waiting` or one of the configuration's).
+  var report = "list"
+  /// Whether filter terms were typed (not only the context's and the report's).
+  var typedTerms = false
 }
 
 /// A command line after parsing and validation: everything the command needs, as values.
@@ -66,6 +74,29 @@ enum Command: Equatable, Sendable {
   case next(ListQuery)
   case why(TaskReference)
   case tree(ListQuery)
+  case config(ConfigRequest)
+  case context(ContextRequest)
+  /// `edit ID`: the task in $EDITOR.
+  case edit(TaskReference)
+}
+
+/// `config`, `config get KEY`, `config set KEY VALUE`, `config unset KEY`.
+enum ConfigRequest: Sendable, Equatable {
+  case list
+  case get(String)
+  case set(String, String)
+  case unset(String)
+}
+
+/// `context`, `context NAME`, `context none`, `context define NAME FILTER`,
+/// `context delete NAME`, `context list`, `context show`.
+enum ContextRequest: Sendable, Equatable {
+  case show
+  case list
+  case use(String)
+  case none
+  case define(String, String)
+  case delete(String)
 }
 
 /// What `timesheet` totals: the intervals of the tasks a filter selects, within a window.

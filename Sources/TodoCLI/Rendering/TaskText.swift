@@ -4,6 +4,10 @@ import TodoCore
 struct TaskText {
   let now: Int64
   let color: Bool
+  /// The looks of overdue, today, priorities, projects, tags… (`color.*` in the configuration).
+  var palette = TextStyle.Palette()
+  /// How dates are written (`date.format`).
+  var dateFormat = DateFormat.standard
   /// The local day of `now` and the instant tomorrow starts: worked out once, not per row.
   let today: CalendarDay
   private let tomorrowStarts: Int64
@@ -15,24 +19,24 @@ struct TaskText {
     tomorrowStarts = today.adding(days: 1).start
   }
 
-  func styled(_ text: String, _ style: TextStyle) -> String {
-    style.apply(to: text, colorEnabled: color)
+  func styled(_ text: String, _ style: TextStyle?) -> String {
+    style?.apply(to: text, colorEnabled: color) ?? text
   }
 
   /// `Buy milk  +home project:work pri:H due:2026-11-27 00:00 CET` — everything that was stored.
   func summary(_ todo: Todo) -> String {
     var parts = [sanitizedForTerminal(todo.title)]
-    var attributes: [String] = todo.tags.map { styled("+" + $0, .cyan) }
-    if let project = todo.project { attributes.append(styled("project:" + project, .magenta)) }
+    var attributes: [String] = todo.tags.map { styled("+" + $0, palette.tag) }
+    if let project = todo.project { attributes.append(styled("project:" + project, palette.project)) }
     if let priority = todo.priority { attributes.append("pri:" + priority.rawValue) }
     for (name, date) in [("due", todo.due), ("wait", todo.wait), ("scheduled", todo.scheduled), ("until", todo.until)] {
-      if let date { attributes.append(name + ":" + Self.describe(date)) }
+      if let date { attributes.append(name + ":" + describe(date)) }
     }
     if let parent = todo.parentID { attributes.append("parent:\(parent)") }
     if !todo.depends.isEmpty { attributes.append("depends:" + todo.depends.map { String($0.id) }.joinedText(",")) }
     if let series = todo.series, series.ended == nil { attributes.append("recur:\(series.rule)") }
     if let progress = todo.progress { attributes.append("subtasks:\(progress.done)/\(progress.total)") }
-    if todo.isActive { attributes.append(styled("active", .green)) }
+    if todo.isActive { attributes.append(styled("active", palette.active)) }
     if todo.status != .pending { attributes.append("status:" + todo.status.rawValue) }
     if !todo.notes.isEmpty { attributes.append("notes:\(todo.notes.count)") }
     if !attributes.isEmpty { parts.append(attributes.joinedText(" ")) }
@@ -133,16 +137,16 @@ struct TaskText {
     private func append<Cell>(_ todo: TaskRow, to row: inout [Cell], _ make: (String, TextStyle?, CellKind) -> Cell) {
       row.append(make(String(todo.id), nil, .ascii))
       if showStatus {
-        row.append(make(todo.status.rawValue, todo.status == .done ? .green : todo.status == .deleted ? .gray : nil, .ascii))
+        row.append(make(todo.status.rawValue, todo.status == .done ? text.palette.done : todo.status == .deleted ? text.palette.deleted : nil, .ascii))
       }
-      row.append(make(todo.priority?.rawValue ?? "", TaskText.style(of: todo.priority), .ascii))
+      row.append(make(todo.priority?.rawValue ?? "", text.palette.style(of: todo.priority), .ascii))
       let (due, dueStyle) = text.dueCell(todo)
       row.append(make(due, dueStyle, .ascii))
       for (_, time) in timeColumns {
         row.append(make(time(todo).map { Timestamp.relative($0, now: text.now, past: .ago) } ?? "", .dim, .ascii))
       }
-      row.append(make(todo.project ?? "", .magenta, .project))
-      row.append(make(todo.tagText, .cyan, .tags))
+      row.append(make(todo.project ?? "", text.palette.project, .project))
+      row.append(make(todo.tagText, text.palette.tag, .tags))
       let title = todo.progress.map { todo.title + " (\($0.done)/\($0.total))" } ?? todo.title
       row.append(make(title, todo.status == .pending ? nil : .dim, .title))
     }
@@ -162,31 +166,21 @@ struct TaskText {
     return columns
   }
 
-  /// H stands out (bold), L recedes (dim), M is plain: three priorities, three looks, none of
-  /// them the red of an overdue task.
-  static func style(of priority: Priority?) -> TextStyle? {
-    switch priority {
-    case .high: .bold
-    case .low: .dim
-    default: nil
-    }
-  }
-
   /// Overdue in bold red, due today in yellow; a done or deleted task is never overdue: its due
   /// date is only a date in the past ("36h ago").
   ///
   /// An all-day due reads `today`, `tomorrow`, `fri`, `in 9d`, `overdue 2d`; a timed one `in 2h`,
   /// `17:00` (later today), `in 3d`, `overdue 5h`.
-  fileprivate func dueCell(_ todo: TaskRow) -> (String, TextStyle?) {
+  func dueCell(_ todo: TaskRow) -> (String, TextStyle?) {
     guard let due = todo.due else { return ("", nil) }
     let pending = todo.status == .pending
     let text = relative(due, past: pending ? .overdue : .ago)
     guard pending else { return (text, .dim) }
     switch due {
     case .day(let day):
-      return (text, day < today ? .alarm : day == today ? .yellow : nil)
+      return (text, day < today ? palette.overdue : day == today ? palette.today : nil)
     case .instant(let instant):
-      return (text, instant < now ? .alarm : instant - now < 86_400 ? .yellow : nil)
+      return (text, instant < now ? palette.overdue : instant - now < 86_400 ? palette.today : nil)
     }
   }
 
@@ -217,7 +211,23 @@ struct TaskText {
     return Timestamp.worded(Timestamp.days(days.magnitude), future: days > 0, past: past)
   }
 
-  /// A date in full: `2026-11-27` for a day, `2026-11-27 17:00 CET` for an instant.
+  /// A date in full, in the configured format: `2026-11-27` for a day, `2026-11-27 17:00 CET`
+  /// for an instant.
+  func describe(_ date: TaskDate) -> String {
+    switch date {
+    case .day(let day): dateFormat.text(day)
+    case .instant(let instant): describe(instant: instant)
+    }
+  }
+
+  /// An instant in full, its day in the configured format: `2026-11-27 17:00 CET`.
+  func describe(instant: Int64) -> String {
+    let full = Timestamp.localDescription(instant)
+    guard dateFormat != .standard, let space = full.firstIndex(of: " ") else { return full }
+    return dateFormat.text(CalendarDay.local(instant)) + full[space...]
+  }
+
+  /// A date in full, in ISO form (for messages that are not about one list).
   static func describe(_ date: TaskDate) -> String {
     switch date {
     case .day(let day): day.description
@@ -229,13 +239,13 @@ struct TaskText {
   func details(_ todo: Todo, upcoming: [TaskDate] = []) -> [String] {
     func time(_ value: Int64?, past: Timestamp.PastStyle = .ago) -> String {
       guard let value else { return "-" }
-      return "\(Timestamp.localDescription(value)) (\(Timestamp.relative(value, now: now, past: past)))"
+      return "\(describe(instant: value)) (\(Timestamp.relative(value, now: now, past: past)))"
     }
     func date(_ value: TaskDate?, past: Timestamp.PastStyle = .ago) -> String {
       guard let value else { return "-" }
       let allDay: String
       if case .day = value { allDay = ", all day" } else { allDay = "" }
-      return "\(Self.describe(value)) (\(relative(value, past: past))\(allDay))"
+      return "\(describe(value)) (\(relative(value, past: past))\(allDay))"
     }
     let status = todo.reason.map { "\(todo.status.rawValue) (\($0))" } ?? todo.status.rawValue
     var lines = ["\(styled("Task \(todo.id)", .bold)): \(sanitizedForTerminal(todo.title))"]
@@ -264,7 +274,7 @@ struct TaskText {
       var rule = "\(series.rule) (\(series.rule.words)), instance \(series.index)"
       if let ended = series.ended { rule += "; ended \(Timestamp.localDescription(ended))" }
       links.append(("Recur", rule))
-      if !upcoming.isEmpty { links.append(("Next", upcoming.map(Self.describe).joinedText(", "))) }
+      if !upcoming.isEmpty { links.append(("Next", upcoming.map { describe($0) }.joinedText(", "))) }
       links.append(("Series", series.uuid))
     }
     if todo.isActive, let started = todo.intervals.last?.started { links.append(("Active", "since \(time(started))")) }

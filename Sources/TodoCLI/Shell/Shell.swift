@@ -30,8 +30,10 @@ final class Shell {
     case exit
   }
 
-  /// The prompt on a terminal.
-  static let prompt = "todo> "
+  /// The prompt on a terminal: `todo> `, or `todo[work]> ` in the context work.
+  static func prompt(context: String?) -> String {
+    context.map { "todo[\($0)]> " } ?? "todo> "
+  }
 
   private let session: Session
   private let completions: any ShellCompletionSource
@@ -91,7 +93,7 @@ final class Shell {
       }
       session.standardError.flush()
       session.standardOutput.flush()
-      switch editor.readLine(prompt: Self.prompt) {
+      switch editor.readLine(prompt: Self.prompt(context: session.promptContext())) {
       case .endOfInput:
         // libedit leaves the cursor after the prompt (and its `^D`).
         session.standardOutput.write("\n")

@@ -44,6 +44,10 @@ public struct TodoChanges: Sendable, Equatable {
   public var removeBlocks: [TaskReference] = []
   /// Make the task a series (or change its rule), or stop it repeating.
   public var recur: FieldChange<RecurrenceRule>?
+  /// Notes given new text, by their number (1 = the oldest), as `show` numbers them (`edit`).
+  public var editedNotes: [Int: String] = [:]
+  /// Notes removed, by their number (`edit`).
+  public var removedNotes: Set<Int> = []
   /// Words added after (`append`) or before (`prepend`) the title.
   public var appendText: String?
   public var prependText: String?
@@ -56,7 +60,7 @@ public struct TodoChanges: Sendable, Equatable {
   public var isEmpty: Bool {
     title == nil && addTags.isEmpty && removeTags.isEmpty && project == nil && priority == nil && due == nil
       && wait == nil && scheduled == nil && until == nil && notes.isEmpty && !changesLinks && appendText == nil
-      && prependText == nil
+      && prependText == nil && editedNotes.isEmpty && removedNotes.isEmpty
   }
 
   /// True when the change touches a parent, a dependency or a series (resolved by the store).
@@ -92,6 +96,11 @@ public struct TodoChanges: Sendable, Equatable {
     tags.subtract(removeTags)
     tags.formUnion(addTags)
     todo.tags = tags.sorted()
+    for number in Array(editedNotes.keys) + Array(removedNotes) where !(1...max(1, todo.notes.count)).contains(number) || todo.notes.isEmpty {
+      throw .invalid("task \(todo.id) has no note \(number)")
+    }
+    for (number, text) in editedNotes { todo.notes[number - 1].text = text }
+    for number in removedNotes.sorted(by: >) { todo.notes.remove(at: number - 1) }
   }
 
   /// The new value of a date field.
@@ -164,7 +173,7 @@ public enum Validation {
       throw .invalid("+\(tag) is a virtual tag: todo works it out from the task, so it cannot be added")
     }
     if case .set(let project) = changes.project { try Validation.project(project) }
-    for note in changes.notes {
+    for note in changes.notes + changes.editedNotes.values {
       guard note.contains(where: { !$0.isWhitespace }) else { throw .invalid("a note cannot be empty") }
       guard note.utf8.count <= 100_000 else { throw .invalid("the note is longer than 100,000 bytes") }
     }

@@ -18,61 +18,83 @@ public enum Urgency {
     public var contribution: Double { factor * coefficient }
   }
 
-  /// The coefficients, Taskwarrior's defaults (`urgency.*.coefficient`, `urgency.uda.priority.*`).
-  public static let next = 15.0
-  public static let due = 12.0
-  public static let blocking = 8.0
-  public static let high = 6.0, medium = 3.9, low = 1.8
-  public static let scheduled = 5.0
-  public static let active = 4.0
-  public static let age = 2.0
-  /// Days after which age counts fully.
-  public static let ageMax = 365.0
-  public static let notes = 1.0
-  public static let tags = 1.0
-  public static let project = 1.0
-  public static let blocked = -5.0
-  public static let waiting = -3.0
+  /// The coefficients: Taskwarrior's defaults (`urgency.*.coefficient`, `urgency.uda.priority.*`),
+  /// which the configuration may change (`urgency.due = 12`).
+  public struct Coefficients: Sendable, Equatable {
+    public var next = 15.0
+    public var due = 12.0
+    public var blocking = 8.0
+    public var high = 6.0, medium = 3.9, low = 1.8
+    public var scheduled = 5.0
+    public var active = 4.0
+    public var age = 2.0
+    /// Days after which age counts fully.
+    public var ageMax = 365.0
+    public var notes = 1.0
+    public var tags = 1.0
+    public var project = 1.0
+    public var blocked = -5.0
+    public var waiting = -3.0
+
+    public init() {}
+
+    /// Each coefficient's configuration name (after `urgency.`), default and meaning, and where
+    /// it is kept.
+    public static var names: [(name: String, value: Double, summary: String, path: WritableKeyPath<Coefficients, Double>)] {
+      let defaults = Coefficients()
+      let list: [(String, String, WritableKeyPath<Coefficients, Double>)] = [
+        ("next", "tagged +next", \.next), ("due", "has a due date (scaled by how near it is)", \.due),
+        ("blocking", "another task waits for it", \.blocking), ("priority.H", "priority H", \.high),
+        ("priority.M", "priority M", \.medium), ("priority.L", "priority L", \.low),
+        ("scheduled", "its scheduled date has passed", \.scheduled), ("active", "started", \.active),
+        ("age", "its age (scaled up to age.max days)", \.age), ("age.max", "days after which age counts fully", \.ageMax),
+        ("notes", "has notes", \.notes), ("tags", "has tags", \.tags), ("project", "has a project", \.project),
+        ("blocked", "waits for another task", \.blocked), ("waiting", "hidden until its wait date", \.waiting),
+      ]
+      return list.map { ($0.0, defaults[keyPath: $0.2], "urgency: " + $0.1, $0.2) }
+    }
+  }
 
   /// Every term that applies to the task (a factor of 0 is left out), in Taskwarrior's order.
   /// Closed tasks have no urgency.
-  public static func terms(of todo: Todo, now: Int64) -> [Term] {
+  public static func terms(of todo: Todo, now: Int64, coefficients: Coefficients = Coefficients()) -> [Term] {
+    let c = coefficients
     guard todo.status == .pending else { return [] }
     var terms: [Term] = []
     func add(_ name: String, _ factor: Double, _ coefficient: Double, _ reason: String) {
       if factor != 0 { terms.append(Term(name: name, factor: factor, coefficient: coefficient, reason: reason)) }
     }
-    if todo.tags.contains("next") { add("next", 1, next, "tagged +next") }
+    if todo.tags.contains("next") { add("next", 1, c.next, "tagged +next") }
     if let date = todo.due {
       // Days overdue (negative: days left), from the due instant (a day's local start).
       let days = Double(now - date.sortInstant) / 86_400
       let factor = days >= 7 ? 1 : days >= -14 ? (days + 14) * 0.8 / 21 + 0.2 : 0.2
-      add("due", factor, due, days >= 0 ? "due \(rounded(days))d ago" : "due in \(rounded(-days))d")
+      add("due", factor, c.due, days >= 0 ? "due \(rounded(days))d ago" : "due in \(rounded(-days))d")
     }
-    if !todo.blocking.isEmpty { add("blocking", 1, blocking, todo.blocking.count == 1 ? "1 task waits for it" : "\(todo.blocking.count) tasks wait for it") }
+    if !todo.blocking.isEmpty { add("blocking", 1, c.blocking, todo.blocking.count == 1 ? "1 task waits for it" : "\(todo.blocking.count) tasks wait for it") }
     switch todo.priority {
-    case .high?: add("priority", 1, high, "pri:H")
-    case .medium?: add("priority", 1, medium, "pri:M")
-    case .low?: add("priority", 1, low, "pri:L")
+    case .high?: add("priority", 1, c.high, "pri:H")
+    case .medium?: add("priority", 1, c.medium, "pri:M")
+    case .low?: add("priority", 1, c.low, "pri:L")
     case nil: break
     }
-    if let date = todo.scheduled, date.sortInstant < now { add("scheduled", 1, scheduled, "scheduled date passed") }
-    if todo.isActive { add("active", 1, active, "being worked on") }
+    if let date = todo.scheduled, date.sortInstant < now { add("scheduled", 1, c.scheduled, "scheduled date passed") }
+    if todo.isActive { add("active", 1, c.active, "being worked on") }
     let days = (now - todo.created) / 86_400
-    add("age", min(1, Double(days) / ageMax), age, "\(days) day\(days == 1 ? "" : "s") old")
+    add("age", min(1, Double(days) / c.ageMax), c.age, "\(days) day\(days == 1 ? "" : "s") old")
     let noteFactor = todo.notes.count >= 3 ? 1 : todo.notes.count == 2 ? 0.9 : todo.notes.count == 1 ? 0.8 : 0
-    add("notes", noteFactor, notes, "\(todo.notes.count) note\(todo.notes.count == 1 ? "" : "s")")
+    add("notes", noteFactor, c.notes, "\(todo.notes.count) note\(todo.notes.count == 1 ? "" : "s")")
     let tagFactor = todo.tags.count >= 3 ? 1 : todo.tags.count == 2 ? 0.9 : todo.tags.count == 1 ? 0.8 : 0
-    add("tags", tagFactor, tags, "\(todo.tags.count) tag\(todo.tags.count == 1 ? "" : "s")")
-    if todo.project != nil { add("project", 1, project, "has a project") }
-    if todo.isBlocked { add("blocked", 1, blocked, "waits for \(todo.depends.filter(\.isOpen).map { String($0.id) }.joinedText(", "))") }
-    if let date = todo.wait, !date.isPast(now: now), date.sortInstant > now { add("waiting", 1, waiting, "hidden until its wait date") }
+    add("tags", tagFactor, c.tags, "\(todo.tags.count) tag\(todo.tags.count == 1 ? "" : "s")")
+    if todo.project != nil { add("project", 1, c.project, "has a project") }
+    if todo.isBlocked { add("blocked", 1, c.blocked, "waits for \(todo.depends.filter(\.isOpen).map { String($0.id) }.joinedText(", "))") }
+    if let date = todo.wait, !date.isPast(now: now), date.sortInstant > now { add("waiting", 1, c.waiting, "hidden until its wait date") }
     return terms
   }
 
   /// The task's urgency: the sum of its terms.
-  public static func score(of todo: Todo, now: Int64) -> Double {
-    terms(of: todo, now: now).reduce(0) { $0 + $1.contribution }
+  public static func score(of todo: Todo, now: Int64, coefficients: Coefficients = Coefficients()) -> Double {
+    terms(of: todo, now: now, coefficients: coefficients).reduce(0) { $0 + $1.contribution }
   }
 
   private static func rounded(_ days: Double) -> String {

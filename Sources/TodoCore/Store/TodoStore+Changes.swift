@@ -214,7 +214,15 @@ extension TodoStore {
         if dropsKeptParent && todo == before { todo.modified = max(now, todo.modified) }
         return changed ? .changed : .unchanged(.sameValues)
       } afterEach: { before, todo, entry, connection throws(TodoError) in
-        try database { () throws(DatabaseError) in try addNotes(changes.notes, to: todo.id, now: now, on: connection) }
+        try database { () throws(DatabaseError) in
+          for (number, text) in changes.editedNotes where before.notes[number - 1].text != text {
+            try connection.execute("UPDATE note SET text = ? WHERE id = ?", [.text(text), .integer(before.notes[number - 1].id)])
+          }
+          for number in changes.removedNotes {
+            try connection.execute("DELETE FROM note WHERE id = ?", [.integer(before.notes[number - 1].id)])
+          }
+          try addNotes(changes.notes, to: todo.id, now: now, on: connection)
+        }
         var effects = SideEffects()
         if changes.changesLinks {
           effects.changed = try writeLinks(from: before, to: todo, links, entry: entry, now: now, on: connection)
@@ -547,6 +555,26 @@ extension TodoStore {
   /// ```swift
   /// let report = try TodoStore.undo().operate(in: context)
   /// ```
+  /// Folds the newest journal entry into the one before it, so that one `undo` reverts both:
+  /// a change a hook asked for, written right after the command it belongs to. Each task keeps
+  /// its state from before the first entry.
+  public static func foldLastJournalEntry() -> DataOperation<Void, TodoError> {
+    DataOperation { connection throws(DatabaseError) in
+      let ids = try connection.all("SELECT id FROM journal_entry ORDER BY id DESC LIMIT 2", []) { row throws(DatabaseError) in
+        try row.integer(at: 0) ?? 0
+      }
+      guard ids.count == 2 else { return }
+      try connection.execute(
+        """
+        INSERT OR IGNORE INTO journal_change (journal_id, todo_id, sequence, before)
+        SELECT ?2, todo_id, (SELECT coalesce(max(sequence) + 1, 0) FROM journal_change WHERE journal_id = ?2) + sequence, before
+        FROM journal_change WHERE journal_id = ?1
+        """, [.integer(ids[0]), .integer(ids[1])])
+      try connection.execute("DELETE FROM journal_entry WHERE id = ?", [.integer(ids[0])])
+    }
+    .mapError(TodoError.init)
+  }
+
   public static func undo() -> DataOperation<UndoReport, TodoError> {
     Journal.undoLast()
       .flatMap { reverted in

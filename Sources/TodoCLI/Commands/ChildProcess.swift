@@ -1,0 +1,188 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Running another program: the editor of `todo edit` (on our terminal), and hooks (fed on
+/// standard input, read on standard output, stopped after a time limit). Programs are started
+/// with `posix_spawn` and an argument vector: no shell ever sees task text.
+enum ChildProcess {
+  /// Why a program could not be started.
+  struct StartError: Error, Sendable {
+    var reason: String
+  }
+
+  /// What a program did.
+  struct Outcome: Sendable {
+    /// The exit status; 128 + the signal when a signal ended it.
+    var status: Int32
+    var output: [UInt8]
+    var errors: [UInt8]
+    var timedOut: Bool
+  }
+
+  /// The most output kept of a hook, per stream.
+  static let outputLimit = 4 << 20
+
+  /// Runs a program on our terminal (standard input, output and error inherited) and waits for
+  /// it; Ctrl-C and Ctrl-\ are the program's while it runs, not ours. Returns its exit status,
+  /// or the reason it could not start.
+  static func runInteractive(_ arguments: [String], environment: [String: String]) -> Result<Int32, StartError> {
+    var ignore = sigaction()
+    ignore.__sigaction_handler.sa_handler = SIG_IGN
+    var oldInterrupt = sigaction()
+    var oldQuit = sigaction()
+    sigaction(SIGINT, &ignore, &oldInterrupt)
+    sigaction(SIGQUIT, &ignore, &oldQuit)
+    defer {
+      sigaction(SIGINT, &oldInterrupt, nil)
+      sigaction(SIGQUIT, &oldQuit, nil)
+    }
+    var attributes = posix_spawnattr_t()
+    posix_spawnattr_init(&attributes)
+    defer { posix_spawnattr_destroy(&attributes) }
+    var defaults = sigset_t()
+    sigemptyset(&defaults)
+    sigaddset(&defaults, SIGINT)
+    sigaddset(&defaults, SIGQUIT)
+    sigaddset(&defaults, SIGPIPE)
+    posix_spawnattr_setsigdefault(&attributes, &defaults)
+    posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF))
+    let noActions: UnsafePointer<posix_spawn_file_actions_t>? = nil
+    switch spawn(arguments, environment: environment, actions: noActions, attributes: &attributes) {
+    case .failure(let reason): return .failure(reason)
+    case .success(let pid): return .success(wait(for: pid, deadline: nil).status)
+    }
+  }
+
+  /// Runs a program with `input` on its standard input, collecting its standard output and
+  /// error, in a process group of its own, which is killed when it runs longer than `timeout`
+  /// seconds.
+  static func run(_ arguments: [String], environment: [String: String], input: [UInt8], timeout: Double)
+    -> Result<Outcome, StartError>
+  {
+    var toChild: [Int32] = [0, 0]
+    var fromChild: [Int32] = [0, 0]
+    var errorsFromChild: [Int32] = [0, 0]
+    guard pipe(&toChild) == 0, pipe(&fromChild) == 0, pipe(&errorsFromChild) == 0 else {
+      return .failure(StartError(reason: String(cString: strerror(errno))))
+    }
+    for descriptor in toChild + fromChild + errorsFromChild { _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC) }
+    var actions = posix_spawn_file_actions_t()
+    posix_spawn_file_actions_init(&actions)
+    defer { posix_spawn_file_actions_destroy(&actions) }
+    posix_spawn_file_actions_adddup2(&actions, toChild[0], STDIN_FILENO)
+    posix_spawn_file_actions_adddup2(&actions, fromChild[1], STDOUT_FILENO)
+    posix_spawn_file_actions_adddup2(&actions, errorsFromChild[1], STDERR_FILENO)
+    var attributes = posix_spawnattr_t()
+    posix_spawnattr_init(&attributes)
+    defer { posix_spawnattr_destroy(&attributes) }
+    posix_spawnattr_setpgroup(&attributes, 0)
+    var defaults = sigset_t()
+    sigemptyset(&defaults)
+    sigaddset(&defaults, SIGPIPE)
+    posix_spawnattr_setsigdefault(&attributes, &defaults)
+    posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGDEF))
+    let spawned = spawn(arguments, environment: environment, actions: &actions, attributes: &attributes)
+    close(toChild[0])
+    close(fromChild[1])
+    close(errorsFromChild[1])
+    guard case .success(let pid) = spawned else {
+      close(toChild[1])
+      close(fromChild[0])
+      close(errorsFromChild[0])
+      if case .failure(let reason) = spawned { return .failure(reason) }
+      return .failure(StartError(reason: "cannot start it"))
+    }
+    let deadline = monotonicSeconds() + timeout
+    var input = input[...]
+    var writing: Int32? = toChild[1]
+    if input.isEmpty {
+      close(toChild[1])
+      writing = nil
+    } else {
+      _ = fcntl(toChild[1], F_SETFL, fcntl(toChild[1], F_GETFL) | O_NONBLOCK)
+    }
+    var reading: [Int32: [UInt8]] = [fromChild[0]: [], errorsFromChild[0]: []]
+    var open = [fromChild[0], errorsFromChild[0]]
+    var timedOut = false
+    var buffer = [UInt8](repeating: 0, count: 65_536)
+    while !open.isEmpty || writing != nil {
+      let left = deadline - monotonicSeconds()
+      if left <= 0 {
+        timedOut = true
+        break
+      }
+      var descriptors = open.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
+      if let writing { descriptors.append(pollfd(fd: writing, events: Int16(POLLOUT), revents: 0)) }
+      let ready = poll(&descriptors, nfds_t(descriptors.count), Int32(min(left * 1000, 1000)) + 1)
+      if ready < 0 && errno != EINTR { break }
+      for descriptor in descriptors where descriptor.revents != 0 {
+        if descriptor.fd == writing {
+          let count = input.withUnsafeBytes { write(descriptor.fd, $0.baseAddress, $0.count) }
+          if count > 0 { input = input.dropFirst(count) }
+          if (count < 0 && errno != EAGAIN && errno != EINTR) || input.isEmpty {
+            close(descriptor.fd)
+            writing = nil
+          }
+        } else {
+          let count = read(descriptor.fd, &buffer, buffer.count)
+          if count > 0 {
+            if reading[descriptor.fd]!.count < outputLimit { reading[descriptor.fd]!.append(contentsOf: buffer[0..<count]) }
+          } else if count == 0 || (errno != EAGAIN && errno != EINTR) {
+            close(descriptor.fd)
+            open.removeAll { $0 == descriptor.fd }
+          }
+        }
+      }
+    }
+    if let writing { close(writing) }
+    for descriptor in open { close(descriptor) }
+    var result: (status: Int32, timedOut: Bool) = timedOut ? (Int32(128 + SIGKILL), true) : wait(for: pid, deadline: deadline)
+    if timedOut || result.timedOut {
+      kill(-pid, SIGKILL)
+      kill(pid, SIGKILL)
+      result = (wait(for: pid, deadline: nil).status, true)
+    }
+    return .success(
+      Outcome(status: result.status, output: reading[fromChild[0]]!, errors: reading[errorsFromChild[0]]!, timedOut: result.timedOut))
+  }
+
+  private static func spawn(
+    _ arguments: [String], environment: [String: String], actions: UnsafePointer<posix_spawn_file_actions_t>?,
+    attributes: UnsafePointer<posix_spawnattr_t>
+  ) -> Result<pid_t, StartError> {
+    let argv = arguments.map { strdup($0) } + [nil]
+    let envp = environment.sorted { $0.key < $1.key }.map { strdup($0.key + "=" + $0.value) } + [nil]
+    defer {
+      for pointer in argv { free(pointer) }
+      for pointer in envp { free(pointer) }
+    }
+    var pid: pid_t = 0
+    let status = posix_spawn(&pid, arguments[0], actions, attributes, argv, envp)
+    guard status == 0 else { return .failure(StartError(reason: String(cString: strerror(status)))) }
+    return .success(pid)
+  }
+
+  /// Waits for a child; with a deadline, gives up when it passes (`timedOut`).
+  private static func wait(for pid: pid_t, deadline: Double?) -> (status: Int32, timedOut: Bool) {
+    var status: Int32 = 0
+    while true {
+      let result = waitpid(pid, &status, deadline == nil ? 0 : WNOHANG)
+      if result == pid { break }
+      if result < 0 && errno != EINTR { return (127, false) }
+      if let deadline {
+        if monotonicSeconds() >= deadline { return (Int32(128 + SIGKILL), true) }
+        usleep(5_000)
+      }
+    }
+    // WIFEXITED / WEXITSTATUS / WTERMSIG, which Swift does not import as macros.
+    let signal = status & 0x7F
+    return (signal == 0 ? (status >> 8) & 0xFF : 128 + signal, false)
+  }
+
+  static func monotonicSeconds() -> Double {
+    var time = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &time)
+    return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+  }
+}

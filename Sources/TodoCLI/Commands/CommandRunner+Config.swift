@@ -1,0 +1,176 @@
+import TodoCore
+import TodoSync
+
+/// `config` and `context`: reading and changing the configuration file.
+extension CommandRunner {
+  var configuration: Configuration { session.configuration }
+
+  func config(_ request: ConfigRequest) throws(Failure) {
+    switch request {
+    case .list:
+      let keys = configuration.listedKeys
+      if format == .human {
+        render(Table(
+          columns: [
+            Table.Column(header: "Key"), Table.Column(header: "Value", flexible: true), Table.Column(header: "From"),
+          ],
+          rows: keys.map { key in
+            let origin = configuration.origin(key)
+            return [
+              Table.Cell(key), Table.Cell(configuration.value(key)),
+              Table.Cell(origin.description, style: origin == .defaultValue ? .dim : nil),
+            ]
+          }))
+        if let path = configuration.path { output.write("Configuration file: \(path)\(FileSystem.exists(path) ? "" : " (none yet)")\n") }
+      } else {
+        writeJSONList(keys) { json, key in setting(key, into: &json) }
+      }
+    case .get(let key):
+      if format == .human {
+        output.write(configuration.value(key) + "\n")
+      } else {
+        writeJSON { json in setting(key, into: &json) }
+      }
+    case .set(let key, let value):
+      try changeFile(key) { file in file.set(key, value) }
+      report(key, "Set \(key) = \(value)")
+    case .unset(let key):
+      var found = false
+      let changed = try changeFile(key) { file in found = file.unset(key) }
+      report(key, found ? "Unset \(key); it is \(Self.shown(changed.value(key))) now" : "\(key) was not set in the file")
+    }
+  }
+
+  func context(_ request: ContextRequest) throws(Failure) {
+    switch request {
+    case .show:
+      let name = configuration.activeContext
+      if format == .human {
+        if let name {
+          output.write("Context \(name): \(configuration.value("context.\(name)"))\n")
+        } else {
+          output.write("No context is active; 'todo context NAME' makes one active.\n")
+        }
+      } else {
+        writeJSON { json in
+          json.object { json in
+            json.field("context", name)
+            json.field("filter", name.map { configuration.value("context.\($0)") })
+          }
+        }
+      }
+    case .list:
+      let contexts = configuration.contexts
+      let active = configuration.activeContext
+      if format == .human {
+        guard !contexts.isEmpty else {
+          output.write("No contexts yet; 'todo context define NAME FILTER' makes one.\n")
+          return
+        }
+        render(Table(
+          columns: [Table.Column(header: "Context"), Table.Column(header: "Filter", flexible: true), Table.Column(header: "")],
+          rows: contexts.map { [Table.Cell($0.name), Table.Cell($0.filter), Table.Cell($0.name == active ? "active" : "")] }))
+      } else {
+        writeJSONList(contexts) { json, context in
+          json.object { json in
+            json.field("name", context.name)
+            json.field("filter", context.filter)
+            json.field("active", context.name == active)
+          }
+        }
+      }
+    case .use(let name):
+      guard configuration.contexts.contains(where: { $0.name == name }) else {
+        let meant = closestMatch(to: name, in: configuration.contexts.map(\.name)).map { " (did you mean '\($0)'?)" } ?? ""
+        throw .usage(.invalid("there is no context '\(name)'\(meant); 'todo context list' lists them"))
+      }
+      try changeFile("context") { file in file.set("context", name) }
+      report("context", "Context \(name) is active: \(configuration.value("context.\(name)"))")
+    case .none:
+      try changeFile("context") { file in file.unset("context") }
+      report("context", "No context is active.")
+    case .define(let name, let filter):
+      try changeFile("context.\(name)") { file in file.set("context.\(name)", filter) }
+      report("context.\(name)", "Defined context \(name): \(filter)")
+    case .delete(let name):
+      guard configuration.contexts.contains(where: { $0.name == name }) else {
+        throw .usage(.invalid("there is no context '\(name)'; 'todo context list' lists them"))
+      }
+      let wasActive = configuration.activeContext == name
+      try changeFile("context.\(name)") { file in
+        file.unset("context.\(name)")
+        if wasActive { file.unset("context") }
+      }
+      report("context.\(name)", "Deleted context \(name)\(wasActive ? "; no context is active now" : "")")
+    }
+  }
+
+  /// A value as a message shows it: empty as `(empty)`.
+  static func shown(_ value: String) -> String {
+    value.isEmpty ? "(empty)" : value
+  }
+
+  private func setting(_ key: String, into json: inout JSONWriter) {
+    let origin = configuration.origin(key)
+    json.object { json in
+      json.field("key", key)
+      json.field("value", configuration.value(key))
+      json.field("default", ConfigKey.named(key)?.defaultValue ?? "")
+      json.field("origin", origin.kind)
+      if case .file(let path, let line) = origin {
+        json.field("file", path)
+        json.field("line", line)
+      }
+      if case .environment(let variable) = origin { json.field("variable", variable) }
+    }
+  }
+
+  /// Changes the configuration file (comments and order kept), after checking that the whole
+  /// configuration still reads with the change; writes it atomically. With `--dry-run` only
+  /// checks. Warns when the environment or `-c` overrides the key, so the change will not show.
+  @discardableResult
+  private func changeFile(_ key: String, _ change: (inout ConfigFile) -> Void) throws(Failure) -> Configuration {
+    guard let path = configuration.path else {
+      throw .environment("cannot find the configuration file: HOME is not set; set TODO_CONFIG to a file's path")
+    }
+    var file: ConfigFile
+    do throws(ConfigFileError) {
+      file = try Configuration.readFile(path)
+    } catch {
+      throw .configuration(error)
+    }
+    let before = file.text
+    change(&file)
+    let changed = try Configuration.load(
+      environment: session.environment, overrides: invocation.options.configOverrides, now: now, file: file)
+    switch changed.origin(key) {
+    case .environment(let variable): session.warn("\(variable) is set, and overrides \(key) while it is", json: format != .human)
+    case .commandLine: session.warn("-c overrides \(key) for this command", json: format != .human)
+    default: break
+    }
+    guard !invocation.options.dryRun, file.text != before else { return changed }
+    if let problem = FileSystem.createParentFolders(of: path) { throw .environment(problem) }
+    if let problem = FileSystem.writeAtomically(Array(file.text.utf8), to: path) {
+      throw .environment("cannot write the configuration file \(path): \(problem)")
+    }
+    return changed
+  }
+
+  /// What a change of the file says: the message, or `{"key": …, "value": …, "file": …}`.
+  private func report(_ key: String, _ message: String) {
+    let path = configuration.path ?? ""
+    if format == .human {
+      output.write(sanitizedForTerminal(message) + (invocation.options.dryRun ? " (dry run: nothing was written)" : "") + "\n")
+    } else {
+      let value = (try? Configuration.load(environment: session.environment, overrides: [], now: now))?.value(key)
+      writeJSON { json in
+        json.object { json in
+          json.field("key", key)
+          json.field("value", value)
+          json.field("file", path)
+          if invocation.options.dryRun { json.field("dry_run", true) }
+        }
+      }
+    }
+  }
+}

@@ -1,0 +1,106 @@
+import TodoCore
+
+/// Reports: `list`, `next`, `waiting` and the configuration's own, each a filter, columns, an
+/// order and a limit (see `ReportDefinition`).
+extension CommandRunner {
+  /// The report a list query names, as configured.
+  func definition(of query: ListQuery) -> ReportDefinition {
+    if let definition = configuration.report(query.report) { return definition }
+    // Only a report the configuration no longer reads (checked when it was read) gets here.
+    return try! ReportDefinition(name: "list") { ReportDefinition.builtIn["list"]?[$0] ?? "" }
+  }
+
+  /// `todo list`, `todo waiting`, `todo NAME`: the streamed list table when the report has the
+  /// list's columns, else the report's own table.
+  func showReport(_ query: ListQuery) throws(Failure) {
+    let definition = definition(of: query)
+    if definition.drawsAsList {
+      try list(query)
+    } else {
+      try report(query, definition)
+    }
+  }
+
+  /// A report with its own columns, or ranked by urgency: every selected task is read whole,
+  /// ordered, then cut to the limit.
+  func report(_ query: ListQuery, _ definition: ReportDefinition) throws(Failure) {
+    try warnAboutCase(in: query.filter)
+    // A `--sort` typed after a report ranked by urgency orders it instead.
+    let byUrgency = definition.byUrgency && query.sort.isEmpty
+    let showsUrgency = byUrgency || definition.columns.contains(.urgency)
+    let todos = try perform(TodoStore.list(query.filter, sort: query.sort, now: now), access: .read)
+    let coefficients = configuration.urgency
+    var ranked = todos.map { ($0, showsUrgency ? Urgency.score(of: $0, now: now, coefficients: coefficients) : 0) }
+    if byUrgency {
+      ranked.sort { left, right in left.1 != right.1 ? left.1 > right.1 : left.0.id < right.0.id }
+    }
+    let shown = ranked.prefix(query.limit ?? Int.max)
+    switch format {
+    case .human:
+      guard !shown.isEmpty else {
+        if !query.typedTerms && configuration.activeContext == nil && definition.name == "next" {
+          output.write("Nothing to do next. Add a task with: todo add TITLE\n")
+        } else if !query.typedTerms && configuration.activeContext == nil && definition.filter.isEmpty {
+          output.write("No pending tasks. Add one with: todo add TITLE\n")
+        } else {
+          output.write("No matching tasks.\n")
+        }
+        return
+      }
+      let text = self.text
+      let columns = zip(definition.columns, definition.labels).map { column, label in
+        var layout = column.layout
+        layout.header = label
+        return layout
+      }
+      let progressInTitle = !definition.columns.contains(.progress)
+      render(Table(columns: columns, rows: shown.map { todo, score in
+        definition.columns.map { Self.cell($0, of: todo, urgency: score, text: text, progressInTitle: progressInTitle) }
+      }))
+      if ranked.count > shown.count { output.write("\(shown.count) of \(ranked.count) tasks; --limit N shows more.\n") }
+    case .json, .jsonLines:
+      writeJSONList(Array(shown)) { json, item in json.task(item.0, urgency: showsUrgency ? item.1 : nil) }
+    }
+  }
+
+  /// One cell of a report's table.
+  static func cell(_ column: ReportColumn, of todo: Todo, urgency: Double, text: TaskText, progressInTitle: Bool)
+    -> Table.Cell
+  {
+    func time(_ value: Int64?) -> Table.Cell {
+      Table.Cell(value.map { Timestamp.relative($0, now: text.now, past: .ago) } ?? "", style: .dim)
+    }
+    func date(_ value: TaskDate?) -> Table.Cell {
+      Table.Cell(value.map { text.relative($0, past: .ago) } ?? "")
+    }
+    switch column {
+    case .id: return Table.Cell(String(todo.id))
+    case .uuid: return Table.Cell(String(todo.uuid.prefix(8)))
+    case .status:
+      let style = todo.status == .done ? text.palette.done : todo.status == .deleted ? text.palette.deleted : nil
+      return Table.Cell(todo.status.rawValue, style: style)
+    case .priority: return Table.Cell(todo.priority?.rawValue ?? "", style: text.palette.style(of: todo.priority))
+    case .due:
+      let (due, style) = text.dueCell(TaskRow(todo))
+      return Table.Cell(due, style: style)
+    case .wait: return date(todo.wait)
+    case .scheduled: return date(todo.scheduled)
+    case .until: return date(todo.until)
+    case .project: return Table.Cell(todo.project ?? "", style: text.palette.project)
+    case .tags: return Table.Cell(todo.tags.sorted().joinedText(" "), style: text.palette.tag)
+    case .title:
+      let progress = progressInTitle ? todo.progress.map { " (\($0.done)/\($0.total))" } ?? "" : ""
+      return Table.Cell(todo.title + progress, style: todo.status == .pending ? nil : .dim)
+    case .urgency: return Table.Cell(todo.status == .pending ? urgencyText(urgency) : "")
+    case .age: return time(todo.created)
+    case .progress: return Table.Cell(todo.progress.map { "\($0.done)/\($0.total)" } ?? "")
+    case .active:
+      let total = todo.intervals.reduce(0) { $0 + $1.seconds(now: text.now) }
+      return Table.Cell(total > 0 ? Timestamp.duration(total) : "", style: todo.isActive ? text.palette.active : nil)
+    case .notes: return Table.Cell(todo.notes.isEmpty ? "" : String(todo.notes.count))
+    case .created: return time(todo.created)
+    case .modified: return time(todo.modified)
+    case .completed: return time(todo.completed)
+    }
+  }
+}

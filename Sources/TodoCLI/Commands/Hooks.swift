@@ -1,0 +1,226 @@
+import DataOperation
+import TodoCore
+import TodoInterchange
+import TodoSync
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Taskwarrior-compatible hooks: executable files in `${XDG_CONFIG_HOME:-~/.config}/todo/hooks/`
+/// whose names start with `on-launch`, `on-add`, `on-modify` or `on-exit`, run in name order.
+///
+/// Each gets Taskwarrior's arguments (`api:2 args:… command:… rc:… data:… version:…`) and tasks
+/// as Taskwarrior JSON lines on standard input: none for `on-launch`, the new task for `on-add`,
+/// the task before and after for `on-modify`, every task the command changed for `on-exit`. An
+/// `on-add`/`on-modify` hook answers with the task (changed or not) on one JSON line; other
+/// lines are messages. A non-zero exit refuses the command; its first message line is shown.
+///
+/// Hooks run before the write transaction (on the change previewed), never while the database
+/// is locked, so a slow hook never makes another `todo` wait; the write then checks that the
+/// tasks are still those the hooks saw. Each hook runs under a time limit (`hooks.timeout`) in a
+/// process group of its own, which is killed when the limit passes.
+struct Hooks {
+  enum Event: String, CaseIterable {
+    case launch = "on-launch", add = "on-add", modify = "on-modify", exit = "on-exit"
+  }
+
+  let folder: String
+  let timeout: Double
+  let environment: [String: String]
+  /// The words after `todo`, the command's name, the configuration file and the database folder.
+  let arguments: [String]
+
+  /// The hooks for an event: the folder's executable files whose names start with the event,
+  /// sorted by name. A hook that someone other than the user could change is refused.
+  func scripts(for event: Event) throws(Failure) -> [String] {
+    guard case .success(let names) = FileSystem.files(in: folder, endingIn: "") else { return [] }
+    var scripts: [String] = []
+    for name in names where name.hasPrefix(event.rawValue) {
+      let path = folder + "/" + name
+      var status = stat()
+      guard stat(path, &status) == 0, access(path, X_OK) == 0 else { continue }
+      if status.st_uid != getuid() {
+        throw .hook("the hook \(path) is not owned by you, so it was not run; nothing was changed")
+      }
+      if status.st_mode & 0o022 != 0 {
+        throw .hook("the hook \(path) can be changed by other users (chmod go-w makes it safe), so it was not run; nothing was changed")
+      }
+      scripts.append(path)
+    }
+    return scripts
+  }
+
+  /// Runs the hooks of an event on `lines` (JSON lines). For `on-add` and `on-modify`, each hook
+  /// gets the previous one's task and the last one's task is returned; messages are returned to
+  /// be shown. Throws when a hook refuses, fails, or answers with something that is not one task.
+  func run(_ event: Event, lines: [String]) throws(Failure) -> (task: String?, messages: [String]) {
+    var lines = lines
+    var messages: [String] = []
+    for script in try scripts(for: event) {
+      let input = Array(lines.map { $0 + "\n" }.joinedText("").utf8)
+      let name = FileSystem.folder(of: script) == folder ? String(script.dropFirst(folder.count + 1)) : script
+      let outcome: ChildProcess.Outcome
+      switch ChildProcess.run([script] + arguments, environment: environment, input: input, timeout: timeout) {
+      case .failure(let problem): throw .hook("cannot run the hook \(name): \(problem.reason); nothing was changed")
+      case .success(let result): outcome = result
+      }
+      let output = String(decoding: outcome.output, as: UTF8.self).split(separator: "\n").map(String.init)
+      var json = output.filter { $0.hasPrefix("{") && $0.hasSuffix("}") }
+      let feedback = output.filter { !($0.hasPrefix("{") && $0.hasSuffix("}")) && !$0.trimmingWhitespace().isEmpty }
+      let errors = String(decoding: outcome.errors, as: UTF8.self).split(separator: "\n").map(String.init)
+      if outcome.timedOut {
+        throw .hook("the hook \(name) ran longer than \(ConfigKey.number(timeout))s (hooks.timeout) and was stopped; nothing was changed")
+      }
+      guard outcome.status == 0 else {
+        let said = (feedback + errors).first { !$0.trimmingWhitespace().isEmpty } ?? "no reason given"
+        throw .hook("the hook \(name) refused the command (exit status \(outcome.status)): \(said)\(event == .exit ? "" : "; nothing was changed")")
+      }
+      messages += feedback
+      switch event {
+      case .add, .modify:
+        guard json.count == 1 else {
+          throw .hook("the hook \(name) answered with \(json.count) JSON tasks, not 1 (it must print the task back); nothing was changed")
+        }
+        lines = [json.removeFirst()]
+      case .launch, .exit:
+        if !json.isEmpty { throw .hook("the hook \(name) printed a task, but \(event.rawValue) hooks print only messages") }
+      }
+    }
+    return (event == .add || event == .modify ? lines.last : nil, messages)
+  }
+
+  /// A task as a hook sees it: Taskwarrior's JSON, on one line.
+  static func line(_ todo: Todo) -> String {
+    Taskwarrior.line(TaskRecord(todo: todo))
+  }
+
+  /// What a hook changed in a task: its answer read back, compared field by field with what it
+  /// was given, as the changes an `update` would make (checked like typed ones). Nil: nothing.
+  static func changes(answer: String, given todo: Todo, hook event: Event, now: Int64) throws(Failure) -> TodoChanges? {
+    guard answer != line(todo) else { return nil }
+    let records: [TaskRecord]
+    do throws(InterchangeError) {
+      records = try Taskwarrior.records(Array(answer.utf8), now: now)
+    } catch {
+      throw .hook("the \(event.rawValue) hook answered with a task that does not read: \(error.description); nothing was changed")
+    }
+    guard let record = records.first else {
+      throw .hook("the \(event.rawValue) hook answered with no task; nothing was changed")
+    }
+    let new = record.todo
+    guard new.uuid == todo.uuid else {
+      throw .hook("the \(event.rawValue) hook answered for another task (\(new.uuid), not \(todo.uuid)); nothing was changed")
+    }
+    var changes = TodoChanges()
+    if new.title != todo.title { changes.title = new.title }
+    if new.project != todo.project { changes.project = new.project.map { .set($0) } ?? .clear }
+    if new.priority != todo.priority { changes.priority = new.priority.map { .set($0) } ?? .clear }
+    changes.addTags = new.tags.filter { !todo.tags.contains($0) }
+    changes.removeTags = todo.tags.filter { !new.tags.contains($0) }
+    func date(_ new: TaskDate?, _ old: TaskDate?) -> FieldChange<DateSetting>? {
+      guard new?.sortInstant != old?.sortInstant else { return nil }
+      return new.map { .set(.date($0)) } ?? .clear
+    }
+    changes.due = date(new.due, todo.due)
+    changes.wait = date(new.wait, todo.wait)
+    changes.scheduled = date(new.scheduled, todo.scheduled)
+    changes.until = date(new.until, todo.until)
+    let known = Set(todo.notes.map(\.text))
+    changes.notes = new.notes.map(\.text).filter { !known.contains($0) }
+    do throws(TodoError) {
+      try Validation.changes(changes)
+    } catch {
+      throw .hook("the \(event.rawValue) hook's change is not valid: \(error.description); nothing was changed")
+    }
+    return changes.isEmpty ? nil : changes
+  }
+}
+
+extension CommandRunner {
+  /// The hooks of this run; nil when they are off (`hooks = off`, `--no-hooks`, a dry run) or
+  /// there is no hooks folder.
+  var hooks: Hooks? {
+    guard configuration.hooksEnabled, !invocation.options.noHooks, !invocation.options.dryRun,
+      let folder = Configuration.hooksFolder(environment: session.environment), FileSystem.isDirectory(folder)
+    else { return nil }
+    let data = FileSystem.databasePath(option: invocation.options.databasePath, environment: session.environment).map {
+      FileSystem.folder(of: $0.path)
+    } ?? ""
+    let name: String
+    switch invocation.command {
+    case .add: name = "add"
+    case .log: name = "log"
+    case .duplicate: name = "duplicate"
+    case .done: name = "done"
+    case .delete, .deleteSeries: name = "delete"
+    case .edit: name = "edit"
+    default: name = invocation.commandLine.split(separator: " ").first.map(String.init) ?? "list"
+    }
+    return Hooks(
+      folder: folder, timeout: configuration.hookTimeout, environment: Terminal.childEnvironment(session.environment),
+      arguments: [
+        "api:2", "args:todo \(invocation.commandLine)", "command:\(name)", "rc:\(configuration.path ?? "")", "data:\(data)",
+        "version:\(Version.current)",
+      ])
+  }
+
+  /// Shows a hook's messages on standard error.
+  func showHookMessages(_ messages: [String]) {
+    for message in messages {
+      if format == .human {
+        session.standardError.write(sanitizedForTerminal(message) + "\n")
+      } else {
+        session.warn(message, json: true)
+      }
+    }
+  }
+}
+
+extension CommandRunner {
+  /// Runs the `on-add` or `on-modify` hooks on the change previewed, and returns the operation
+  /// that writes it with what the hooks changed (in the same transaction and undo step), or the
+  /// operation as it was when there are no such hooks.
+  func withHooks(_ operation: DataOperation<ChangeReport, TodoError>, verb: ChangeVerb, hooks: Hooks) throws(Failure)
+    -> DataOperation<ChangeReport, TodoError>
+  {
+    let adds = [ChangeVerb.add.past, ChangeVerb.log.past].contains(verb.past)
+    let event: Hooks.Event = adds ? .add : .modify
+    guard !(try hooks.scripts(for: event)).isEmpty else { return operation }
+    let preview = try perform(operation, access: .preview)
+    var before: [Int64: Todo] = [:]
+    if !adds && !preview.tasks.isEmpty {
+      for todo in try perform(TodoStore.tasks(preview.tasks.map { .id($0.id) }), access: .read) { before[todo.id] = todo }
+    }
+    var asked: [(index: Int, changes: TodoChanges)] = []
+    for (index, todo) in preview.tasks.enumerated() {
+      let lines = adds ? [Hooks.line(todo)] : [Hooks.line(before[todo.id] ?? todo), Hooks.line(todo)]
+      let (answer, messages) = try hooks.run(event, lines: lines)
+      showHookMessages(messages)
+      if let answer, let changes = try Hooks.changes(answer: answer, given: todo, hook: event, now: now) {
+        asked.append((index, changes))
+      }
+    }
+    guard !asked.isEmpty else { return operation }
+    let (now, command, shown, asks) = (self.now, invocation.commandLine, preview.tasks.map(\.id), asked)
+    return operation.flatMap { report in
+      // The hooks changed the tasks they saw: the same ones must be written (a new task's id
+      // may differ when another command added one meanwhile).
+      guard report.tasks.count == shown.count, adds || report.tasks.map(\.id) == shown else { return .fail(.selectionChanged) }
+      var step = DataOperation<Void, TodoError>.pure(())
+      for (index, changes) in asks {
+        var selection = TodoFilter()
+        selection.references = [.id(report.tasks[index].id)]
+        let filter = selection
+        step = step.flatMap { _ in
+          TodoStore.update(filter, changes, now: now, command: command).flatMap { _ in TodoStore.foldLastJournalEntry() }
+        }
+      }
+      return step.flatMap { _ in TodoStore.tasks(report.tasks.map { .id($0.id) }) }.map { tasks in
+        var changed = report
+        changed.tasks = tasks
+        return changed
+      }
+    }
+  }
+}

@@ -1,0 +1,326 @@
+import TodoCore
+import TodoSync
+
+/// Where a setting's value came from, from weakest to strongest.
+enum ConfigOrigin: Sendable, Equatable {
+  case defaultValue
+  case file(path: String, line: Int)
+  case environment(String)
+  case commandLine
+
+  /// `default`, `file:12`, `env:TODO_COLOR`, `-c`.
+  var description: String {
+    switch self {
+    case .defaultValue: "default"
+    case .file(_, let line): "file:\(line)"
+    case .environment(let variable): "env:\(variable)"
+    case .commandLine: "-c"
+    }
+  }
+
+  /// The JSON form: `default`, `file`, `environment`, `command line`.
+  var kind: String {
+    switch self {
+    case .defaultValue: "default"
+    case .file: "file"
+    case .environment: "environment"
+    case .commandLine: "command line"
+    }
+  }
+}
+
+/// Every setting of one run: the defaults, overridden by the configuration file, then by the
+/// environment (`TODO_WEEK_START`), then by `-c key=value`. Every value is checked when it is
+/// read, so that a bad one stops the command before anything runs.
+///
+/// ```swift
+/// let configuration = try Configuration.load(environment: environment, overrides: ["week.start=sunday"], now: now)
+/// configuration.value("week.start")  // "sunday"
+/// ```
+struct Configuration: Sendable {
+  struct Setting: Sendable, Equatable {
+    var value: String
+    var origin: ConfigOrigin
+  }
+
+  /// The file read (or that `config set` writes): `TODO_CONFIG`, else
+  /// `${XDG_CONFIG_HOME:-~/.config}/todo/config`; nil without a home.
+  let path: String?
+  /// The settings that are not defaults.
+  private(set) var settings: [String: Setting] = [:]
+
+  /// The defaults alone (no file, no environment): tests and the parser's fallback.
+  static let defaults = Configuration(path: nil)
+
+  init(path: String?) {
+    self.path = path
+  }
+
+  /// The configuration file's path for an environment.
+  static func filePath(environment: [String: String]) -> String? {
+    if let named = environment["TODO_CONFIG"], !named.isEmpty { return named }
+    return FileSystem.xdgDirectory("XDG_CONFIG_HOME", fallback: ".config", environment: environment).map {
+      $0 + "/todo/config"
+    }
+  }
+
+  /// The hooks folder: `${XDG_CONFIG_HOME:-~/.config}/todo/hooks`.
+  static func hooksFolder(environment: [String: String]) -> String? {
+    FileSystem.xdgDirectory("XDG_CONFIG_HOME", fallback: ".config", environment: environment).map { $0 + "/todo/hooks" }
+  }
+
+  /// Reads the file, the environment and the `-c` overrides (`key=value` each).
+  /// `file`: the file as it would be after a change (`config set`), instead of the one on disk.
+  static func load(environment: [String: String], overrides: [String], now: Int64, file: ConfigFile? = nil)
+    throws(Failure) -> Configuration
+  {
+    var configuration = Configuration(path: filePath(environment: environment))
+    if let path = configuration.path {
+      let read: ConfigFile
+      do throws(ConfigFileError) {
+        if let file { read = file } else { read = try readFile(path) }
+      } catch {
+        throw .configuration(error)
+      }
+      for entry in read.entries {
+        do throws(UsageError) {
+          try configuration.set(entry.key, entry.value, origin: .file(path: path, line: entry.line), now: now)
+        } catch {
+          throw .configuration(ConfigFileError(path: path, line: entry.line, key: entry.key, reason: error.message))
+        }
+      }
+    }
+    for key in ConfigKey.fixed {
+      guard let value = environment[key.environmentVariable] else { continue }
+      do throws(UsageError) {
+        try configuration.set(key.name, value, origin: .environment(key.environmentVariable), now: now)
+      } catch {
+        throw .environment("\(key.environmentVariable) (\(key.name)): \(error.message)")
+      }
+    }
+    for override in overrides {
+      guard let equals = override.firstIndex(of: "=") else {
+        throw .usage(.badValue(option: "-c", value: override, reason: "write it key=value, such as -c week.start=sunday"))
+      }
+      let key = String(override[..<equals])
+      do throws(UsageError) {
+        try configuration.set(key, String(override[override.index(after: equals)...]), origin: .commandLine, now: now)
+      } catch {
+        throw .usage(.badValue(option: "-c", value: override, reason: error.message))
+      }
+    }
+    try configuration.checkReferences()
+    return configuration
+  }
+
+  /// The configuration file, parsed; an empty one when there is no file.
+  static func readFile(_ path: String) throws(ConfigFileError) -> ConfigFile {
+    guard FileSystem.exists(path) else { return ConfigFile(path: path) }
+    switch FileSystem.readAll(path) {
+    case .failure(let problem):
+      throw ConfigFileError(path: path, reason: "cannot read it: \(problem.reason)")
+    case .success(let bytes):
+      guard let text = String(validating: bytes, as: UTF8.self) else {
+        throw ConfigFileError(path: path, reason: "it is not UTF-8 text")
+      }
+      return try ConfigFile(text: text, path: path)
+    }
+  }
+
+  /// Sets one key, after checking the key exists and the value suits it.
+  mutating func set(_ name: String, _ value: String, origin: ConfigOrigin, now: Int64) throws(UsageError) {
+    let key = try Self.key(name)
+    try Self.check(value, for: key, now: now)
+    settings[name] = Setting(value: value, origin: origin)
+  }
+
+  /// The key a name stands for, or a usage error naming the closest known key.
+  static func key(_ name: String) throws(UsageError) -> ConfigKey {
+    if let key = ConfigKey.named(name) { return key }
+    let known = ConfigKey.listed.map(\.name) + ["context.NAME", "report.NAME.columns"]
+    let meant = closestMatch(to: name, in: known).map { " (did you mean '\($0)'?)" } ?? ""
+    throw .invalid("'\(name)' is not a configuration key\(meant); 'todo config' lists them")
+  }
+
+  /// Checks a value against what its key takes.
+  static func check(_ value: String, for key: ConfigKey, now: Int64) throws(UsageError) {
+    if value.contains("\n") || value.contains("\r") { throw .invalid("a value is one line") }
+    switch key.kind {
+    case .toggle:
+      guard toggle(value) != nil else { throw .invalid("expected on or off, not '\(value)'") }
+    case .count(let minimum):
+      guard let number = Int(value), number >= minimum else {
+        throw .invalid("expected a whole number ≥ \(minimum), not '\(value)'")
+      }
+    case .number:
+      guard let number = Double(value), number.isFinite else { throw .invalid("expected a number, not '\(value)'") }
+      if key.name == "urgency.age.max" && number <= 0 { throw .invalid("expected a number of days above 0") }
+    case .seconds(let maximum):
+      guard let number = Double(value), number > 0, number <= maximum else {
+        throw .invalid("expected a number of seconds above 0 and at most \(ConfigKey.number(maximum)), not '\(value)'")
+      }
+    case .choice(let choices):
+      guard choices.contains(value) else {
+        throw .invalid("expected one of \(choices.joinedText(", ")), not '\(value)'")
+      }
+    case .text:
+      break
+    case .style:
+      _ = try TextStyle.parse(value)
+    case .dateFormat:
+      _ = try DateFormat(value)
+    case .command:
+      let words = try words(of: value)
+      guard let first = words.first else { throw .invalid("name a command, such as list or next") }
+      guard CommandName.spellings[first] != nil || ConfigKey.isName(first) else {
+        throw .invalid("'\(first)' is not a command")
+      }
+    case .filter:
+      _ = try filter(value, now: now)
+    case .columns:
+      _ = try ReportColumn.parseList(value)
+    case .labels:
+      break
+    case .sort:
+      _ = try ReportDefinition.parseSort(value)
+    case .contextName:
+      guard value.isEmpty || ConfigKey.isName(value) else { throw .invalid("'\(value)' is not a context name") }
+    }
+  }
+
+  /// Checks what keys say of one another: the active context is defined, a report's labels
+  /// match its columns, `default.command` names a command or a report.
+  private func checkReferences() throws(Failure) {
+    func fail(_ key: String, _ reason: String) throws(Failure) {
+      let setting = settings[key]
+      switch setting?.origin {
+      case .file(let path, let line)?:
+        throw .configuration(ConfigFileError(path: path, line: line, key: key, reason: reason))
+      case .environment(let variable)?: throw .environment("\(variable) (\(key)): \(reason)")
+      default: throw .usage(.badValue(option: "-c", value: "\(key)=\(setting?.value ?? "")", reason: reason))
+      }
+    }
+    let context = value("context")
+    if !context.isEmpty && settings["context.\(context)"] == nil {
+      try fail("context", "there is no context '\(context)'; 'todo context define \(context) FILTER' makes one")
+    }
+    for name in reportNames {
+      let labels = value("report.\(name).labels")
+      guard !labels.isEmpty else { continue }
+      let columns = (try? ReportColumn.parseList(value("report.\(name).columns"))) ?? []
+      let count = labels.split(separator: ",", omittingEmptySubsequences: false).count
+      if count != columns.count {
+        try fail("report.\(name).labels", "\(count) labels for \(columns.count) columns")
+      }
+    }
+    let command = (try? Self.words(of: value("default.command")))?.first ?? "list"
+    if CommandName.spellings[command] == nil && !reportNames.contains(command) {
+      try fail("default.command", "'\(command)' is not a command or a report")
+    }
+  }
+
+  /// A key's value: its setting, else its default.
+  func value(_ name: String) -> String {
+    settings[name]?.value ?? ConfigKey.named(name)?.defaultValue ?? ""
+  }
+
+  func origin(_ name: String) -> ConfigOrigin {
+    settings[name]?.origin ?? .defaultValue
+  }
+
+  /// Every key to list: the fixed ones, the built-in reports' properties, and every context
+  /// and report property set, in name order after the fixed ones.
+  var listedKeys: [String] {
+    let fixed = ConfigKey.listed.map(\.name)
+    let known = Set(fixed)
+    return fixed + settings.keys.filter { !known.contains($0) }.sorted()
+  }
+
+  // MARK: - typed values
+
+  static func toggle(_ value: String) -> Bool? {
+    switch value.lowercased() {
+    case "on", "yes", "true", "1": true
+    case "off", "no", "false", "0": false
+    default: nil
+    }
+  }
+
+  var confirmationThreshold: Int { Int(value("confirmation.threshold")) ?? 3 }
+  var weekStartsOnSunday: Bool { value("week.start") == "sunday" }
+  var dateFormat: DateFormat { (try? DateFormat(value("date.format"))) ?? .standard }
+  var colorMode: ColorMode { ColorMode(rawValue: value("color")) ?? .auto }
+  var hooksEnabled: Bool { Self.toggle(value("hooks")) ?? true }
+  var hookTimeout: Double { Double(value("hooks.timeout")) ?? 5 }
+
+  var palette: TextStyle.Palette {
+    var palette = TextStyle.Palette()
+    for (role, _) in TextStyle.Palette.roles {
+      if let path = TextStyle.Palette.paths[role] { palette[keyPath: path] = (try? TextStyle.parse(value("color.\(role)"))) ?? nil }
+    }
+    return palette
+  }
+
+  var urgency: Urgency.Coefficients {
+    var coefficients = Urgency.Coefficients()
+    for coefficient in Urgency.Coefficients.names {
+      if let number = Double(value("urgency.\(coefficient.name)")) { coefficients[keyPath: coefficient.path] = number }
+    }
+    return coefficients
+  }
+
+  /// The editor command line of `todo edit`: `editor`, else `$VISUAL`, else `$EDITOR`, else vi.
+  func editor(environment: [String: String]) -> String {
+    for candidate in [value("editor"), environment["VISUAL"] ?? "", environment["EDITOR"] ?? ""] {
+      if !candidate.trimmingWhitespace().isEmpty { return candidate }
+    }
+    return "vi"
+  }
+
+  /// The active context's name, nil when none is.
+  var activeContext: String? {
+    let name = value("context")
+    return name.isEmpty ? nil : name
+  }
+
+  /// The defined contexts and their filters, by name.
+  var contexts: [(name: String, filter: String)] {
+    settings.keys.filter { $0.hasPrefix("context.") }.sorted().map { key in
+      (String(key.dropFirst("context.".count)), settings[key]!.value)
+    }
+  }
+
+  /// The reports: the built-in ones and every one the configuration names.
+  var reportNames: [String] {
+    var names = ReportDefinition.builtInNames
+    for key in settings.keys where key.hasPrefix("report.") {
+      let name = String(key.split(separator: ".")[1])
+      if !names.contains(name) { names.append(name) }
+    }
+    return names
+  }
+
+  /// A report as configured; nil when there is no report of that name.
+  func report(_ name: String) -> ReportDefinition? {
+    guard reportNames.contains(name) else { return nil }
+    return try? ReportDefinition(name: name, value: { self.value("report.\(name).\($0)") })
+  }
+
+  // MARK: - words
+
+  /// A value's words, split as a shell would (quotes keep spaces).
+  static func words(of value: String) throws(UsageError) -> [String] {
+    do throws(WordSplitError) {
+      return try WordSplitter.split(value)
+    } catch {
+      throw .invalid(error.message)
+    }
+  }
+
+  /// A filter value, read as `todo list` reads its words.
+  static func filter(_ value: String, now: Int64) throws(UsageError) -> TodoFilter {
+    var decoder = ArgumentDecoder(command: .list, now: now)
+    let words = try Self.words(of: value).enumerated().map { FilterWord($0.element, at: $0.offset + 1) }
+    return try decoder.filter(words)
+  }
+}

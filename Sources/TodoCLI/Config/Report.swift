@@ -1,0 +1,123 @@
+import TodoCore
+
+/// A column a report can show.
+enum ReportColumn: String, CaseIterable, Sendable {
+  case id, uuid, status, priority, due, wait, scheduled, until, project, tags, title, urgency, age, progress, active
+  case notes, created, modified, completed
+
+  /// The heading when the report gives no labels.
+  var label: String {
+    switch self {
+    case .id: "ID"
+    case .uuid: "UUID"
+    case .priority: "Pri"
+    case .urgency: "Urg"
+    case .progress: "Done"
+    default: rawValue.prefix(1).uppercased() + rawValue.dropFirst()
+    }
+  }
+
+  /// Reads `id,due,title` (spaces around the commas allowed).
+  static func parseList(_ text: String) throws(UsageError) -> [ReportColumn] {
+    var columns: [ReportColumn] = []
+    for part in text.split(separator: ",", omittingEmptySubsequences: false) {
+      let name = String(part).trimmingWhitespace().lowercased()
+      guard let column = ReportColumn(rawValue: name) else {
+        let known = allCases.map(\.rawValue)
+        let meant = closestMatch(to: name, in: known).map { " (did you mean '\($0)'?)" } ?? ""
+        throw .invalid("'\(name)' is not a column\(meant); columns: \(known.joinedText(", "))")
+      }
+      guard !columns.contains(column) else { throw .invalid("the column '\(name)' is named twice") }
+      columns.append(column)
+    }
+    guard columns.contains(.id) || columns.contains(.uuid) else {
+      throw .invalid("a report shows the id or the uuid column, so that its tasks can be named")
+    }
+    return columns
+  }
+
+  /// How the column is laid out: numbers to the right; the title takes the room left; project
+  /// and tags are cut, and then left out, on a narrow terminal before anything else.
+  var layout: Table.Column {
+    switch self {
+    case .id, .urgency, .notes: Table.Column(header: label, alignment: .right)
+    case .title: Table.Column(header: label, flexible: true)
+    case .project, .tags: Table.Column(header: label, shrink: .truncateThenDrop)
+    default: Table.Column(header: label, shrink: .drop)
+    }
+  }
+}
+
+/// A named report: which tasks (`filter`), which columns and headings, in what order, how many.
+/// `list`, `next` and `waiting` are built in, defined the same way and changed the same way
+/// (`[report.next]` with `limit = 5`).
+struct ReportDefinition: Sendable {
+  var name: String
+  var description: String
+  var columns: [ReportColumn]
+  var labels: [String]
+  /// Empty: the list's usual order.
+  var sort: [SortKey]
+  /// Most urgent first (`sort = urgency`).
+  var byUrgency: Bool
+  /// Filter terms added to what is typed.
+  var filter: String
+  /// Nil: all.
+  var limit: Int?
+
+  static let builtInNames = ["list", "next", "waiting"]
+
+  /// The properties of the built-in reports, as the configuration would write them.
+  static let builtIn: [String: [String: String]] = [
+    "list": [
+        "description": "pending tasks, soonest due first", "columns": listColumns, "labels": "", "sort": "",
+        "filter": "", "limit": "0",
+      ],
+    "next": [
+        "description": "the most urgent tasks that can be started now",
+        "columns": "id,urgency,priority,due,project,tags,title", "labels": "", "sort": "urgency",
+        "filter": "-BLOCKED", "limit": "10",
+      ],
+    "waiting": [
+        "description": "tasks hidden until their wait date", "columns": listColumns, "labels": "", "sort": "",
+        "filter": "+WAITING", "limit": "0",
+      ],
+  ]
+
+  /// The columns of `todo list`, drawn by the streamed table (see `StreamedTaskTable`).
+  static let listColumns = "id,status,priority,due,project,tags,title"
+
+  /// Builds a report from its properties (`value("columns")`).
+  init(name: String, value: (String) -> String) throws(UsageError) {
+    self.name = name
+    description = value("description")
+    let columnsText = value("columns")
+    columns = try ReportColumn.parseList(columnsText.isEmpty ? Self.listColumns : columnsText)
+    let labelsText = value("labels")
+    labels =
+      labelsText.isEmpty
+      ? columns.map(\.label)
+      : labelsText.split(separator: ",", omittingEmptySubsequences: false).map { String($0).trimmingWhitespace() }
+    (sort, byUrgency) = try Self.parseSort(value("sort"))
+    filter = value("filter")
+    let limitValue = Int(value("limit")) ?? 0
+    limit = limitValue > 0 ? limitValue : nil
+  }
+
+  /// Whether `todo list`'s streamed table draws this report (its usual columns and headings).
+  var drawsAsList: Bool {
+    columns == (try? ReportColumn.parseList(Self.listColumns)) && labels == columns.map(\.label) && !byUrgency
+  }
+
+  /// Reads a sort: `due,-priority` (see `SortKey.parseList`), or `urgency` (most urgent first,
+  /// alone); empty: the usual order.
+  static func parseSort(_ text: String) throws(UsageError) -> ([SortKey], byUrgency: Bool) {
+    let trimmed = text.trimmingWhitespace()
+    if trimmed.isEmpty { return ([], false) }
+    if trimmed == "urgency" || trimmed == "-urgency" { return ([], true) }
+    if trimmed.split(separator: ",").contains(where: { $0.hasSuffix("urgency") }) {
+      throw .invalid("urgency sorts alone: write sort = urgency")
+    }
+    return (try ArgumentDecoder.checked { () throws(TodoError) in try SortKey.parseList(trimmed) }, false)
+  }
+}

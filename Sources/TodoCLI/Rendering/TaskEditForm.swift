@@ -1,0 +1,177 @@
+import TodoCore
+
+/// The text form of a task that `todo edit` opens in the editor, and the reading of it back
+/// into the words of an `update` (so what is typed there is checked exactly as on the command
+/// line) and the note changes.
+///
+/// ```text
+/// title: Ship release
+/// priority: H
+/// project: work.q4
+/// tags: release urgent
+/// due: 2026-11-27
+/// note 1: ask Ann about the changelog
+/// note: a new note
+/// ```
+///
+/// Only fields whose text changed become words: an untouched date is never read again (and so
+/// never moves by a rounding of its minutes).
+struct TaskEditForm {
+  /// The fields, in the order the form shows them.
+  static let fields = ["title", "priority", "project", "tags", "due", "wait", "scheduled", "until", "recur", "parent", "depends"]
+
+  let todo: Todo
+
+  /// The form's text: a header of comments, one `field: value` line per field, then the notes.
+  func text(error: String? = nil) -> String {
+    var lines: [String] = []
+    if let error {
+      lines.append("# ERROR: \(Self.oneLine(error))")
+      lines.append("# Fix the line and save again; save the file unchanged or empty to give up.")
+    }
+    lines += [
+      "# todo edit: task \(todo.id) (\(todo.uuid)), \(todo.status.rawValue).",
+      "# Change the values after the colons; an empty value clears the field. Dates take any",
+      "# form 'todo date' reads. Lines starting with # are left out. Saving the file unchanged,",
+      "# or empty, changes nothing.",
+    ]
+    for field in Self.fields { lines.append("\(field): \(value(field))") }
+    lines.append("# Notes: edit a 'note N:' line to change that note, delete it to remove the note,")
+    lines.append("# add 'note:' lines for new notes. '\\n' in a note is a line break, '\\\\' a backslash.")
+    for (index, note) in todo.notes.enumerated() { lines.append("note \(index + 1): \(Self.escaped(note.text))") }
+    return lines.joinedText("\n") + "\n"
+  }
+
+  /// A field's value as the form shows it.
+  func value(_ field: String) -> String {
+    switch field {
+    case "title": return Self.oneLine(todo.title)
+    case "priority": return todo.priority?.rawValue ?? ""
+    case "project": return todo.project ?? ""
+    case "tags": return todo.tags.sorted().joinedText(" ")
+    case "due": return Self.dateText(todo.due)
+    case "wait": return Self.dateText(todo.wait)
+    case "scheduled": return Self.dateText(todo.scheduled)
+    case "until": return Self.dateText(todo.until)
+    case "recur": return todo.series.flatMap { $0.ended == nil ? "\($0.rule)" : nil } ?? ""
+    case "parent": return todo.parentID.map(String.init) ?? ""
+    case "depends": return todo.depends.map { String($0.id) }.joinedText(" ")
+    default: return ""
+    }
+  }
+
+  /// What the edited text asks for: the words of `update ID …` (attributes and `--title`), and
+  /// the note changes. Nil when nothing changed.
+  func changes(in text: String) throws(UsageError) -> (words: [String], edited: [Int: String], removed: Set<Int>, added: [String])? {
+    var values: [String: String] = [:]
+    var numbered: [Int: String] = [:]
+    var added: [String] = []
+    for (index, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+      let line = raw.hasSuffix("\r") ? String(raw.dropLast()) : String(raw)
+      let trimmed = line.trimmingWhitespace()
+      if trimmed.isEmpty || trimmed.hasPrefix("#") { continue }
+      func fail(_ reason: String) -> UsageError { .invalid("line \(index + 1): \(reason)") }
+      guard let colon = line.firstIndex(of: ":") else {
+        throw fail("expected 'field: value', not '\(trimmed)'")
+      }
+      let name = String(line[..<colon]).trimmingWhitespace()
+      var value = String(line[line.index(after: colon)...])
+      if value.hasPrefix(" ") { value.removeFirst() }
+      value = value.trimmingWhitespace()
+      if name == "note" {
+        guard !value.isEmpty else { continue }
+        added.append(try Self.unescaped(value, line: index + 1))
+      } else if name.hasPrefix("note ") {
+        guard let number = Int(String(name.dropFirst(5)).trimmingWhitespace()), (1...todo.notes.count).contains(number) else {
+          throw fail("'\(name)': the task has \(todo.notes.count == 0 ? "no notes" : "notes 1 to \(todo.notes.count)"); new notes go on 'note:' lines")
+        }
+        guard numbered[number] == nil else { throw fail("note \(number) is given twice") }
+        numbered[number] = try Self.unescaped(value, line: index + 1)
+      } else if Self.fields.contains(name) {
+        guard values[name] == nil else { throw fail("'\(name)' is given twice") }
+        values[name] = value
+      } else {
+        let meant = closestMatch(to: name, in: Self.fields + ["note"]).map { " (did you mean '\($0)'?)" } ?? ""
+        throw fail("'\(name)' is not a field\(meant)")
+      }
+    }
+    var words: [String] = []
+    for field in Self.fields {
+      guard let value = values[field], value != self.value(field) else { continue }
+      switch field {
+      case "title":
+        guard !value.isEmpty else { throw .invalid("the title cannot be empty (delete the task with 'todo delete \(todo.id)')") }
+        words += ["--title", value]
+      case "tags":
+        let old = Set(todo.tags)
+        let new = value.split(whereSeparator: { $0 == " " || $0 == "," }).map { $0.hasPrefix("+") ? String($0.dropFirst()) : String($0) }
+        words += new.filter { !old.contains($0) }.map { "+" + $0 }
+        words += todo.tags.filter { !new.contains($0) }.map { "-" + $0 }
+      case "depends":
+        let old = todo.depends.map { String($0.id) }
+        let new = value.split(whereSeparator: { $0 == " " || $0 == "," }).map(String.init)
+        let changes = new.filter { !old.contains($0) } + old.filter { !new.contains($0) }.map { "-" + $0 }
+        if !changes.isEmpty { words.append("depends:" + changes.joinedText(",")) }
+      case "priority": words.append("pri:" + value)
+      default: words.append(field + ":" + value)
+      }
+    }
+    var edited: [Int: String] = [:]
+    var removed: Set<Int> = []
+    for (index, note) in todo.notes.enumerated() {
+      if let text = numbered[index + 1] {
+        if text.trimmingWhitespace().isEmpty {
+          removed.insert(index + 1)
+        } else if text != note.text {
+          edited[index + 1] = text
+        }
+      } else {
+        removed.insert(index + 1)
+      }
+    }
+    if words.isEmpty && edited.isEmpty && removed.isEmpty && added.isEmpty { return nil }
+    return (words, edited, removed, added)
+  }
+
+  /// A date as the form shows it, in a form the date reader reads back: `2026-11-27`, or the
+  /// local `2026-11-27 17:00`.
+  static func dateText(_ date: TaskDate?) -> String {
+    switch date {
+    case nil: return ""
+    case .day(let day)?: return day.description
+    case .instant(let instant)?:
+      let parts = Timestamp.localDescription(instant).split(separator: " ")
+      return parts.count >= 2 ? "\(parts[0]) \(parts[1])" : Timestamp.rfc3339(instant)
+    }
+  }
+
+  /// Text on one line: line breaks as `\n`, backslashes doubled.
+  static func escaped(_ text: String) -> String {
+    text.replacing("\\", with: "\\\\").replacing("\r\n", with: "\\n").replacing("\n", with: "\\n")
+  }
+
+  private static func oneLine(_ text: String) -> String {
+    text.replacing("\r\n", with: " ").replacing("\n", with: " ")
+  }
+
+  private static func unescaped(_ text: String, line: Int) throws(UsageError) -> String {
+    var result = ""
+    var escaping = false
+    for character in text {
+      if escaping {
+        switch character {
+        case "n": result.append("\n")
+        case "\\": result.append("\\")
+        default: throw .invalid("line \(line): '\\\(character)' is not an escape ('\\n' is a line break, '\\\\' a backslash)")
+        }
+        escaping = false
+      } else if character == "\\" {
+        escaping = true
+      } else {
+        result.append(character)
+      }
+    }
+    if escaping { result.append("\\") }
+    return result
+  }
+}

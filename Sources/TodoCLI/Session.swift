@@ -67,6 +67,7 @@ final class Session {
         global.options.noHooks = global.options.noHooks || shellOptions.noHooks
       }
       configuration = try Configuration.load(environment: environment, overrides: global.options.configOverrides, now: now)
+      Week.firstWeekday = configuration.weekStartsOnSunday ? 0 : 1
       do throws(UsageError) {
         invocation = try parser.parseCommand(global, configuration: configuration)
       } catch {

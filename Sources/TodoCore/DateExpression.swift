@@ -1,3 +1,4 @@
+import Synchronization
 // Date expressions typed by the user (`due:friday`, `--due +3d`, `todo date eow`), read in
 // the process's local time zone (`TZ`) and returned as Int64 seconds since the Unix epoch.
 
@@ -337,14 +338,13 @@ public struct DateExpressionParser: Sendable {
 
   /// `today`, `eow`, `soq`, …
   private func anchored(_ anchor: String, today: CalendarDay, local: LocalFields) -> (CalendarDay, (Int, Int, Int)) {
-    let isoWeekday = Int64(local.weekday == 0 ? 7 : local.weekday)
     let quarterStart = (today.month - 1) / 3 * 3 + 1
     switch anchor {
     case "tomorrow": return (today.adding(days: 1), Self.startOfDay)
     case "yesterday": return (today.adding(days: -1), Self.startOfDay)
     case "eod": return (today, Self.endOfDay)
-    case "sow": return (today.adding(days: 1 - isoWeekday), Self.startOfDay)
-    case "eow": return (today.adding(days: 7 - isoWeekday), Self.endOfDay)
+    case "sow": return (Week.start(of: today), Self.startOfDay)
+    case "eow": return (Week.start(of: today).adding(days: 6), Self.endOfDay)
     case "som": return (CalendarDay(year: today.year, month: today.month, day: 1), Self.startOfDay)
     case "eom":
       return (
@@ -633,4 +633,21 @@ public struct DateExpressionParser: Sendable {
 
 extension Character {
   fileprivate var isASCIIDigit: Bool { isASCII && isWholeNumber }
+}
+
+/// The first day of the week (`week.start` in the configuration): for `sow`, `eow`, `+WEEK` and
+/// timesheets by week. Like the time zone, it is a setting of the whole process.
+public enum Week {
+  private static let first = Atomic<Int>(1)
+
+  /// 0 for Sunday, 1 for Monday (the default, as ISO 8601 has it).
+  public static var firstWeekday: Int {
+    get { first.load(ordering: .relaxed) }
+    set { first.store(newValue == 0 ? 0 : 1, ordering: .relaxed) }
+  }
+
+  /// The first day of the week that holds `day`.
+  public static func start(of day: CalendarDay) -> CalendarDay {
+    day.adding(days: -Int64((day.weekday - firstWeekday + 7) % 7))
+  }
 }

@@ -19,7 +19,7 @@ extension CommandRunner {
       throw .environment("cannot make a file to edit in \(folder): \(String(cString: strerror(errno)))")
     }
     close(descriptor)
-    let path = String(cString: template)
+    let path = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     defer { unlink(path) }
     var text = form.text()
     while true {

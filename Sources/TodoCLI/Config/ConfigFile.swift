@@ -201,11 +201,12 @@ struct ConfigFile: Sendable {
       guard lines[end] == .other("") else { return true }
       end += 1
     }
-    // Keep one blank line between what was above and what follows.
-    let before = header > 0 && lines[header - 1] == .other("")
     lines.removeSubrange(header..<end)
-    if before && (header == lines.count || header > 0 && lines[header - 1] == .other("")) {
-      lines.remove(at: header - 1)
+    // One blank line between what was above and what follows; none at the end.
+    if header == lines.count {
+      if header > 0 && lines[header - 1] == .other("") { lines.remove(at: header - 1) }
+    } else if header > 0 && lines[header - 1] != .other("") {
+      lines.insert(.other(""), at: header)
     }
     return true
   }

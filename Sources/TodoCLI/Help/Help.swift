@@ -17,9 +17,10 @@ enum Help {
       waiting [filter]               list the tasks hidden until their wait date
       show ID…                       tasks with every field and their notes
       why ID                         how a task's urgency is made up
-      update, edit ID… [WORDS…] [attributes]
+      update ID… [WORDS…] [attributes]
                                      change the title and attributes of tasks
                                      (--series: the series too)
+      edit ID                        change a task in your text editor
       append, prepend ID… WORDS…     add words to the end or start of titles
       done ID…|FILTER                mark tasks done
       reopen ID…|FILTER              mark done or deleted tasks pending again
@@ -35,11 +36,14 @@ enum Help {
       undo                           revert the last command (all tasks it changed)
       history [--limit N]            list the undo journal, newest first
       tags, projects, stats          summaries with counts
+      config [get|set|unset KEY …]   list or change the settings
+      context [NAME|none|define …]   a named filter that lists always apply
+      NAME [filter]                  a report of the configuration's
       date EXPR…                     show how a date expression is read
       shell                          interactive shell (line editing, completion)
       help [COMMAND|TOPIC]           this text, or help on a command; topics:
                                      dates, filters, attributes, recurrence,
-                                     output
+                                     output, reports, hooks
 
     Global options (anywhere before --):
       --db PATH             the database (else $TODO_DB, else
@@ -50,10 +54,15 @@ enum Help {
       -y, --yes             answer yes to the question a large change asks
       --color WHEN          auto (colour on a terminal unless NO_COLOR is set or
                             TERM=dumb), always or never; --no-color: never
+      -c, --config KEY=VALUE
+                            a setting for this command only (repeatable);
+                            see 'todo help config'
+      --no-hooks            run no hooks (see 'todo help hooks')
       -h, --help            help; 'todo COMMAND --help' for one command
       --version             the version
     On a terminal, a change of more than 3 tasks chosen by a filter or a range
     (or of more than 1 chosen by search words) lists them and asks first.
+    Settings: ${XDG_CONFIG_HOME:-~/.config}/todo/config ('todo help config').
 
     Attributes (add, update):  +tag  -tag  project:NAME  pri:H|M|L  due:DATE
                                wait:DATE  scheduled:DATE  until:DATE
@@ -78,8 +87,9 @@ enum Help {
       todo list --json | jq '.[].title'
 
     Exit status: 0 success; 1 failure at run time (not found, nothing to undo,
-    database error, a question answered no); 2 usage error (unknown command or
-    option, bad value, unreadable date).
+    database error, a question answered no, a bad configuration file, a hook
+    that refused); 2 usage error (unknown command or option, bad value,
+    unreadable date).
     See also: man todo
     """
 
@@ -144,6 +154,8 @@ enum Help {
         WORDS                       match in title and notes, in any case
       Tasks whose wait date is still ahead are hidden unless the filter asks
       about wait (+WAITING, wait.any:) or names ids; 'todo waiting' lists them.
+      The active context's filter is added ('todo help context'); list is a
+      report whose columns and order can be changed ('todo help reports').
       Options:
         --status S  --project NAME  --priority P  --tag TAG
                       the same as status:S  project:NAME  pri:P  +TAG
@@ -172,7 +184,7 @@ enum Help {
         todo show 3 --json
       """,
     "update": """
-      Usage: todo update ID… [WORDS…] [attributes]     (alias: edit)
+      Usage: todo update ID… [WORDS…] [attributes]
              todo update --where "FILTER" [attributes]
              todo update --series ID… [attributes]   (the series too)
 
@@ -196,7 +208,8 @@ enum Help {
       Prints each changed task as stored; a change of many tasks is one undo
       step. On a terminal, more than 3 tasks chosen by --where or a range (or
       more than 1 by search words) are listed first, with a question; --yes
-      answers it, --dry-run only shows the change.
+      answers it, --dry-run only shows the change. 'todo edit ID' changes a
+      task in a text editor.
 
       Examples:
         todo update 3 pri:H due:friday
@@ -339,6 +352,8 @@ enum Help {
         blocking 8, priority H 6 / M 3.9 / L 1.8, scheduled passed 5,
         active 4, age 2 (over 365 days), notes 1, tags 1, project 1,
         blocked -5, waiting -3.
+      The urgency.* settings change the coefficients, and [report.next] the
+      columns, filter and limit ('todo help config', 'todo help reports').
       'todo why ID' shows the terms of one task. --json adds "urgency".
       """,
     "why": """
@@ -589,10 +604,219 @@ enum Help {
       command failed. With 'todo --json shell', each command prints one JSON
       value on one line (JSON Lines).
       """,
+    "config": """
+      Usage: todo config [list]
+             todo config get KEY
+             todo config set KEY VALUE…
+             todo config unset KEY
+
+      The settings. 'todo config' (or 'config list') lists every key, its
+      value and where the value comes from: default, file:LINE, env:VARIABLE
+      or -c. get prints one value. set writes KEY = VALUE into the
+      configuration file (the words after KEY are joined by spaces; no quotes
+      needed), under the key's [section], made if needed; unset removes the
+      key's line. set and unset check the whole configuration first, keep
+      the file's comments and order, and write it atomically; with --dry-run
+      they only check. With --json, list and get print {"key", "value",
+      "default", "origin"} objects.
+
+      The file is ${XDG_CONFIG_HOME:-~/.config}/todo/config, or the one
+      TODO_CONFIG names: 'key = value' lines, [section] headers (overdue
+      under [color] is color.overdue), and comment lines starting with # or ;
+        # Start with what to do next.
+        default.command = next
+
+        [color]
+        overdue = bold underline red
+
+        [report.next]
+        limit = 5
+      A value runs to the end of its line (a # in it is part of it); "…"
+      keeps spaces at its ends. A line that does not read, an unknown key or
+      a bad value is an error naming the file, line and key, and no command
+      runs. The strongest setting wins: -c KEY=VALUE (any command, may be
+      repeated), then TODO_<KEY> (upper case, . and - as _: TODO_WEEK_START,
+      TODO_COLOR_PRIORITY_H; not context.NAME and report keys), then the
+      file, then the default.
+
+      Keys ('todo config' shows every default; 'man todo' explains each):
+        default.command          what 'todo' alone runs (list)
+        confirmation.threshold   more tasks than this, chosen by a filter,
+                                 ask first on a terminal (3)
+        week.start               monday or sunday
+        date.format              how dates are written in full: %Y-%m-%d,
+                                 or with %y %m %d %e %b %B %a %A %j %%
+        color                    auto, always or never (--color beats it)
+        color.ROLE               ROLE: overdue today priority.H priority.M
+                                 priority.L active done deleted project tag;
+                                 words: bold dim italic underline inverse,
+                                 red green … gray, bright-red …, on-blue …,
+                                 or none
+        urgency.TERM             the coefficients of 'todo help next' (next
+                                 due blocking priority.H … waiting, age.max)
+        hooks, hooks.timeout     on or off; seconds a hook may run (5, ≤ 60)
+        editor                   the editor of 'todo edit'
+        context, context.NAME    the active context; a context's filter
+                                 ('todo help context')
+        report.NAME.KEY          a report ('todo help reports')
+
+      Examples:
+        todo config set week.start sunday
+        todo config set color.overdue bold underline red
+        todo config get date.format
+        todo config unset week.start
+        todo -c color=never -c report.next.limit=3 next
+        TODO_HOOKS=off todo add Quiet task
+      """,
+    "context": """
+      Usage: todo context [show]
+             todo context NAME
+             todo context none
+             todo context list
+             todo context define NAME FILTER…
+             todo context delete NAME
+
+      A context is a named filter that, while it is active, is added to what
+      list, next, waiting, tree and every report show: 'todo context work'
+      and 'todo' lists only work. Other commands are not narrowed: changes by
+      id or filter (done +x, update --where …), show, export, timesheet,
+      tags, projects and stats see every task. add and log in a context give
+      the new task the context's +tags, and its project when the filter
+      names exactly one, unless the command line says otherwise. The shell's
+      prompt names the active context: todo[work]>.
+        define NAME FILTER…  store a filter (checked as 'todo list' reads
+                             it) as context.NAME in the configuration file
+        NAME                 make it the active one (the context key)
+        none                 no context is active
+        list                 every context, its filter, and which is active
+        show                 the active context and its filter (also
+                             'todo context' alone)
+        delete NAME          remove one; if it was active, none is
+      A name starts with a letter (letters, digits, _ and -). -c context=NAME
+      (or TODO_CONTEXT=NAME) makes one active for one command; -c context=
+      (empty) makes none active. --dry-run checks and writes nothing.
+
+      Examples:
+        todo context define work +work project:acme
+        todo context work
+        todo add Prepare the slides        (gets +work and project:acme)
+        todo -c context= list
+        todo context none
+      """,
+    "edit": """
+      Usage: todo edit ID
+
+      Change a task in a text editor. The file shows the task's fields, one
+      a line (title, priority, project, tags, due, wait, scheduled, until,
+      recur, parent, depends), then its notes as 'note N: TEXT' lines:
+        change a value to change the field; empty it to clear the field;
+        edit a 'note N:' line to change that note, delete it to remove it;
+        add 'note: TEXT' lines for new notes ('\\n' is a line break).
+      Values are read as 'todo update' reads them (dates as in
+      'todo help dates'), and the saved changes are one update: one undo
+      step. Lines starting with # are left out.
+      The editor is the editor setting ('todo help config'), else $VISUAL,
+      else $EDITOR, else vi; it runs through sh -c, as git runs it, with the
+      file as its argument (so editor = code --wait works). The file is
+      private (mode 0600), in $TMPDIR or /tmp, and removed afterwards.
+      A value that does not read opens the editor again with '# ERROR: …' at
+      the top; saving that unchanged gives up (exit 2). Saving the file
+      unchanged or empty changes nothing; an editor that exits with an error
+      changes nothing (exit 1); a task another command changed meanwhile is
+      not changed (run 'todo edit ID' again). --dry-run shows the change and
+      writes nothing.
+
+      Examples:
+        todo edit 3
+        EDITOR=nano todo edit 3
+        todo -c 'editor=code --wait' edit 3
+      """,
+    "reports": """
+      A report is a named list, defined in the configuration file ('todo help
+      config') by a [report.NAME] section, and run with 'todo NAME [FILTER]'.
+      Its keys:
+        columns      comma-separated, from: id uuid status priority due wait
+                     scheduled until project tags title urgency age progress
+                     active notes created modified completed; id or uuid must
+                     be one of them (default: those of list)
+        labels       the column headings, comma-separated, one per column
+                     (default: the usual headings)
+        sort         fields, comma-separated, a - before one for descending
+                     (due,-priority), as list --sort takes them; or urgency
+                     (most urgent first), which sorts alone. Default: list's
+        filter       filter terms every run adds ('todo help filters')
+        limit        show at most this many tasks; 0 (the default): all
+        description  what the report shows
+      list, next and waiting are reports defined the same way, and a
+      [report.list], [report.next] or [report.waiting] section changes them:
+        list      id,status,priority,due,project,tags,title
+        next      id,urgency,priority,due,project,tags,title; sort urgency;
+                  filter -BLOCKED; limit 10
+        waiting   list's columns; filter +WAITING
+      The active context's filter and the terms typed after NAME are added to
+      the report's filter; a typed --sort or --limit replaces the report's.
+      With --json, the task objects, with "urgency" when the report shows or
+      sorts by it. 'todo config' lists the built-in reports' keys.
+
+      Example, in the configuration file:
+        [report.urgent]
+        description = high priority, soonest due first
+        columns = id,due,project,title
+        labels = ID,Due,Project,Task
+        sort = due
+        filter = pri:H
+        limit = 20
+      and then:
+        todo urgent project:work
+        todo -c report.next.limit=3 next
+      """,
+    "hooks": """
+      Hooks are programs that todo runs during a command, as Taskwarrior
+      does: the executable files in ${XDG_CONFIG_HOME:-~/.config}/todo/hooks/
+      whose names start with an event, run in name order.
+        on-launch…   before any command but help, --version, date, config,
+                     context and shell; gets nothing on standard input
+        on-add…      before a new task is written (add, log, duplicate);
+                     gets the task and prints it back
+        on-modify…   before a change is written (update, edit, append,
+                     prepend, done, reopen, delete, note, start, stop); gets
+                     the task before and after, and prints the after back
+        on-exit…     after the change is written; gets every changed task
+      Tasks are Taskwarrior JSON, one a line. Each hook gets Taskwarrior's
+      arguments: api:2 args:todo … command:NAME rc:CONFIG-FILE
+      data:DATABASE-FOLDER version:VERSION.
+      An on-add or on-modify hook prints the task back on one JSON line,
+      changed or not: its changes to description, project, priority, tags,
+      due, wait, scheduled, until and new annotations are checked like typed
+      values and made in the same undo step. Every other line a hook prints
+      is shown on standard error. A hook that exits with a status other than
+      0 refuses the command: its first line is shown and nothing is written
+      (exit 1). An on-exit hook's failure is an error too, but the change is
+      written ('todo undo' reverts it).
+      Hooks run before the write, on a preview of the change, so a slow hook
+      never holds the database; the write then checks that the tasks are
+      those the hooks saw. A hook may run hooks.timeout seconds (default 5,
+      at most 60); then its process group is killed and the command fails,
+      nothing written. A hook not owned by you, or that others may change
+      (group or world writable), is refused with an error. --no-hooks or
+      hooks = off turns hooks off; dry runs run none. import, sync, undo and
+      purge run no on-add, on-modify or on-exit hooks. Unlike Taskwarrior,
+      on-add sees a UUID that the stored task does not keep.
+
+      Example, hooks/on-add-project (chmod 700), which refuses a task
+      without a project:
+        #!/bin/sh
+        read -r task
+        case $task in
+          *'"project":'*) echo "$task" ;;
+          *) echo "give the task a project"; exit 1 ;;
+        esac
+      """,
     "help": """
       Usage: todo help [COMMAND|TOPIC]
 
-      Topics: dates, filters, attributes, output.
+      Topics: dates, filters, attributes, recurrence, output, reports, hooks.
+      'todo NAME --help' for a report NAME gives the reports topic.
       With --json: {"topic": "add", "text": "…"} (topic is null for the overview).
       """,
     "dates": """
@@ -727,8 +951,10 @@ enum Help {
         On a terminal: a table fitted to its width (project and tags are cut,
         then left out, before the title gets narrow); into a pipe nothing is
         cut. Colour on a terminal unless NO_COLOR is set, TERM=dumb or
-        --no-color (see --color): overdue bold red, due within 24h yellow,
-        priority H bold, L dim. Warnings: 'todo: warning: …' on stderr.
+        --no-color (see --color): overdue bold red, due today yellow,
+        priority H bold, L dim, projects magenta, tags cyan; the color.*
+        settings change them, and date.format how dates are written in full
+        ('todo help config'). Warnings: 'todo: warning: …' on stderr.
         --json: an array for lists, an object for add and show ID (an array
         for several), the changed tasks (an array) for update/done/reopen/
         delete/note; undo prints {"undone", "tasks", "removed_ids"};

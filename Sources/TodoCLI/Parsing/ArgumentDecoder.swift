@@ -751,7 +751,9 @@ struct ArgumentDecoder {
       var value = Array(words.dropFirst(2))
       if value.first == "--" { value.removeFirst() }
       // `config set context.work +work project:acme` needs no quotes.
-      return .set(words[1], value.joinedText(" "))
+      let text = value.joinedText(" ")
+      try Configuration.check(text, for: try Configuration.key(words[1]), now: now)
+      return .set(words[1], text)
     default:
       throw .invalid(usage + ", not '\(action)'")
     }

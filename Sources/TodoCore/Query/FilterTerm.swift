@@ -139,9 +139,8 @@ public enum VirtualTag: String, Sendable, Equatable, CaseIterable {
     case .today: return .date(DateCondition(field: .due, comparison: .on, value: .day(today)))
     case .tomorrow: return .date(DateCondition(field: .due, comparison: .on, value: .day(today.adding(days: 1))))
     case .week:
-      let weekday = Int64(today.weekday)  // 0 = Sunday
-      let monday = today.adding(days: -((weekday + 6) % 7))
-      return on(.due, from: monday, to: monday.adding(days: 6))
+      let first = Week.start(of: today)
+      return on(.due, from: first, to: first.adding(days: 6))
     case .month:
       let first = CalendarDay(year: today.year, month: today.month, day: 1)
       let last = CalendarDay(year: today.year, month: today.month, day: Civil.daysIn(month: today.month, year: today.year))

@@ -65,7 +65,7 @@ extension TodoStore {
           var cursor = from
           while cursor < to {
             var day = CalendarDay.local(cursor)
-            if grouping == .week { day = day.adding(days: -Int64((day.weekday + 6) % 7)) }
+            if grouping == .week { day = Week.start(of: day) }
             let next = grouping == .week ? day.adding(days: 7).start : day.adding(days: 1).start
             let piece = min(to, max(next, cursor + 1))
             add(day.description, nil, piece - cursor, id, order: day.dayNumber)

@@ -1,0 +1,187 @@
+import Foundation
+import Testing
+
+/// Taskwarrior-compatible hooks, with real hook programs (sh and python3), through the real
+/// binary.
+@Suite struct EndToEndHookTests {
+  /// Writes an executable hook (0700) into the sandbox's hooks folder.
+  @discardableResult
+  func hook(_ name: String, _ text: String, in todo: TodoSandbox, mode: mode_t = 0o700) throws -> String {
+    let folder = todo.folder.appendingPathComponent(".config/todo/hooks")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    let path = folder.appendingPathComponent(name).path
+    try text.write(toFile: path, atomically: true, encoding: .utf8)
+    chmod(path, mode)
+    return path
+  }
+
+  func read(_ path: String) -> String {
+    (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
+  }
+
+  /// Written the way timewarrior's `on-modify.timewarrior` is: two `readline()`s of JSON, the
+  /// new task printed back with `json.dumps` before anything else, then its own output.
+  static let timewarriorStyle = """
+    #!/usr/bin/env python3
+    import json
+    import sys
+
+    input_stream = sys.stdin.buffer
+    old = json.loads(input_stream.readline().decode("utf-8", errors="replace"))
+    new = json.loads(input_stream.readline().decode("utf-8", errors="replace"))
+    print(json.dumps(new))
+
+    with open(sys.argv[0] + ".log", "a") as log:
+        log.write(json.dumps({"argv": sys.argv[1:], "old": old, "new": new}) + "\\n")
+    if "start" in new and "start" not in old:
+        print("Tracking " + new["description"] + " " + " ".join(new.get("tags", [])))
+    elif "start" not in new and "start" in old:
+        print("Recorded " + new["description"])
+    """
+
+  @Test func aTimewarriorStyleOnModifyHookWorksUnchanged() throws {
+    let todo = try TodoSandbox()
+    todo.add("Write report", "+work")
+    let path = try hook("on-modify.timewarrior", Self.timewarriorStyle, in: todo)
+    let start = todo("start", "1")
+    start.expectSuccess()
+    #expect(start.stdout == "Started task 1: Write report  +work active\n")
+    #expect(start.stderr == "Tracking Write report work\n")
+    let stop = todo("stop")
+    #expect(stop.stderr == "Recorded Write report\n")
+    let calls = read(path + ".log").split(separator: "\n").compactMap {
+      try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+    }
+    #expect(calls.count == 2)
+    let argv = calls.first?["argv"] as? [String] ?? []
+    #expect(argv.count == 6 && argv[0] == "api:2" && argv[1] == "args:todo start 1" && argv[2] == "command:start")
+    #expect(argv[3].hasPrefix("rc:") && argv[3].hasSuffix("/.config/todo/config") && argv[5].hasPrefix("version:"))
+    let new = calls.first?["new"] as? [String: Any]
+    #expect(new?["description"] as? String == "Write report" && new?["start"] is String)
+    #expect((calls.first?["old"] as? [String: Any])?["start"] == nil)
+    // The task was changed once each, and the hook changed nothing itself.
+    #expect(try todo.task(1)["tags"] as? [String] == ["work"])
+    #expect(todo("history", "--json").stdout.components(separatedBy: "\"command\"").count == 4)
+  }
+
+  @Test func onAddAndOnModifyHooksChangeTheTaskInTheSameUndoStep() throws {
+    let todo = try TodoSandbox()
+    try hook("on-add.upper", """
+      #!/usr/bin/env python3
+      import json, sys
+      task = json.loads(sys.stdin.readline())
+      task["description"] = task["description"].upper()
+      task.setdefault("tags", []).append("hooked")
+      task["project"] = "inbox"
+      task.setdefault("annotations", []).append({"entry": "20261121T093000Z", "description": "seen by a hook"})
+      print(json.dumps(task))
+      print("on-add saw it")
+      """, in: todo)
+    try hook("on-modify.priority", """
+      #!/usr/bin/env python3
+      import json, sys
+      old = json.loads(sys.stdin.readline())
+      new = json.loads(sys.stdin.readline())
+      if new.get("status") == "completed":
+          new["priority"] = "L"
+      print(json.dumps(new))
+      """, in: todo)
+    let add = todo("add", "buy milk", "+home")
+    add.expectSuccess()
+    #expect(add.stdout == "Added task 1: BUY MILK  +home +hooked project:inbox notes:1\n")
+    #expect(add.stderr == "on-add saw it\n")
+    let task = try todo.task(1)
+    #expect(task["project"] as? String == "inbox")
+    #expect((task["notes"] as? [[String: Any]])?.first?["text"] as? String == "seen by a hook")
+    todo("done", "1").expectSuccess()
+    #expect(try todo.task(1)["priority"] as? String == "L")
+    // One undo reverts the command and what its hook did.
+    todo("undo").expectSuccess()
+    let reopened = try todo.task(1)
+    #expect(reopened["status"] as? String == "pending" && reopened["priority"] is NSNull)
+    todo("undo").expectSuccess()
+    #expect(todo("list", "status:all", "--json").stdout == "[]\n")
+  }
+
+  @Test func aHookThatRefusesOrAnswersBadlyWritesNothing() throws {
+    let todo = try TodoSandbox()
+    todo.add("Keep")
+    try hook("on-add.guard", """
+      #!/bin/sh
+      read task
+      case "$task" in
+        *secret*) echo "no secrets in tasks, please"; exit 3 ;;
+        *twice*) echo "$task"; echo "$task" ;;
+        *other*) echo '{"uuid":"00000000-0000-4000-8000-000000000000","description":"x","status":"pending","entry":"20261121T093000Z"}' ;;
+        *) echo "$task" ;;
+      esac
+      """, in: todo)
+    let before = todo.snapshot()
+    let refused = todo("add", "my secret plan")
+    #expect(refused.status == 1)
+    #expect(refused.stderr == "todo: error: the hook on-add.guard refused the command (exit status 3): no secrets in tasks, please; nothing was changed\n")
+    let twice = todo("add", "twice")
+    #expect(twice.status == 1 && twice.stderr.contains("answered with 2 JSON tasks, not 1"))
+    let other = todo("add", "other task")
+    #expect(other.status == 1 && other.stderr.contains("answered for another task"))
+    #expect(todo.snapshot() == before)
+    #expect(todo("add", "fine").status == 0)
+    // Off by option and by configuration.
+    #expect(todo("--no-hooks", "add", "a secret").status == 0)
+    #expect(todo("-c", "hooks=off", "add", "another secret").status == 0)
+    #expect(todo.ids().count == 4)
+    // A dry run runs no hook.
+    #expect(todo("add", "secret", "--dry-run").status == 0)
+  }
+
+  @Test func onLaunchCanStopACommandAndOnExitSeesWhatChanged() throws {
+    let todo = try TodoSandbox()
+    todo.add("First")
+    let log = todo.folder.appendingPathComponent("exit.log").path
+    try hook("on-exit.log", "#!/bin/sh\ncat > '\(log)'\necho \"exit hook ran\"\n", in: todo)
+    try hook("on-launch.gate", "#!/bin/sh\nif [ -e \"$HOME/closed\" ]; then echo 'the shop is closed'; exit 1; fi\n", in: todo)
+    let done = todo("done", "1")
+    done.expectSuccess()
+    #expect(done.stderr == "exit hook ran\n")
+    let lines = read(log).split(separator: "\n")
+    #expect(lines.count == 1 && lines[0].contains("\"status\":\"completed\""))
+    _ = FileManager.default.createFile(atPath: todo.folder.appendingPathComponent("closed").path, contents: nil)
+    let before = todo.snapshot()
+    let stopped = todo("add", "Second")
+    #expect(stopped.status == 1 && stopped.stderr.contains("the hook on-launch.gate refused the command (exit status 1): the shop is closed"))
+    #expect(todo.snapshot() == before)
+  }
+
+  @Test func aSlowHookIsStoppedAndNeverHoldsTheDatabase() throws {
+    let todo = try TodoSandbox()
+    try hook("on-add.slow", "#!/bin/sh\nsleep 30\n", in: todo)
+    let started = Date()
+    // While the slow hook runs, another todo writes without waiting for it.
+    let run = todo.shell("""
+      "$TODO" -c hooks.timeout=2 add slow task > slow.out 2> slow.err &
+      sleep 0.5
+      "$TODO" --no-hooks add quick task || exit 9
+      wait $!
+      echo "slow exit $?"
+      cat slow.err
+      """)
+    #expect(Date().timeIntervalSince(started) < 15)
+    #expect(run.lines.first == "Added task 1: quick task")
+    #expect(run.lines.contains("slow exit 1"))
+    #expect(run.stdout.contains("todo: error: the hook on-add.slow ran longer than 2s (hooks.timeout) and was stopped; nothing was changed"))
+    #expect(todo.ids() == [1])
+  }
+
+  @Test func hooksOthersCouldChangeAreRefused() throws {
+    let todo = try TodoSandbox()
+    let path = try hook("on-add.open", "#!/bin/sh\ncat\n", in: todo, mode: 0o777)
+    let run = todo("add", "x")
+    #expect(run.status == 1)
+    #expect(run.stderr.contains("the hook \(path) can be changed by other users (chmod go-w makes it safe), so it was not run; nothing was changed"))
+    chmod(path, 0o755)
+    #expect(todo("add", "x").status == 0)
+    // A file that is not executable is not a hook (a README beside them).
+    try hook("on-add.README", "notes", in: todo, mode: 0o644)
+    #expect(todo("add", "y").status == 0)
+  }
+}

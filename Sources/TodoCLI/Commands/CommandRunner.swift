@@ -376,7 +376,8 @@ struct CommandRunner {
       access: .read)
     table.finish()
     if count == 0 {
-      let bare = !query.typedTerms && session.configuration.activeContext == nil && definition(of: query).filter.isEmpty
+      let bare = !query.typedTerms && session.configuration.activeContext == nil
+        && (query.report == "list" && !session.configuration.sets(prefix: "report.list.") || definition(of: query).filter.isEmpty)
       output.write(bare ? "No pending tasks. Add one with: todo add TITLE\n" : "No matching tasks.\n")
     }
   }

@@ -90,7 +90,9 @@ struct Configuration: Sendable {
         }
       }
     }
-    for key in ConfigKey.fixed {
+    // Only when some configuration variable is set is the list of keys built.
+    let variables = environment.keys.filter { $0.hasPrefix("TODO_") && $0 != "TODO_DB" && $0 != "TODO_CONFIG" && $0 != "TODO_NOW" }
+    for key in variables.isEmpty ? [] : ConfigKey.fixed {
       guard let value = environment[key.environmentVariable] else { continue }
       do throws(UsageError) {
         try configuration.set(key.name, value, origin: .environment(key.environmentVariable), now: now)
@@ -109,7 +111,7 @@ struct Configuration: Sendable {
         throw .usage(.badValue(option: "-c", value: override, reason: error.message))
       }
     }
-    try configuration.checkReferences()
+    if !configuration.settings.isEmpty { try configuration.checkReferences() }
     return configuration
   }
 
@@ -246,14 +248,22 @@ struct Configuration: Sendable {
     }
   }
 
-  var confirmationThreshold: Int { Int(value("confirmation.threshold")) ?? 3 }
-  var weekStartsOnSunday: Bool { value("week.start") == "sunday" }
-  var dateFormat: DateFormat { (try? DateFormat(value("date.format"))) ?? .standard }
-  var colorMode: ColorMode { ColorMode(rawValue: value("color")) ?? .auto }
-  var hooksEnabled: Bool { Self.toggle(value("hooks")) ?? true }
-  var hookTimeout: Double { Double(value("hooks.timeout")) ?? 5 }
+  // The settings a command reads every time look in `settings` first and fall back to their
+  // defaults as literals: without a configuration, no key table is ever built.
+  var confirmationThreshold: Int { settings["confirmation.threshold"].flatMap { Int($0.value) } ?? 3 }
+  var weekStartsOnSunday: Bool { settings["week.start"]?.value == "sunday" }
+  var dateFormat: DateFormat { settings["date.format"].flatMap { try? DateFormat($0.value) } ?? .standard }
+  var colorMode: ColorMode { settings["color"].flatMap { ColorMode(rawValue: $0.value) } ?? .auto }
+  var hooksEnabled: Bool { settings["hooks"].flatMap { Self.toggle($0.value) } ?? true }
+  var hookTimeout: Double { settings["hooks.timeout"].flatMap { Double($0.value) } ?? 5 }
+
+  /// Whether any key starting with `prefix` is set.
+  func sets(prefix: String) -> Bool {
+    !settings.isEmpty && settings.keys.contains { $0.hasPrefix(prefix) }
+  }
 
   var palette: TextStyle.Palette {
+    guard sets(prefix: "color.") else { return TextStyle.Palette() }
     var palette = TextStyle.Palette()
     for (role, _) in TextStyle.Palette.roles {
       if let path = TextStyle.Palette.paths[role] { palette[keyPath: path] = (try? TextStyle.parse(value("color.\(role)"))) ?? nil }
@@ -262,6 +272,7 @@ struct Configuration: Sendable {
   }
 
   var urgency: Urgency.Coefficients {
+    guard sets(prefix: "urgency.") else { return Urgency.Coefficients() }
     var coefficients = Urgency.Coefficients()
     for coefficient in Urgency.Coefficients.names {
       if let number = Double(value("urgency.\(coefficient.name)")) { coefficients[keyPath: coefficient.path] = number }
@@ -271,7 +282,7 @@ struct Configuration: Sendable {
 
   /// The editor command line of `todo edit`: `editor`, else `$VISUAL`, else `$EDITOR`, else vi.
   func editor(environment: [String: String]) -> String {
-    for candidate in [value("editor"), environment["VISUAL"] ?? "", environment["EDITOR"] ?? ""] {
+    for candidate in [settings["editor"]?.value ?? "", environment["VISUAL"] ?? "", environment["EDITOR"] ?? ""] {
       if !candidate.trimmingWhitespace().isEmpty { return candidate }
     }
     return "vi"
@@ -279,8 +290,8 @@ struct Configuration: Sendable {
 
   /// The active context's name, nil when none is.
   var activeContext: String? {
-    let name = value("context")
-    return name.isEmpty ? nil : name
+    guard let name = settings["context"]?.value, !name.isEmpty else { return nil }
+    return name
   }
 
   /// The defined contexts and their filters, by name.
@@ -293,6 +304,7 @@ struct Configuration: Sendable {
   /// The reports: the built-in ones and every one the configuration names.
   var reportNames: [String] {
     var names = ReportDefinition.builtInNames
+    guard sets(prefix: "report.") else { return names }
     for key in settings.keys where key.hasPrefix("report.") {
       let name = String(key.split(separator: ".")[1])
       if !names.contains(name) { names.append(name) }
@@ -302,6 +314,7 @@ struct Configuration: Sendable {
 
   /// A report as configured; nil when there is no report of that name.
   func report(_ name: String) -> ReportDefinition? {
+    if !sets(prefix: "report.\(name).") { return ReportDefinition.builtInDefinitions[name] }
     guard reportNames.contains(name) else { return nil }
     return try? ReportDefinition(name: name, value: { self.value("report.\(name).\($0)") })
   }

@@ -17,8 +17,14 @@ struct DateFormat: Sendable, Equatable {
   /// Whether this is the ISO form, which is made without looking at the pattern.
   private let isStandard: Bool
 
-  static let standard = try! DateFormat("%Y-%m-%d")
-  static let fields: Set<Character> = ["Y", "y", "m", "d", "e", "b", "B", "a", "A", "j", "%"]
+  /// ISO 8601's `%Y-%m-%d`, made without reading a pattern (every command shows dates).
+  static let standard = DateFormat(parts: [.field("Y"), .literal("-"), .field("m"), .literal("-"), .field("d")])
+  static let fields = "YymdebBaAj%"
+
+  private init(parts: [Part]) {
+    self.parts = parts
+    isStandard = true
+  }
 
   init(_ pattern: String) throws(UsageError) {
     var parts: [Part] = []

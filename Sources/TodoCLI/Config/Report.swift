@@ -84,6 +84,15 @@ struct ReportDefinition: Sendable {
       ],
   ]
 
+  /// The built-in reports as defined, made once.
+  static let builtInDefinitions: [String: ReportDefinition] = {
+    var definitions: [String: ReportDefinition] = [:]
+    for name in builtInNames {
+      definitions[name] = try? ReportDefinition(name: name) { builtIn[name]?[$0] ?? "" }
+    }
+    return definitions
+  }()
+
   /// The columns of `todo list`, drawn by the streamed table (see `StreamedTaskTable`).
   static let listColumns = "id,status,priority,due,project,tags,title"
 
@@ -106,7 +115,7 @@ struct ReportDefinition: Sendable {
 
   /// Whether `todo list`'s streamed table draws this report (its usual columns and headings).
   var drawsAsList: Bool {
-    columns == (try? ReportColumn.parseList(Self.listColumns)) && labels == columns.map(\.label) && !byUrgency
+    columns == [.id, .status, .priority, .due, .project, .tags, .title] && labels == columns.map(\.label) && !byUrgency
   }
 
   /// Reads a sort: `due,-priority` (see `SortKey.parseList`), or `urgency` (most urgent first,

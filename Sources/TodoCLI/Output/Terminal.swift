@@ -60,7 +60,7 @@ enum Terminal {
   static let variables = [
     "TODO_DB", "HOME", "XDG_DATA_HOME", "XDG_STATE_HOME", "XDG_CONFIG_HOME", "NO_COLOR", "TERM", "COLUMNS", "TODO_CONFIG",
     "VISUAL", "EDITOR", "TMPDIR", "PATH",
-  ] + ConfigKey.fixed.map(\.environmentVariable)
+  ]
 
   /// The whole environment of the process, for the programs todo starts (the editor, hooks),
   /// with `overrides` (the session's own, which tests set) on top.
@@ -85,8 +85,21 @@ enum Terminal {
     for name in variables {
       if let value = getenv(name) { result[name] = String(cString: value) }
     }
+    // The configuration's variables (`TODO_WEEK_START`): only those set, found by their prefix
+    // without building the list of every key.
+    var pointer = environ
+    while let entry = pointer.pointee {
+      if entry[0] == 0x54, entry[1] == 0x4F, entry[2] == 0x44, entry[3] == 0x4F, entry[4] == 0x5F {  // "TODO_"
+        let text = String(cString: entry)
+        if let equals = text.firstIndex(of: "=") {
+          result[String(text[..<equals])] = String(text[text.index(after: equals)...])
+        }
+      }
+      pointer += 1
+    }
     return result
   }
+
 }
 
 /// An ANSI text style (SGR sequence) for the human output.

@@ -655,7 +655,8 @@ struct ArgumentDecoder {
     var query = ListQuery()
     // The active context's terms, then the report's, then those typed, all of which must hold.
     var filterWords = try configuredWords(configuration.activeContext.map { configuration.value("context.\($0)") })
-    let definition = report.flatMap { configuration.report($0) }
+    // `todo list` as built in adds nothing: no report is looked up.
+    let definition = report == "list" && !configuration.sets(prefix: "report.list.") ? nil : report.flatMap { configuration.report($0) }
     if let definition {
       query.report = definition.name
       query.sort = definition.sort

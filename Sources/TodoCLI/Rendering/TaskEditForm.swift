@@ -62,7 +62,7 @@ struct TaskEditForm {
 
   /// What the edited text asks for: the words of `update ID …` (attributes and `--title`), and
   /// the note changes. Nil when nothing changed.
-  func changes(in text: String) throws(UsageError) -> (words: [String], edited: [Int: String], removed: Set<Int>, added: [String])? {
+  func changes(in text: String) throws(UsageError) -> (words: [String], edited: [NoteEdit], removed: [Int], added: [String])? {
     var values: [String: String] = [:]
     var numbered: [Int: String] = [:]
     var added: [String] = []
@@ -116,17 +116,17 @@ struct TaskEditForm {
       default: words.append(field + ":" + value)
       }
     }
-    var edited: [Int: String] = [:]
-    var removed: Set<Int> = []
+    var edited: [NoteEdit] = []
+    var removed: [Int] = []
     for (index, note) in todo.notes.enumerated() {
       if let text = numbered[index + 1] {
         if text.trimmingWhitespace().isEmpty {
-          removed.insert(index + 1)
+          removed.append(index + 1)
         } else if text != note.text {
-          edited[index + 1] = text
+          edited.append(NoteEdit(number: index + 1, text: text))
         }
       } else {
-        removed.insert(index + 1)
+        removed.append(index + 1)
       }
     }
     if words.isEmpty && edited.isEmpty && removed.isEmpty && added.isEmpty { return nil }

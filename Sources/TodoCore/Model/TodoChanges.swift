@@ -45,9 +45,9 @@ public struct TodoChanges: Sendable, Equatable {
   /// Make the task a series (or change its rule), or stop it repeating.
   public var recur: FieldChange<RecurrenceRule>?
   /// Notes given new text, by their number (1 = the oldest), as `show` numbers them (`edit`).
-  public var editedNotes: [Int: String] = [:]
+  public var editedNotes: [NoteEdit] = []
   /// Notes removed, by their number (`edit`).
-  public var removedNotes: Set<Int> = []
+  public var removedNotes: [Int] = []
   /// Words added after (`append`) or before (`prepend`) the title.
   public var appendText: String?
   public var prependText: String?
@@ -96,10 +96,11 @@ public struct TodoChanges: Sendable, Equatable {
     tags.subtract(removeTags)
     tags.formUnion(addTags)
     todo.tags = tags.sorted()
-    for number in Array(editedNotes.keys) + Array(removedNotes) where !(1...max(1, todo.notes.count)).contains(number) || todo.notes.isEmpty {
+    guard !editedNotes.isEmpty || !removedNotes.isEmpty else { return }
+    for number in editedNotes.map(\.number) + removedNotes where !(1...max(1, todo.notes.count)).contains(number) || todo.notes.isEmpty {
       throw .invalid("task \(todo.id) has no note \(number)")
     }
-    for (number, text) in editedNotes { todo.notes[number - 1].text = text }
+    for edit in editedNotes { todo.notes[edit.number - 1].text = edit.text }
     for number in removedNotes.sorted(by: >) { todo.notes.remove(at: number - 1) }
   }
 
@@ -119,6 +120,17 @@ public struct TodoChanges: Sendable, Equatable {
         throw .invalid("cannot read the date '\(text)' for \(task): \(error.reason)")
       }
     }
+  }
+}
+
+/// A note given new text: its number (1 = the oldest) and the text.
+public struct NoteEdit: Sendable, Equatable {
+  public var number: Int
+  public var text: String
+
+  public init(number: Int, text: String) {
+    self.number = number
+    self.text = text
   }
 }
 
@@ -173,7 +185,7 @@ public enum Validation {
       throw .invalid("+\(tag) is a virtual tag: todo works it out from the task, so it cannot be added")
     }
     if case .set(let project) = changes.project { try Validation.project(project) }
-    for note in changes.notes + changes.editedNotes.values {
+    for note in changes.notes + changes.editedNotes.map(\.text) {
       guard note.contains(where: { !$0.isWhitespace }) else { throw .invalid("a note cannot be empty") }
       guard note.utf8.count <= 100_000 else { throw .invalid("the note is longer than 100,000 bytes") }
     }

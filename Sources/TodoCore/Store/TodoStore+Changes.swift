@@ -215,8 +215,9 @@ extension TodoStore {
         return changed ? .changed : .unchanged(.sameValues)
       } afterEach: { before, todo, entry, connection throws(TodoError) in
         try database { () throws(DatabaseError) in
-          for (number, text) in changes.editedNotes where before.notes[number - 1].text != text {
-            try connection.execute("UPDATE note SET text = ? WHERE id = ?", [.text(text), .integer(before.notes[number - 1].id)])
+          for edit in changes.editedNotes where before.notes[edit.number - 1].text != edit.text {
+            try connection.execute(
+              "UPDATE note SET text = ? WHERE id = ?", [.text(edit.text), .integer(before.notes[edit.number - 1].id)])
           }
           for number in changes.removedNotes {
             try connection.execute("DELETE FROM note WHERE id = ?", [.integer(before.notes[number - 1].id)])

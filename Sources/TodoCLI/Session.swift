@@ -66,7 +66,13 @@ final class Session {
         global.options.configOverrides = shellOptions.configOverrides + global.options.configOverrides
         global.options.noHooks = global.options.noHooks || shellOptions.noHooks
       }
-      configuration = try Configuration.load(environment: environment, overrides: global.options.configOverrides, now: now)
+      do throws(Failure) {
+        configuration = try Configuration.load(environment: environment, overrides: global.options.configOverrides, now: now)
+      } catch {
+        // Help and the version need no configuration: they still run when it does not read.
+        guard global.wantsHelp || global.wantsVersion || global.rest.first?.text == "help" else { throw error }
+        configuration = .defaults
+      }
       Week.firstWeekday = configuration.weekStartsOnSunday ? 0 : 1
       do throws(UsageError) {
         invocation = try parser.parseCommand(global, configuration: configuration)

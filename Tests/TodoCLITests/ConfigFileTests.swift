@@ -62,6 +62,7 @@ import TodoCore
     #expect(file.text == """
       # My todo settings
       default.command = next
+      week.start = sunday
       editor = " vim "
 
       [color]
@@ -74,9 +75,6 @@ import TodoCore
       columns = id, title
       filter = +work # not a comment
       limit = 5
-
-      [week]
-      start = sunday
 
       [urgency]
       due = 10
@@ -95,6 +93,7 @@ import TodoCore
     #expect(file.text == """
       # My todo settings
       default.command = next
+      week.start = sunday
       editor = " vim "
 
       [color]
@@ -102,9 +101,6 @@ import TodoCore
       priority.L = dim
       overdue = red
       today = yellow
-
-      [week]
-      start = sunday
 
       """)
   }
@@ -144,6 +140,8 @@ import TodoCore
     #expect(reason("context.work", "pri:Z") != nil)
     #expect(reason("week.strat", "monday")?.contains("did you mean 'week.start'") == true)
     #expect(reason("urgency.due", "x") == "expected a number, not 'x'")
+    #expect(reason("report.add.columns", "id")?.contains("'add' is a command") == true)
+    #expect(reason("report.next.limit", "3") == nil)
   }
 
   @Test func stylesDatePatternsAndTheEnvironmentNames() throws {

@@ -40,6 +40,8 @@ import Testing
     #expect((error?["message"] as? String)?.contains("line 2 (wekk.start): 'wekk.start' is not a configuration key (did you mean 'week.start'?)") == true)
     try write("this is not a setting\n", in: todo)
     #expect(todo("undo").stderr.contains("line 1: expected 'key = value'"))
+    // Help and the version need no configuration.
+    #expect(todo("--version").status == 0 && todo("help", "config").status == 0 && todo("add", "--help").status == 0)
     #expect(try snapshot(path) == before)
   }
 

@@ -139,10 +139,10 @@ import Testing
     todo.add("First")
     let log = todo.folder.appendingPathComponent("exit.log").path
     try hook("on-exit.log", "#!/bin/sh\ncat > '\(log)'\necho \"exit hook ran\"\n", in: todo)
-    try hook("on-launch.gate", "#!/bin/sh\nif [ -e \"$HOME/closed\" ]; then echo 'the shop is closed'; exit 1; fi\n", in: todo)
+    try hook("on-launch.gate", "#!/bin/sh\nif [ -e \"$HOME/closed\" ]; then echo 'the shop is closed'; exit 1; fi\necho open >&2\n", in: todo)
     let done = todo("done", "1")
     done.expectSuccess()
-    #expect(done.stderr == "exit hook ran\n")
+    #expect(done.stderr == "open\nexit hook ran\n")
     let lines = read(log).split(separator: "\n")
     #expect(lines.count == 1 && lines[0].contains("\"status\":\"completed\""))
     _ = FileManager.default.createFile(atPath: todo.folder.appendingPathComponent("closed").path, contents: nil)

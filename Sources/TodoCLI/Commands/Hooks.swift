@@ -76,7 +76,7 @@ struct Hooks {
         let said = (feedback + errors).first { !$0.trimmingWhitespace().isEmpty } ?? "no reason given"
         throw .hook("the hook \(name) refused the command (exit status \(outcome.status)): \(said)\(event == .exit ? "" : "; nothing was changed")")
       }
-      messages += feedback
+      messages += feedback + errors.filter { !$0.trimmingWhitespace().isEmpty }
       switch event {
       case .add, .modify:
         guard json.count == 1 else {

@@ -159,7 +159,10 @@ struct ConfigFile: Sendable {
       lines.insert(.entry(key: key, name: name, value: value, text: "\(name) = \(written)"), at: insertAt)
       return
     }
-    guard let dot = key.lastIndex(of: ".") else {
+    // Families of keys go in sections (`[color]`, `[report.next]`); the others stand alone
+    // before the first section (`week.start = sunday`), however many dots they have.
+    let family = key.split(separator: ".").first.map(String.init) ?? ""
+    guard Self.sectionFamilies.contains(family), let dot = key.lastIndex(of: ".") else {
       // A top-level key: after the last one, or before the first section.
       let firstSection = lines.firstIndex { if case .section = $0 { true } else { false } } ?? lines.count
       var insertAt = 0
@@ -210,6 +213,9 @@ struct ConfigFile: Sendable {
     }
     return true
   }
+
+  /// The first words of the keys `set` writes under a section.
+  static let sectionFamilies: Set<String> = ["color", "urgency", "context", "report"]
 
   /// Letters, digits, `.`, `_` and `-`; not starting or ending with a dot.
   static func isKeyName(_ name: String) -> Bool {

@@ -96,6 +96,7 @@ struct ConfigKey: Sendable {
       return ConfigKey(name: name, defaultValue: "", kind: .filter, summary: "the filter of the context \(parts[1])")
     }
     if parts.count == 3, parts[0] == "report", isName(parts[1]),
+      CommandName.spellings[parts[1]] == nil || ReportDefinition.builtInNames.contains(parts[1]),
       let property = reportProperties.first(where: { $0.name == parts[2] })
     {
       let builtIn = ReportDefinition.builtIn[parts[1]]?[property.name] ?? ""

@@ -139,6 +139,10 @@ struct Configuration: Sendable {
   /// The key a name stands for, or a usage error naming the closest known key.
   static func key(_ name: String) throws(UsageError) -> ConfigKey {
     if let key = ConfigKey.named(name) { return key }
+    let parts = name.split(separator: ".")
+    if parts.count == 3, parts[0] == "report", CommandName.spellings[String(parts[1])] != nil {
+      throw .invalid("'\(parts[1])' is a command, so a report of that name could never run; name the report otherwise")
+    }
     let known = ConfigKey.listed.map(\.name) + ["context.NAME", "report.NAME.columns"]
     let meant = closestMatch(to: name, in: known).map { " (did you mean '\($0)'?)" } ?? ""
     throw .invalid("'\(name)' is not a configuration key\(meant); 'todo config' lists them")

@@ -57,7 +57,7 @@ enum UsageError: Error, Equatable, Sendable {
       return "put '--' before words that start with '-' to keep them as text; see 'todo help'"
     case .unknownHelpTopic(_, let suggestion):
       if let suggestion { return "did you mean 'todo help \(suggestion)'?" }
-      return "'todo help' lists the commands; topics: dates, filters, attributes, output"
+      return "'todo help' lists the commands; topics: dates, filters, attributes, output, reports, hooks"
     case .badDateInWord(let word, _, _, let asText):
       return "if '\(word)' is title text, put -- before the words: \(asText); dates: see 'todo help dates'"
     case .badDate:

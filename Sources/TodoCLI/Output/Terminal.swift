@@ -104,23 +104,49 @@ enum Terminal {
 
 /// An ANSI text style (SGR sequence) for the human output.
 struct TextStyle: Sendable, Equatable {
-  /// The SGR parameters that switch this style on (`1;31`).
-  var parameters: String
+  /// Up to four SGR codes (`1`, `31`), packed one a byte from the lowest: a style is a plain
+  /// value, copied into every table cell without reference counting.
+  private var codes: UInt32
 
-  static let bold = TextStyle(parameters: "1")
-  static let dim = TextStyle(parameters: "2")
-  static let underline = TextStyle(parameters: "4")
+  /// The SGR parameters that switch this style on (`1;31`).
+  var parameters: String {
+    var text = ""
+    var rest = codes
+    while rest != 0 {
+      if !text.isEmpty { text += ";" }
+      text += String(rest & 0xFF)
+      rest >>= 8
+    }
+    return text
+  }
+
+  private init(codes: UInt32) {
+    self.codes = codes
+  }
+
+  /// A style from its SGR parameters (`"1;31"`); at most four codes, each 1…255.
+  init(parameters: String) {
+    var codes: UInt32 = 0
+    for (index, part) in parameters.split(separator: ";").prefix(4).enumerated() {
+      codes |= UInt32(UInt8(part) ?? 0) << (8 * UInt32(index))
+    }
+    self.codes = codes
+  }
+
+  static let bold = TextStyle(codes: 1)
+  static let dim = TextStyle(codes: 2)
+  static let underline = TextStyle(codes: 4)
   /// Bold and underlined: table headers.
-  static let heading = TextStyle(parameters: "1;4")
-  static let red = TextStyle(parameters: "31")
+  static let heading = TextStyle(codes: 1 | 4 << 8)
+  static let red = TextStyle(codes: 31)
   /// Bold red: overdue.
-  static let alarm = TextStyle(parameters: "1;31")
-  static let green = TextStyle(parameters: "32")
-  static let yellow = TextStyle(parameters: "33")
-  static let blue = TextStyle(parameters: "34")
-  static let magenta = TextStyle(parameters: "35")
-  static let cyan = TextStyle(parameters: "36")
-  static let gray = TextStyle(parameters: "90")
+  static let alarm = TextStyle(codes: 1 | 31 << 8)
+  static let green = TextStyle(codes: 32)
+  static let yellow = TextStyle(codes: 33)
+  static let blue = TextStyle(codes: 34)
+  static let magenta = TextStyle(codes: 35)
+  static let cyan = TextStyle(codes: 36)
+  static let gray = TextStyle(codes: 90)
 
   /// The words a style is written with in the configuration, and their SGR parameters.
   static let words: [(String, String)] = [
@@ -137,7 +163,7 @@ struct TextStyle: Sendable, Equatable {
   /// a word is not a style.
   static func parse(_ text: String) throws(UsageError) -> TextStyle? {
     var parameters: [String] = []
-    for word in text.split(separator: " ") {
+    for word in text.split(separator: " ") where !word.isEmpty {
       let word = word.lowercased()
       if word == "none" { continue }
       guard let code = words.first(where: { $0.0 == word })?.1 else {
@@ -147,6 +173,7 @@ struct TextStyle: Sendable, Equatable {
       }
       parameters.append(code)
     }
+    if parameters.count > 4 { throw .invalid("'\(text)' has more than four style words") }
     return parameters.isEmpty ? nil : TextStyle(parameters: parameters.joinedText(";"))
   }
 

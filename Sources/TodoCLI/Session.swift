@@ -69,9 +69,15 @@ final class Session {
       do throws(Failure) {
         configuration = try Configuration.load(environment: environment, overrides: global.options.configOverrides, now: now)
       } catch {
-        // Help and the version need no configuration: they still run when it does not read.
-        guard global.wantsHelp || global.wantsVersion || global.rest.first?.text == "help" else { throw error }
-        configuration = .defaults
+        // Help and the version need no configuration: they still run when it does not read;
+        // `config` and `context` run on the file alone, so that they can repair it.
+        let first = global.rest.first?.text
+        if first == "config" || first == "context" {
+          configuration = Configuration(path: Configuration.filePath(environment: environment))
+        } else {
+          guard global.wantsHelp || global.wantsVersion || first == "help" else { throw error }
+          configuration = .defaults
+        }
       }
       Week.firstWeekday = configuration.weekStartsOnSunday ? 0 : 1
       do throws(UsageError) {
@@ -84,11 +90,13 @@ final class Session {
         if invocation.options.format == .human { invocation.options.format = shellOptions.format }
         if invocation.options.color == .auto { invocation.options.color = shellOptions.color }
       }
-      if invocation.options.color == .auto { invocation.options.color = configuration.colorMode }
       if invocation.command == .shell {
         guard !inShell else { throw .environment("the shell is already running") }
         return runShell(options: invocation.options)
       }
+      // After the shell's options were taken: inside the shell, colour follows the
+      // configuration as it is at each command.
+      if invocation.options.color == .auto { invocation.options.color = configuration.colorMode }
       for warning in invocation.warnings { warn(warning, json: wantsJSON) }
       try CommandRunner(session: self, invocation: invocation, now: now).run()
       // The last (often only) write happens in this flush: check it before reporting success.

@@ -87,7 +87,7 @@ import Testing
     let origin = try todo("config", "get", "urgency.project", "--json", environment: environment).jsonObject()
     #expect(origin["origin"] as? String == "environment" && origin["variable"] as? String == "TODO_URGENCY_PROJECT")
     #expect(try todo("-c", "urgency.project=1", "config", "get", "urgency.project", "--json").jsonObject()["origin"] as? String == "command line")
-    let badOverride = todo("-c", "urgency.project", "list")
+    let badOverride = todo("--config", "urgency.project", "list")
     #expect(badOverride.status == 2 && badOverride.stderr.contains("write it key=value"))
     let badEnvironment = todo("list", environment: ["TODO_WEEK_START": "friday"])
     #expect(badEnvironment.status == 1 && badEnvironment.stderr.contains("TODO_WEEK_START (week.start)"))
@@ -185,5 +185,74 @@ import Testing
     // A report's labels must match its columns.
     let mismatch = todo("-c", "report.acme.labels=a,b", "acme")
     #expect(mismatch.status == 2 && mismatch.stderr.contains("2 labels for 5 columns"))
+  }
+}
+
+/// What a review of the configuration found, kept found.
+@Suite struct EndToEndConfigEdgeTests {
+  let helper = EndToEndConfigTests()
+
+  @Test func typedOrCannotEscapeTheContextOrTheReport() throws {
+    let todo = try TodoSandbox()
+    todo.add("Work", "+work")
+    todo.add("Home", "+home")
+    todo.add("Blocked home", "+home")
+    todo.add("Later", "wait:2026-12-24")
+    todo("update", "3", "depends:1").expectSuccess()
+    #expect(try todo("next", "+x", "or", "+home", "--json").jsonArray().map { $0["id"] as? Int } == [2])
+    #expect(try todo("waiting", "+x", "or", "+home", "--json").jsonArray().isEmpty)
+    todo("context", "define", "work", "+work").expectSuccess()
+    todo("context", "work").expectSuccess()
+    #expect(todo.ids("+x", "or", "+home") == [])
+    #expect(todo.ids("+home", "or", "+work") == [1])
+    // Ids in a configured filter are refused (ids change meaning as tasks come and go).
+    let ids = todo("context", "define", "some", "1,2")
+    #expect(ids.status == 2 && ids.stderr.contains("cannot name tasks by id"))
+  }
+
+  @Test func aFileWithCRLFOrAByteOrderMarkReads() throws {
+    let todo = try TodoSandbox()
+    try helper.write("\u{FEFF}# mine\r\nweek.start = sunday\r\n[color]\r\ntoday = red\r\n", in: todo)
+    #expect(todo("config", "get", "week.start").stdout == "sunday\n")
+    #expect(todo("config", "get", "color.today").stdout == "red\n")
+  }
+
+  @Test func aConfigurationThatDoesNotReadCanBeRepairedWithTodo() throws {
+    let todo = try TodoSandbox()
+    let path = try helper.write("context = gone\n", in: todo)
+    #expect(todo("list").status == 1)
+    todo("context", "none").expectSuccess()
+    #expect(helper.read(path) == "")
+    #expect(todo("list").status == 0)
+  }
+
+  @Test func aChangeMustReadWithoutThisRunsOverrides() throws {
+    let todo = try TodoSandbox()
+    let path = try helper.write("# mine\n", in: todo)
+    let run = todo("-c", "context.tmp=+x", "context", "tmp")
+    #expect(run.status == 2 && run.stderr.contains("there is no context 'tmp' in the configuration file"))
+    let set = todo("-c", "context.tmp=+x", "config", "set", "context", "tmp")
+    #expect(set.status == 2 && set.stderr.contains("would not read after that change"))
+    #expect(helper.read(path) == "# mine\n")
+  }
+
+  @Test func quotedWordsStayOneWordAndReportsWithOnlyLabelsWork() throws {
+    let todo = try TodoSandbox()
+    todo.add("beta one")
+    todo.add("one beta two")
+    todo("config", "set", "context.phrase", "beta one").expectSuccess()
+    #expect(todo("config", "get", "context.phrase").stdout == "'beta one'\n")
+    #expect(try todo("list", "--json", "--", "beta one").jsonArray().map { $0["id"] as? Int } == [1])
+    #expect(try todo("-c", "context=phrase", "list", "--json").jsonArray().map { $0["id"] as? Int } == [1])
+    let labels = todo("-c", "report.x.labels=N,S,P,D,Pr,T,What", "x")
+    labels.expectSuccess()
+    #expect(labels.lines.first?.hasSuffix("What") == true)
+    // `-c` not followed by key=value is the tag c removed.
+    todo("update", "1", "+c").expectSuccess()
+    todo("update", "1", "-c").expectSuccess()
+    #expect(try todo.task(1)["tags"] as? [String] == [])
+    // The default command only shows.
+    let bad = todo("-c", "default.command=done 1")
+    #expect(bad.status == 2 && bad.stderr.contains("the default command only shows them"))
   }
 }

@@ -109,4 +109,36 @@ import Testing
     #expect(task["title"] as? String == "Shared" && task["tags"] as? [String] == ["fromelsewhere"])
     #expect(todo("update", "1", "x").status == 0, "edit is no longer update's alias, and update still works")
   }
+
+  @Test func notesKeepTheirSpacesAndLineBreaksAndStoreErrorsReopenTheEditor() throws {
+    let todo = try TodoSandbox()
+    todo.add("Plain")
+    todo.add("Noted")
+    // Notes with what an edit must not lose: leading spaces, a tab, a line break (by import).
+    let imported = #"[{"uuid":"0d9e6e1a-2d5f-4b1e-9c43-6f2f9b0d2a11","title":"Noted","status":"pending","notes":[{"text":"  indented\tand\nbroken ","created":"2026-11-20T10:00:00Z"}],"created":"2026-11-20T10:00:00Z","modified":"2026-11-20T10:00:00Z"}]"#
+    todo("import", "-", "--format", "json", stdin: imported).expectSuccess()
+    let id = try todo("list", "Noted", "--json").jsonArray().last?["id"] as? Int ?? 0
+    let note = try todo.task(id)["notes"] as? [[String: Any]]
+    let environment = try editor(
+      """
+      if [ $n = 1 ]; then sed -i -e 's/^priority: *$/priority: H/' -e 's/^depends: *$/depends: 99/' "$1"; fi
+      if [ $n = 2 ]; then sed -i -e 's/^depends: 99/depends:/' "$1"; fi
+      """, in: todo)
+    let run = todo("edit", String(id), environment: environment)
+    run.expectSuccess()
+    #expect(read(todo, "seen.2").hasPrefix("# ERROR: "))
+    let after = try todo.task(id)
+    #expect(after["priority"] as? String == "H")
+    #expect(NSArray(array: after["notes"] as? [[String: Any]] ?? []) == NSArray(array: note ?? []))
+    // A note number on a task without notes is an error to fix, not a crash.
+    let plain = try editor("if [ $n = 1 ]; then echo 'note 1: hi' >> \"$1\"; else sed -i '/^note 1:/d' \"$1\"; fi", in: todo)
+    try? FileManager.default.removeItem(atPath: todo.folder.appendingPathComponent("runs").path)
+    let numbered = todo("edit", "1", environment: plain)
+    #expect(numbered.status == 0 && numbered.stdout == "No changes: task 1 was not changed.\n")
+    #expect(read(todo, "seen.2").contains("# ERROR: line ") && read(todo, "seen.2").contains("the task has no notes"))
+    // An editor that saves with CRLF line endings.
+    try? FileManager.default.removeItem(atPath: todo.folder.appendingPathComponent("runs").path)
+    let crlf = try editor("sed -i -e 's/^title: .*/title: Windows/' -e 's/$/\\r/' \"$1\"", in: todo)
+    #expect(todo("edit", "1", environment: crlf).stdout == "Updated task 1: Windows\n")
+  }
 }

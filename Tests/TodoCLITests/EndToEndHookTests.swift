@@ -177,11 +177,66 @@ import Testing
     let path = try hook("on-add.open", "#!/bin/sh\ncat\n", in: todo, mode: 0o777)
     let run = todo("add", "x")
     #expect(run.status == 1)
-    #expect(run.stderr.contains("the hook \(path) can be changed by other users (chmod go-w makes it safe), so it was not run; nothing was changed"))
+    #expect(run.stderr.contains("the hook \(path) can be changed by other users (chmod go-w makes it safe), so no hook was run; nothing was changed"))
     chmod(path, 0o755)
     #expect(todo("add", "x").status == 0)
     // A file that is not executable is not a hook (a README beside them).
     try hook("on-add.README", "notes", in: todo, mode: 0o644)
     #expect(todo("add", "y").status == 0)
+  }
+}
+
+/// What reviews of the hooks found, kept found.
+@Suite struct EndToEndHookEdgeTests {
+  let helper = EndToEndHookTests()
+
+  @Test func aHookThatChangesNothingLeavesEveryOtherUndoStepAlone() throws {
+    let todo = try TodoSandbox()
+    todo.add("Shared")
+    // While the hook runs, another command adds +x; the hook then asks for +x too, which
+    // changes nothing any more.
+    try helper.hook("on-modify.late", """
+      #!/usr/bin/env python3
+      import json, os, subprocess, sys
+      old = json.loads(sys.stdin.readline())
+      new = json.loads(sys.stdin.readline())
+      subprocess.run([os.environ["TODO"], "--no-hooks", "update", "1", "+x"], stdout=subprocess.DEVNULL, check=True)
+      new.setdefault("tags", []).append("x")
+      print(json.dumps(new))
+      """, in: todo)
+    todo("update", "1", "pri:H").expectSuccess()
+    let history = try todo("history", "--json").jsonArray().map { $0["command"] as? String }
+    #expect(history.contains("update 1 pri:H") && history.contains("--no-hooks update 1 +x") || history.contains("update 1 +x"))
+    #expect(history.count == 3)
+    todo("undo").expectSuccess()
+    let task = try todo.task(1)
+    #expect(task["priority"] is NSNull && task["tags"] as? [String] == ["x"])
+  }
+
+  @Test func aHookThatLeavesAProgramRunningIsNotWaitedFor() throws {
+    let todo = try TodoSandbox()
+    try helper.hook("on-add.background", "#!/bin/sh\nread t\n(sleep 20 &)\necho \"$t\"\n", in: todo)
+    let started = Date()
+    todo("-c", "hooks.timeout=15", "add", "quick").expectSuccess()
+    #expect(Date().timeIntervalSince(started) < 8)
+  }
+
+  @Test func whatTodoDoesNotTakeFromAHookIsRefusedNotDropped() throws {
+    let todo = try TodoSandbox()
+    todo.add("Keep")
+    try helper.hook("on-modify.status", """
+      #!/usr/bin/env python3
+      import json, sys
+      old = json.loads(sys.stdin.readline())
+      new = json.loads(sys.stdin.readline())
+      new["status"] = "deleted"
+      new["estimate"] = "3h"
+      print(json.dumps(new))
+      """, in: todo)
+    let before = todo.snapshot()
+    let run = todo("update", "1", "pri:L")
+    #expect(run.status == 1)
+    #expect(run.stderr.contains("changed what todo does not take from hooks (status; estimate); nothing was changed"))
+    #expect(todo.snapshot() == before)
   }
 }

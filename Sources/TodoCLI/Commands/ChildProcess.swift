@@ -47,8 +47,14 @@ enum ChildProcess {
     sigaddset(&defaults, SIGPIPE)
     posix_spawnattr_setsigdefault(&attributes, &defaults)
     posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF))
-    let noActions: UnsafePointer<posix_spawn_file_actions_t>? = nil
-    switch spawn(arguments, environment: environment, actions: noActions, attributes: &attributes) {
+    // The editor gets the terminal and nothing else todo holds open (the database).
+    var actions = posix_spawn_file_actions_t()
+    posix_spawn_file_actions_init(&actions)
+    defer { posix_spawn_file_actions_destroy(&actions) }
+    for descriptor in openDescriptors() where descriptor > 2 {
+      posix_spawn_file_actions_addclose(&actions, descriptor)
+    }
+    switch spawn(arguments, environment: environment, actions: &actions, attributes: &attributes) {
     case .failure(let reason): return .failure(reason)
     case .success(let pid): return .success(wait(for: pid, deadline: nil).status)
     }
@@ -73,6 +79,11 @@ enum ChildProcess {
     posix_spawn_file_actions_adddup2(&actions, toChild[0], STDIN_FILENO)
     posix_spawn_file_actions_adddup2(&actions, fromChild[1], STDOUT_FILENO)
     posix_spawn_file_actions_adddup2(&actions, errorsFromChild[1], STDERR_FILENO)
+    // Nothing else todo holds open reaches the hook (nor what it leaves running): a descriptor
+    // someone waits on for its end (a parent's pipe) would otherwise stay open with them.
+    for descriptor in openDescriptors() where descriptor > 2 {
+      posix_spawn_file_actions_addclose(&actions, descriptor)
+    }
     var attributes = posix_spawnattr_t()
     posix_spawnattr_init(&attributes)
     defer { posix_spawnattr_destroy(&attributes) }
@@ -106,15 +117,27 @@ enum ChildProcess {
     var open = [fromChild[0], errorsFromChild[0]]
     var timedOut = false
     var buffer = [UInt8](repeating: 0, count: 65_536)
+    // Once the program has exited, what it wrote is read for a moment more; a program it left
+    // running in the background may hold the pipes open for as long as it likes.
+    var exited: Int32?
+    var drainUntil = Double.infinity
     while !open.isEmpty || writing != nil {
-      let left = deadline - monotonicSeconds()
+      if exited == nil {
+        var status: Int32 = 0
+        if waitpid(pid, &status, WNOHANG) == pid {
+          exited = decoded(status)
+          drainUntil = monotonicSeconds() + 0.2
+        }
+      }
+      if monotonicSeconds() >= drainUntil { break }
+      let left = min(deadline, drainUntil) - monotonicSeconds()
       if left <= 0 {
-        timedOut = true
+        timedOut = exited == nil
         break
       }
       var descriptors = open.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
       if let writing { descriptors.append(pollfd(fd: writing, events: Int16(POLLOUT), revents: 0)) }
-      let ready = poll(&descriptors, nfds_t(descriptors.count), Int32(min(left * 1000, 1000)) + 1)
+      let ready = poll(&descriptors, nfds_t(descriptors.count), Int32(min(left * 1000, exited == nil ? 50 : 1000)) + 1)
       if ready < 0 && errno != EINTR { break }
       for descriptor in descriptors where descriptor.revents != 0 {
         if descriptor.fd == writing {
@@ -137,7 +160,8 @@ enum ChildProcess {
     }
     if let writing { close(writing) }
     for descriptor in open { close(descriptor) }
-    var result: (status: Int32, timedOut: Bool) = timedOut ? (Int32(128 + SIGKILL), true) : wait(for: pid, deadline: deadline)
+    var result: (status: Int32, timedOut: Bool) =
+      if let exited { (exited, false) } else if timedOut { (Int32(128 + SIGKILL), true) } else { wait(for: pid, deadline: deadline) }
     if timedOut || result.timedOut {
       kill(-pid, SIGKILL)
       kill(pid, SIGKILL)
@@ -175,9 +199,30 @@ enum ChildProcess {
         usleep(5_000)
       }
     }
-    // WIFEXITED / WEXITSTATUS / WTERMSIG, which Swift does not import as macros.
+    return (decoded(status), false)
+  }
+
+  /// An exit status as a shell shows it: the code, or 128 + the signal (WIFEXITED,
+  /// WEXITSTATUS and WTERMSIG, which Swift does not import as macros).
+  private static func decoded(_ status: Int32) -> Int32 {
     let signal = status & 0x7F
-    return (signal == 0 ? (status >> 8) & 0xFF : 128 + signal, false)
+    return signal == 0 ? (status >> 8) & 0xFF : 128 + signal
+  }
+
+  /// The file descriptors open in this process (from /proc/self/fd), the one reading the folder
+  /// left out.
+  private static func openDescriptors() -> [Int32] {
+    guard let folder = opendir("/proc/self/fd") else { return [] }
+    defer { closedir(folder) }
+    let own = dirfd(folder)
+    var descriptors: [Int32] = []
+    while let entry = readdir(folder) {
+      let name = withUnsafeBytes(of: entry.pointee.d_name) { bytes in
+        String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)
+      }
+      if let descriptor = Int32(name), descriptor != own { descriptors.append(descriptor) }
+    }
+    return descriptors
   }
 
   static func monotonicSeconds() -> Double {

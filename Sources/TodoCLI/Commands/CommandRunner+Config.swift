@@ -80,11 +80,14 @@ extension CommandRunner {
         }
       }
     case .use(let name):
-      guard configuration.contexts.contains(where: { $0.name == name }) else {
-        let meant = closestMatch(to: name, in: configuration.contexts.map(\.name)).map { " (did you mean '\($0)'?)" } ?? ""
-        throw .usage(.invalid("there is no context '\(name)'\(meant); 'todo context list' lists them"))
+      try changeFile("context") { (file) throws(Failure) in
+        let defined = file.entries.compactMap { $0.key.hasPrefix("context.") ? String($0.key.dropFirst(8)) : nil }
+        guard defined.contains(name) else {
+          let meant = closestMatch(to: name, in: defined).map { " (did you mean '\($0)'?)" } ?? ""
+          throw .usage(.invalid("there is no context '\(name)' in the configuration file\(meant); 'todo context list' lists them"))
+        }
+        file.set("context", name)
       }
-      try changeFile("context") { file in file.set("context", name) }
       report("context", "Context \(name) is active: \(configuration.value("context.\(name)"))")
     case .none:
       try changeFile("context") { file in file.unset("context") }
@@ -93,12 +96,13 @@ extension CommandRunner {
       try changeFile("context.\(name)") { file in file.set("context.\(name)", filter) }
       report("context.\(name)", "Defined context \(name): \(filter)")
     case .delete(let name):
-      guard configuration.contexts.contains(where: { $0.name == name }) else {
-        throw .usage(.invalid("there is no context '\(name)'; 'todo context list' lists them"))
-      }
-      let wasActive = configuration.activeContext == name
-      try changeFile("context.\(name)") { file in
-        file.unset("context.\(name)")
+      var wasActive = false
+      try changeFile("context.\(name)") { (file) throws(Failure) in
+        guard file.unset("context.\(name)") else {
+          throw .usage(.invalid("there is no context '\(name)' in the configuration file; 'todo context list' lists them"))
+        }
+        // Whether the file (not this run's -c or environment) has it active.
+        wasActive = file.entries.contains { $0.key == "context" && $0.value == name }
         if wasActive { file.unset("context") }
       }
       report("context.\(name)", "Deleted context \(name)\(wasActive ? "; no context is active now" : "")")
@@ -129,7 +133,7 @@ extension CommandRunner {
   /// configuration still reads with the change; writes it atomically. With `--dry-run` only
   /// checks. Warns when the environment or `-c` overrides the key, so the change will not show.
   @discardableResult
-  private func changeFile(_ key: String, _ change: (inout ConfigFile) -> Void) throws(Failure) -> Configuration {
+  private func changeFile(_ key: String, _ change: (inout ConfigFile) throws(Failure) -> Void) throws(Failure) -> Configuration {
     guard let path = configuration.path else {
       throw .environment("cannot find the configuration file: HOME is not set; set TODO_CONFIG to a file's path")
     }
@@ -140,9 +144,18 @@ extension CommandRunner {
       throw .configuration(error)
     }
     let before = file.text
-    change(&file)
-    let changed = try Configuration.load(
-      environment: session.environment, overrides: invocation.options.configOverrides, now: now, file: file)
+    try change(&file)
+    // The file must read on its own after the change: not only with this run's `-c` and
+    // environment, which the next run may not have.
+    let fileOnly = session.environment.filter { !$0.key.hasPrefix("TODO_") || $0.key == "TODO_CONFIG" }
+    do throws(Failure) {
+      _ = try Configuration.load(environment: fileOnly, overrides: [], now: now, file: file)
+    } catch .configuration(let error) {
+      throw .usage(.invalid("the configuration would not read after that change: \(error.reason)\(error.key.map { " (\($0))" } ?? "")"))
+    }
+    let changed =
+      (try? Configuration.load(environment: session.environment, overrides: invocation.options.configOverrides, now: now, file: file))
+      ?? Configuration(path: path)
     switch changed.origin(key) {
     case .environment(let variable): session.warn("\(variable) is set, and overrides \(key) while it is", json: format != .human)
     case .commandLine: session.warn("-c overrides \(key) for this command", json: format != .human)

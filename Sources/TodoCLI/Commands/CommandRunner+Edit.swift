@@ -45,7 +45,7 @@ extension CommandRunner {
         }
         edited = decoded
       }
-      let content = edited.split(separator: "\n").filter { !String($0).trimmingWhitespace().isEmpty && !$0.hasPrefix("#") }
+      let content = TaskEditForm.lines(of: edited).filter { !String($0).trimmingWhitespace().isEmpty && !$0.hasPrefix("#") }
       if content.isEmpty || edited == text {
         if text != form.text() && !content.isEmpty {
           // Saved again without fixing the error: give up.
@@ -86,8 +86,14 @@ extension CommandRunner {
           ? TodoStore.update(filter, changes, now: now, command: command)
           : .fail(.refused("task \(shown.id) was changed by another command while it was being edited; nothing was changed (run 'todo edit \(shown.id)' again)"))
       }
-      try change(operation, verb: .update, selection: nil)
-      return
+      do throws(Failure) {
+        try change(operation, verb: .update, selection: nil)
+        return
+      } catch .domain(let error) where Self.reopens(error) {
+        // What the store refuses (a dependency on a task that does not exist, a cycle, a
+        // recurrence without a date) is shown in the editor too, with the text as it was typed.
+        text = TaskEditForm.replacingError(in: edited, with: error.description, form: form)
+      }
     }
   }
 
@@ -99,6 +105,14 @@ extension CommandRunner {
     }
   }
 
+  /// Store errors an edit can fix (not "changed meanwhile", which editing again cannot).
+  static func reopens(_ error: TodoError) -> Bool {
+    switch error {
+    case .invalid, .notFound, .ambiguous: true
+    default: false
+    }
+  }
+
   static func firstError(in text: String) -> String? {
     text.split(separator: "\n").first { $0.hasPrefix("# ERROR: ") }.map { String($0.dropFirst(9)) }
   }
@@ -107,7 +121,7 @@ extension CommandRunner {
 extension TaskEditForm {
   /// The edited text with the error at the top (in place of an earlier one).
   static func replacingError(in edited: String, with error: String, form: TaskEditForm) -> String {
-    var lines = edited.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+    var lines = TaskEditForm.lines(of: edited).map(String.init)
     while let first = lines.first, first.hasPrefix("# ERROR: ") || first.hasPrefix("# Fix the line and save again") {
       lines.removeFirst()
     }

@@ -14,7 +14,7 @@ extension CommandRunner {
   /// list's columns, else the report's own table.
   func showReport(_ query: ListQuery) throws(Failure) {
     // `todo list` as built in: straight to the streamed table, no report looked up.
-    if query.report == "list" && !configuration.sets(prefix: "report.list.") { return try list(query) }
+    if query.report == "list" && !configuration.changesList { return try list(query) }
     let definition = definition(of: query)
     if definition.drawsAsList {
       try list(query)

@@ -25,7 +25,16 @@ struct CommandRunner {
     switch invocation.command {
     case .help, .version, .date, .shell, .config, .context: break
     default:
-      if let hooks { showHookMessages(try hooks.run(.launch, lines: []).messages) }
+      if let hooks {
+        do throws(Failure) {
+          // Every hook is checked now, so that an unsafe on-exit hook stops the command before
+          // it writes rather than after.
+          for event in Hooks.Event.allCases { _ = try hooks.scripts(for: event) }
+          showHookMessages(try hooks.run(.launch, lines: []).messages)
+        } catch .hook(let message) {
+          throw .hook(message + "; nothing was changed")
+        }
+      }
     }
     switch invocation.command {
     case .help(let topic):
@@ -230,7 +239,13 @@ struct CommandRunner {
       }
     }
     let hooks = self.hooks
-    if let hooks { confirmed = try withHooks(confirmed, verb: verb, hooks: hooks) }
+    if let hooks {
+      do throws(Failure) {
+        confirmed = try withHooks(confirmed, verb: verb, hooks: hooks)
+      } catch .hook(let message) {
+        throw .hook(message + "; nothing was changed")
+      }
+    }
     let report = try perform(confirmed, access: .write)
     renderChange(report, verb: verb, dryRun: false, oneObject: oneObject)
     if let hooks {
@@ -377,7 +392,7 @@ struct CommandRunner {
     table.finish()
     if count == 0 {
       let bare = !query.typedTerms && session.configuration.activeContext == nil
-        && (query.report == "list" && !session.configuration.sets(prefix: "report.list.") || definition(of: query).filter.isEmpty)
+        && (query.report == "list" && !session.configuration.changesList || definition(of: query).filter.isEmpty)
       output.write(bare ? "No pending tasks. Add one with: todo add TITLE\n" : "No matching tasks.\n")
     }
   }

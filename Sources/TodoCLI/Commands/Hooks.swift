@@ -41,10 +41,10 @@ struct Hooks {
       var status = stat()
       guard stat(path, &status) == 0, access(path, X_OK) == 0 else { continue }
       if status.st_uid != getuid() {
-        throw .hook("the hook \(path) is not owned by you, so it was not run; nothing was changed")
+        throw .hook("the hook \(path) is not owned by you, so no hook was run")
       }
       if status.st_mode & 0o022 != 0 {
-        throw .hook("the hook \(path) can be changed by other users (chmod go-w makes it safe), so it was not run; nothing was changed")
+        throw .hook("the hook \(path) can be changed by other users (chmod go-w makes it safe), so no hook was run")
       }
       scripts.append(path)
     }
@@ -62,25 +62,26 @@ struct Hooks {
       let name = FileSystem.folder(of: script) == folder ? String(script.dropFirst(folder.count + 1)) : script
       let outcome: ChildProcess.Outcome
       switch ChildProcess.run([script] + arguments, environment: environment, input: input, timeout: timeout) {
-      case .failure(let problem): throw .hook("cannot run the hook \(name): \(problem.reason); nothing was changed")
+      case .failure(let problem): throw .hook("cannot run the hook \(name): \(problem.reason)")
       case .success(let result): outcome = result
       }
       let output = String(decoding: outcome.output, as: UTF8.self).split(separator: "\n").map(String.init)
-      var json = output.filter { $0.hasPrefix("{") && $0.hasSuffix("}") }
-      let feedback = output.filter { !($0.hasPrefix("{") && $0.hasSuffix("}")) && !$0.trimmingWhitespace().isEmpty }
+      func isTask(_ line: String) -> Bool { line.hasPrefix("{") && line.hasSuffix("}") }
+      var json = output.filter(isTask)
+      let feedback = output.filter { !isTask($0) && !$0.trimmingWhitespace().isEmpty }
       let errors = String(decoding: outcome.errors, as: UTF8.self).split(separator: "\n").map(String.init)
       if outcome.timedOut {
-        throw .hook("the hook \(name) ran longer than \(ConfigKey.number(timeout))s (hooks.timeout) and was stopped; nothing was changed")
+        throw .hook("the hook \(name) ran longer than \(ConfigKey.number(timeout))s (hooks.timeout) and was stopped")
       }
       guard outcome.status == 0 else {
         let said = (feedback + errors).first { !$0.trimmingWhitespace().isEmpty } ?? "no reason given"
-        throw .hook("the hook \(name) refused the command (exit status \(outcome.status)): \(said)\(event == .exit ? "" : "; nothing was changed")")
+        throw .hook("the hook \(name) refused the command (exit status \(outcome.status)): \(said)")
       }
       messages += feedback + errors.filter { !$0.trimmingWhitespace().isEmpty }
       switch event {
       case .add, .modify:
         guard json.count == 1 else {
-          throw .hook("the hook \(name) answered with \(json.count) JSON tasks, not 1 (it must print the task back); nothing was changed")
+          throw .hook("the hook \(name) answered with \(json.count) JSON tasks, not 1 (it must print the task back)")
         }
         lines = [json.removeFirst()]
       case .launch, .exit:
@@ -103,14 +104,22 @@ struct Hooks {
     do throws(InterchangeError) {
       records = try Taskwarrior.records(Array(answer.utf8), now: now)
     } catch {
-      throw .hook("the \(event.rawValue) hook answered with a task that does not read: \(error.description); nothing was changed")
+      throw .hook("the \(event.rawValue) hook answered with a task that does not read: \(error.description)")
     }
     guard let record = records.first else {
       throw .hook("the \(event.rawValue) hook answered with no task; nothing was changed")
     }
     let new = record.todo
     guard new.uuid == todo.uuid else {
-      throw .hook("the \(event.rawValue) hook answered for another task (\(new.uuid), not \(todo.uuid)); nothing was changed")
+      throw .hook("the \(event.rawValue) hook answered for another task (\(new.uuid), not \(todo.uuid))")
+    }
+    // What todo does not take from a hook is refused rather than dropped without a word.
+    var untaken: [String] = []
+    if new.status != todo.status { untaken.append("status") }
+    if !todo.notes.allSatisfy({ note in new.notes.contains { $0.text == note.text } }) { untaken.append("annotations removed or edited") }
+    if !record.extras.isEmpty { untaken.append(record.extras.map(\.name).sorted().joinedText(", ")) }
+    if !untaken.isEmpty {
+      throw .hook("the \(event.rawValue) hook changed what todo does not take from hooks (\(untaken.joinedText("; ")))")
     }
     var changes = TodoChanges()
     if new.title != todo.title { changes.title = new.title }
@@ -131,7 +140,7 @@ struct Hooks {
     do throws(TodoError) {
       try Validation.changes(changes)
     } catch {
-      throw .hook("the \(event.rawValue) hook's change is not valid: \(error.description); nothing was changed")
+      throw .hook("the \(event.rawValue) hook's change is not valid: \(error.description)")
     }
     return changes.isEmpty ? nil : changes
   }
@@ -155,6 +164,7 @@ extension CommandRunner {
     case .done: name = "done"
     case .delete, .deleteSeries: name = "delete"
     case .edit: name = "edit"
+    case .list(let query): name = query.report
     default: name = invocation.commandLine.split(separator: " ").first.map(String.init) ?? "list"
     }
     return Hooks(
@@ -201,25 +211,31 @@ extension CommandRunner {
         asked.append((index, changes))
       }
     }
-    guard !asked.isEmpty else { return operation }
     let (now, command, shown, asks) = (self.now, invocation.commandLine, preview.tasks.map(\.id), asked)
-    return operation.flatMap { report in
-      // The hooks changed the tasks they saw: the same ones must be written (a new task's id
-      // may differ when another command added one meanwhile).
-      guard report.tasks.count == shown.count, adds || report.tasks.map(\.id) == shown else { return .fail(.selectionChanged) }
-      var step = DataOperation<Void, TodoError>.pure(())
-      for (index, changes) in asks {
-        var selection = TodoFilter()
-        selection.references = [.id(report.tasks[index].id)]
-        let filter = selection
-        step = step.flatMap { _ in
-          TodoStore.update(filter, changes, now: now, command: command).flatMap { _ in TodoStore.foldLastJournalEntry() }
+    return TodoStore.lastJournalEntryID().flatMap { before in
+      operation.flatMap { report in
+        // The hooks saw these tasks: the same ones must be written (a new task's id may differ
+        // when another command added one meanwhile).
+        guard report.tasks.count == shown.count, adds || report.tasks.map(\.id) == shown else {
+          return .fail(.selectionChanged)
         }
-      }
-      return step.flatMap { _ in TodoStore.tasks(report.tasks.map { .id($0.id) }) }.map { tasks in
-        var changed = report
-        changed.tasks = tasks
-        return changed
+        guard !asks.isEmpty else { return .pure(report) }
+        var step = TodoStore.lastJournalEntryID()
+        for (index, changes) in asks {
+          var selection = TodoFilter()
+          selection.references = [.id(report.tasks[index].id)]
+          let filter = selection
+          step = step.flatMap { entry in TodoStore.update(filter, changes, now: now, command: command).map { _ in entry } }
+        }
+        // The command's own entry is the one after `before`: everything the hooks' updates
+        // wrote after it folds into it.
+        return step.flatMap { entry in entry > before ? TodoStore.foldJournalEntries(into: entry) : .pure(()) }
+          .flatMap { _ in TodoStore.tasks(report.tasks.map { .id($0.id) }) }
+          .map { tasks in
+            var changed = report
+            changed.tasks = tasks
+            return changed
+          }
       }
     }
   }

@@ -60,7 +60,10 @@ struct ConfigFile: Sendable {
     lines = []
     var section: String?
     var seen: [String: Int] = [:]
-    var rawLines = text.split(separator: "\n", omittingEmptySubsequences: false)
+    // "\r\n" is one Character: split on both, and drop a byte-order mark.
+    var body = Substring(text)
+    if body.first == "\u{FEFF}" { body.removeFirst() }
+    var rawLines = body.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" })
     if rawLines.last == "" { rawLines.removeLast() }
     for (index, raw) in rawLines.enumerated() {
       let number = index + 1

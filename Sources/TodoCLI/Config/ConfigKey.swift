@@ -92,14 +92,16 @@ struct ConfigKey: Sendable {
   static func named(_ name: String) -> ConfigKey? {
     if let key = fixedByName[name] { return key }
     let parts = name.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
-    if parts.count == 2, parts[0] == "context", isName(parts[1]) {
+    if parts.count == 2, parts[0] == "context", isName(parts[1]), !ArgumentDecoder.contextWords.contains(parts[1]) {
       return ConfigKey(name: name, defaultValue: "", kind: .filter, summary: "the filter of the context \(parts[1])")
     }
     if parts.count == 3, parts[0] == "report", isName(parts[1]),
       CommandName.spellings[parts[1]] == nil || ReportDefinition.builtInNames.contains(parts[1]),
       let property = reportProperties.first(where: { $0.name == parts[2] })
     {
-      let builtIn = ReportDefinition.builtIn[parts[1]]?[property.name] ?? ""
+      // A report of the configuration's starts from the list's columns.
+      let builtIn =
+        ReportDefinition.builtIn[parts[1]]?[property.name] ?? (property.name == "columns" ? ReportDefinition.listColumns : "")
       return ConfigKey(name: name, defaultValue: builtIn, kind: property.kind, summary: property.summary)
     }
     return nil

@@ -210,7 +210,7 @@ struct Configuration: Sendable {
     if !context.isEmpty && settings["context.\(context)"] == nil {
       try fail("context", "there is no context '\(context)'; 'todo context define \(context) FILTER' makes one")
     }
-    for name in reportNames {
+    for name in reportNames where sets(prefix: "report.\(name).") {
       let labels = value("report.\(name).labels")
       guard !labels.isEmpty else { continue }
       let columns = (try? ReportColumn.parseList(value("report.\(name).columns"))) ?? []
@@ -219,9 +219,26 @@ struct Configuration: Sendable {
         try fail("report.\(name).labels", "\(count) labels for \(columns.count) columns")
       }
     }
-    let command = (try? Self.words(of: value("default.command")))?.first ?? "list"
-    if CommandName.spellings[command] == nil && !reportNames.contains(command) {
-      try fail("default.command", "'\(command)' is not a command or a report")
+    if settings["default.command"] != nil {
+      let words = (try? Self.words(of: value("default.command"))) ?? []
+      let command = words.first ?? "list"
+      if CommandName.spellings[command] == nil && !reportNames.contains(command) {
+        try fail("default.command", "'\(command)' is not a command or a report")
+      }
+      // It runs at every bare `todo`: it must read and only show.
+      var global = CommandParser.GlobalPart()
+      global.rest = words.enumerated().map { Token(text: $0.element, position: $0.offset + 1) }
+      let invocation: Invocation
+      do throws(UsageError) {
+        invocation = try CommandParser(now: Timestamp.now()).parseCommand(global, configuration: self)
+      } catch {
+        try fail("default.command", error.message)
+        return
+      }
+      switch invocation.command {
+      case .list, .next, .tree, .show, .why, .timesheet, .history, .tags, .projects, .stats: break
+      default: try fail("default.command", "'\(command)' changes tasks; the default command only shows them")
+      }
     }
   }
 
@@ -260,6 +277,10 @@ struct Configuration: Sendable {
   var colorMode: ColorMode { settings["color"].flatMap { ColorMode(rawValue: $0.value) } ?? .auto }
   var hooksEnabled: Bool { settings["hooks"].flatMap { Self.toggle($0.value) } ?? true }
   var hookTimeout: Double { settings["hooks.timeout"].flatMap { Double($0.value) } ?? 5 }
+
+  /// Whether the configuration changes the built-in `list` report (else it is drawn without
+  /// looking the report up).
+  var changesList: Bool { sets(prefix: "report.list.") }
 
   /// Whether any key starting with `prefix` is set.
   func sets(prefix: String) -> Bool {
@@ -334,10 +355,17 @@ struct Configuration: Sendable {
     }
   }
 
-  /// A filter value, read as `todo list` reads its words.
+  /// A filter value, read as `todo list` reads its words. Options have no place in it.
   static func filter(_ value: String, now: Int64) throws(UsageError) -> TodoFilter {
     var decoder = ArgumentDecoder(command: .list, now: now)
     let words = try Self.words(of: value).enumerated().map { FilterWord($0.element, at: $0.offset + 1) }
-    return try decoder.filter(words)
+    if let option = words.first(where: { $0.text.hasPrefix("--") }) {
+      throw .invalid("'\(option.text)' is an option; a configured filter holds filter terms only")
+    }
+    let filter = try decoder.filter(words)
+    guard filter.references.isEmpty else {
+      throw .invalid("a configured filter cannot name tasks by id (ids change meaning as tasks come and go)")
+    }
+    return filter
   }
 }

@@ -653,17 +653,21 @@ struct ArgumentDecoder {
 
   private mutating func listQuery(_ tokens: [Token]) throws(UsageError) -> ListQuery {
     var query = ListQuery()
-    // The active context's terms, then the report's, then those typed, all of which must hold.
-    var filterWords = try configuredWords(configuration.activeContext.map { configuration.value("context.\($0)") })
+    // The active context's filter and the report's each narrow what is typed (AND), whatever
+    // `or` any of them holds.
+    var configured: [TodoFilter] = []
+    if let context = configuration.activeContext {
+      configured.append(try Configuration.filter(configuration.value("context.\(context)"), now: now))
+    }
     // `todo list` as built in adds nothing: no report is looked up.
-    let definition = report == "list" && !configuration.sets(prefix: "report.list.") ? nil : report.flatMap { configuration.report($0) }
+    let definition = report == "list" && !configuration.changesList ? nil : report.flatMap { configuration.report($0) }
     if let definition {
       query.report = definition.name
       query.sort = definition.sort
       query.limit = definition.limit
-      filterWords += try configuredWords(definition.filter)
+      if !definition.filter.isEmpty { configured.append(try Configuration.filter(definition.filter, now: now)) }
     }
-    let configuredCount = filterWords.count
+    var filterWords: [FilterWord] = []
     var reader = OptionReader(tokens: tokens[...], command: command)
     while let token = try reader.next() {
       switch token {
@@ -680,8 +684,10 @@ struct ArgumentDecoder {
       case .word(let word, let afterDoubleDash): filterWords.append(FilterWord(word, plain: afterDoubleDash, at: reader.position))
       }
     }
-    query.typedTerms = filterWords.count > configuredCount
-    query.filter = try filter(filterWords)
+    query.typedTerms = !filterWords.isEmpty
+    var selection = try filter(filterWords)
+    for other in configured { selection = selection.narrowed(by: other) }
+    query.filter = selection
     // A list leaves out waiting tasks unless asked; a change selects them like any other.
     query.filter.leavesOutWaiting = true
     return query
@@ -707,15 +713,6 @@ struct ArgumentDecoder {
   }
 
   // MARK: - configuration
-
-  /// The words of a configured filter (a context's or a report's), in parentheses when they
-  /// hold an `or`, so that they bind as one term.
-  private func configuredWords(_ value: String?) throws(UsageError) -> [FilterWord] {
-    guard let value, !value.isEmpty else { return [] }
-    let words = try Configuration.words(of: value)
-    let grouped = words.contains { $0.lowercased() == "or" } ? ["("] + words + [")"] : words
-    return grouped.map { FilterWord($0, at: 0) }
-  }
 
   /// A new task in a context gets the context's tags and project (when its filter names one
   /// project), unless the command line says otherwise.
@@ -751,9 +748,12 @@ struct ArgumentDecoder {
       guard words.count >= 3 else { throw .missingArgument(command: "config set", what: "a key and a value") }
       var value = Array(words.dropFirst(2))
       if value.first == "--" { value.removeFirst() }
-      // `config set context.work +work project:acme` needs no quotes.
-      let text = value.joinedText(" ")
-      try Configuration.check(text, for: try Configuration.key(words[1]), now: now)
+      // `config set context.work +work project:acme` needs no quotes; a word with a space in
+      // it stays one word of a filter or a command (`'beta one'`).
+      let key = try Configuration.key(words[1])
+      let wordsKind = key.kind == .filter || key.kind == .command
+      let text = (wordsKind ? value.map(Self.quotedForConfiguration) : value).joinedText(" ")
+      try Configuration.check(text, for: key, now: now)
       return .set(words[1], text)
     default:
       throw .invalid(usage + ", not '\(action)'")

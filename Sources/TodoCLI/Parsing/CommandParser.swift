@@ -65,8 +65,11 @@ struct CommandParser {
       case "--dry-run":
         try Self.noValue(name, inlineValue)
         options.dryRun = true
-      case "-c", "--config":
-        options.configOverrides.append(try Self.value(for: "-c", inline: inlineValue, from: &tokens))
+      case "--config":
+        options.configOverrides.append(try Self.value(for: "--config", inline: inlineValue, from: &tokens))
+      case "-c" where tokens.first?.text.contains("=") == true && tokens.first?.text.hasPrefix("-") == false:
+        // `-c key=value`; a `-c` not followed by one is the tag `c` removed (`update 3 -c`).
+        options.configOverrides.append(tokens.removeFirst().text)
       case "--no-hooks":
         try Self.noValue(name, inlineValue)
         options.noHooks = true

@@ -65,9 +65,10 @@ struct TaskEditForm {
   func changes(in text: String) throws(UsageError) -> (words: [String], edited: [NoteEdit], removed: [Int], added: [String])? {
     var values: [String: String] = [:]
     var numbered: [Int: String] = [:]
+    var unchangedNotes: Set<Int> = []
     var added: [String] = []
-    for (index, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-      let line = raw.hasSuffix("\r") ? String(raw.dropLast()) : String(raw)
+    for (index, raw) in Self.lines(of: text).enumerated() {
+      let line = String(raw)
       let trimmed = line.trimmingWhitespace()
       if trimmed.isEmpty || trimmed.hasPrefix("#") { continue }
       func fail(_ reason: String) -> UsageError { .invalid("line \(index + 1): \(reason)") }
@@ -75,18 +76,21 @@ struct TaskEditForm {
         throw fail("expected 'field: value', not '\(trimmed)'")
       }
       let name = String(line[..<colon]).trimmingWhitespace()
-      var value = String(line[line.index(after: colon)...])
-      if value.hasPrefix(" ") { value.removeFirst() }
-      value = value.trimmingWhitespace()
+      // A note's text is taken as it stands after `: ` (its spaces are part of it); a field's
+      // value is trimmed.
+      var raw = String(line[line.index(after: colon)...])
+      if raw.hasPrefix(" ") { raw.removeFirst() }
+      let value = raw.trimmingWhitespace()
       if name == "note" {
         guard !value.isEmpty else { continue }
-        added.append(try Self.unescaped(value, line: index + 1))
+        added.append(try Self.unescaped(raw, line: index + 1))
       } else if name.hasPrefix("note ") {
-        guard let number = Int(String(name.dropFirst(5)).trimmingWhitespace()), (1...todo.notes.count).contains(number) else {
+        guard let number = Int(String(name.dropFirst(5)).trimmingWhitespace()), number >= 1, number <= todo.notes.count else {
           throw fail("'\(name)': the task has \(todo.notes.count == 0 ? "no notes" : "notes 1 to \(todo.notes.count)"); new notes go on 'note:' lines")
         }
         guard numbered[number] == nil else { throw fail("note \(number) is given twice") }
-        numbered[number] = try Self.unescaped(value, line: index + 1)
+        if raw == Self.escaped(todo.notes[number - 1].text) { unchangedNotes.insert(number) }
+        numbered[number] = try Self.unescaped(raw, line: index + 1)
       } else if Self.fields.contains(name) {
         guard values[name] == nil else { throw fail("'\(name)' is given twice") }
         values[name] = value
@@ -119,6 +123,7 @@ struct TaskEditForm {
     var edited: [NoteEdit] = []
     var removed: [Int] = []
     for (index, note) in todo.notes.enumerated() {
+      if unchangedNotes.contains(index + 1) { continue }
       if let text = numbered[index + 1] {
         if text.trimmingWhitespace().isEmpty {
           removed.append(index + 1)
@@ -145,9 +150,25 @@ struct TaskEditForm {
     }
   }
 
-  /// Text on one line: line breaks as `\n`, backslashes doubled.
+  /// The lines of a text, whether they end in `\n` or `\r\n` (one Character in Swift).
+  static func lines(of text: String) -> [Substring] {
+    text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" })
+  }
+
+  /// Text on one line: backslashes doubled; line breaks, carriage returns and tabs as `\n`,
+  /// `\r` and `\t`.
   static func escaped(_ text: String) -> String {
-    text.replacing("\\", with: "\\\\").replacing("\r\n", with: "\\n").replacing("\n", with: "\\n")
+    var result = ""
+    for scalar in text.unicodeScalars {
+      switch scalar {
+      case "\\": result += "\\\\"
+      case "\n": result += "\\n"
+      case "\r": result += "\\r"
+      case "\t": result += "\\t"
+      default: result.unicodeScalars.append(scalar)
+      }
+    }
+    return result
   }
 
   private static func oneLine(_ text: String) -> String {
@@ -161,8 +182,10 @@ struct TaskEditForm {
       if escaping {
         switch character {
         case "n": result.append("\n")
+        case "r": result.unicodeScalars.append("\r")
+        case "t": result.append("\t")
         case "\\": result.append("\\")
-        default: throw .invalid("line \(line): '\\\(character)' is not an escape ('\\n' is a line break, '\\\\' a backslash)")
+        default: throw .invalid("line \(line): '\\\(character)' is not an escape ('\\n' is a line break, '\\t' a tab, '\\\\' a backslash)")
         }
         escaping = false
       } else if character == "\\" {

@@ -42,6 +42,46 @@ public struct TodoFilter: Sendable, Equatable {
 
   public init() {}
 
+  /// This filter AND another: the tasks both select. The other's status applies only when this
+  /// one names none; its projects and priorities, which this filter's own would widen (they OR
+  /// among themselves), become a condition of their own. Filters of the configuration (a
+  /// context, a report) narrow what was typed this way, whatever `or` either holds.
+  ///
+  /// ```swift
+  /// typed.narrowed(by: context)   // `or +home` typed in the context +work: +work AND (… or +home)
+  /// ```
+  public func narrowed(by other: TodoFilter) -> TodoFilter {
+    var result = self
+    if !other.references.isEmpty {
+      result.references = references.isEmpty ? other.references : references
+    }
+    if result.status == nil { result.status = other.status }
+    result.includeTags += other.includeTags
+    result.excludeTags += other.excludeTags
+    result.words += other.words
+    if !other.projects.isEmpty || other.withoutProject {
+      let names: [String?] = other.projects.map { Optional($0) } + (other.withoutProject ? [nil] : [])
+      if projects.isEmpty && !withoutProject {
+        result.projects = other.projects
+        result.withoutProject = other.withoutProject
+      } else {
+        result.conditions.append(names.count == 1 ? .project(names[0]) : .any(names.map { .project($0) }))
+      }
+    }
+    if !other.priorities.isEmpty || other.withoutPriority {
+      let values: [Priority?] = other.priorities.map { Optional($0) } + (other.withoutPriority ? [nil] : [])
+      if priorities.isEmpty && !withoutPriority {
+        result.priorities = other.priorities
+        result.withoutPriority = other.withoutPriority
+      } else {
+        result.conditions.append(values.count == 1 ? .priority(values[0]) : .any(values.map { .priority($0) }))
+      }
+    }
+    result.conditions += other.conditions
+    result.leavesOutWaiting = leavesOutWaiting || other.leavesOutWaiting
+    return result
+  }
+
   /// True when the filter names nothing at all.
   public var isEmpty: Bool {
     var withoutDefault = self

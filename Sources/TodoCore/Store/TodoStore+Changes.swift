@@ -551,31 +551,43 @@ extension TodoStore {
     public var removedIDs: [Int64]
   }
 
+  /// The newest journal entry's id (0 when the journal is empty).
+  public static func lastJournalEntryID() -> DataOperation<Int64, TodoError> {
+    DataOperation { connection throws(DatabaseError) in
+      try connection.first("SELECT coalesce(max(id), 0) FROM journal_entry", []) { row throws(DatabaseError) in
+        try row.integer(at: 0) ?? 0
+      } ?? 0
+    }
+    .mapError(TodoError.init)
+  }
+
+  /// Folds every journal entry newer than `entry` into it, so that one `undo` reverts them all:
+  /// the changes hooks asked for, written right after the command they belong to (in its
+  /// transaction). Each task keeps its state from before `entry`. Nothing happens when no entry
+  /// is newer (the hooks' changes changed nothing).
+  public static func foldJournalEntries(into entry: Int64) -> DataOperation<Void, TodoError> {
+    DataOperation { connection throws(DatabaseError) in
+      let newer = try connection.all(
+        "SELECT id FROM journal_entry WHERE id > ? ORDER BY id", [.integer(entry)]
+      ) { row throws(DatabaseError) in try row.integer(at: 0) ?? 0 }
+      for id in newer {
+        try connection.execute(
+          """
+          INSERT OR IGNORE INTO journal_change (journal_id, todo_id, sequence, before)
+          SELECT ?2, todo_id, (SELECT coalesce(max(sequence) + 1, 0) FROM journal_change WHERE journal_id = ?2) + sequence, before
+          FROM journal_change WHERE journal_id = ?1
+          """, [.integer(id), .integer(entry)])
+        try connection.execute("DELETE FROM journal_entry WHERE id = ?", [.integer(id)])
+      }
+    }
+    .mapError(TodoError.init)
+  }
+
   /// Reverts the newest command in the journal; `nothingToUndo` when it is empty.
   ///
   /// ```swift
   /// let report = try TodoStore.undo().operate(in: context)
   /// ```
-  /// Folds the newest journal entry into the one before it, so that one `undo` reverts both:
-  /// a change a hook asked for, written right after the command it belongs to. Each task keeps
-  /// its state from before the first entry.
-  public static func foldLastJournalEntry() -> DataOperation<Void, TodoError> {
-    DataOperation { connection throws(DatabaseError) in
-      let ids = try connection.all("SELECT id FROM journal_entry ORDER BY id DESC LIMIT 2", []) { row throws(DatabaseError) in
-        try row.integer(at: 0) ?? 0
-      }
-      guard ids.count == 2 else { return }
-      try connection.execute(
-        """
-        INSERT OR IGNORE INTO journal_change (journal_id, todo_id, sequence, before)
-        SELECT ?2, todo_id, (SELECT coalesce(max(sequence) + 1, 0) FROM journal_change WHERE journal_id = ?2) + sequence, before
-        FROM journal_change WHERE journal_id = ?1
-        """, [.integer(ids[0]), .integer(ids[1])])
-      try connection.execute("DELETE FROM journal_entry WHERE id = ?", [.integer(ids[0])])
-    }
-    .mapError(TodoError.init)
-  }
-
   public static func undo() -> DataOperation<UndoReport, TodoError> {
     Journal.undoLast()
       .flatMap { reverted in

@@ -255,4 +255,18 @@ import Testing
     let bad = todo("-c", "default.command=done 1")
     #expect(bad.status == 2 && bad.stderr.contains("the default command only shows them"))
   }
+
+  @Test func theShellReadsTheConfigurationAtEachCommandUnderItsOverrides() throws {
+    let todo = try TodoSandbox()
+    let script = "date sow --jsonl\nconfig set week.start sunday\ndate sow --jsonl\n"
+    let run = todo("shell", stdin: script)
+    run.expectSuccess()
+    let days = run.lines.compactMap { line in
+      (try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])?["day"] as? String
+    }
+    #expect(days == ["2026-11-16", "2026-11-15"])
+    // `-c` before `shell` holds for every command in it.
+    let pinned = todo("-c", "week.start=monday", "shell", stdin: "date sow --jsonl\n")
+    #expect(pinned.stdout.contains("2026-11-16"))
+  }
 }

@@ -110,7 +110,7 @@ final class ShellTerminal {
 
   /// Starts `todo ARGUMENTS…` (the shell unless told otherwise; again, after a previous one
   /// ended) and, for the shell, waits for its prompt.
-  func start(_ arguments: [String] = ["shell"]) throws {
+  func start(_ arguments: [String] = ["shell"], prompt: String = "todo>") throws {
     close()
     sockets.append(sandbox.root.appendingPathComponent("\(name)-\(sockets.count).socket").path)
     let variables = sandbox.environment.sorted { $0.key < $1.key }.map { quoted("\($0.key)=\($0.value)") }
@@ -119,7 +119,7 @@ final class ShellTerminal {
     let shell = "env -i " + variables.joined(separator: " ") + " bash --norc --noprofile -c " + quoted(script)
     try tmux(["-f", "/dev/null", "new-session", "-d", "-s", "main", "-x", "100", "-y", "30", shell])
     if arguments == ["shell"] {
-      try #require(waitForLastLine(timeout: 10) { $0 == "todo>" }, "no prompt:\n\(screen())")
+      try #require(waitForLastLine(timeout: 10) { $0 == prompt }, "no prompt:\n\(screen())")
     }
   }
 
@@ -302,6 +302,23 @@ struct ShellTerminalTests {
     try withTerminal { _, terminal in
       try terminal.start()
       try body(terminal)
+    }
+  }
+
+  @Test func thePromptShowsTheActiveContextAsItChanges() throws {
+    try withTerminal { sandbox, terminal in
+      let folder = sandbox.root.appendingPathComponent("config/todo")
+      try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+      try "context = work\n[context]\nwork = +work\n".write(
+        to: folder.appendingPathComponent("config"), atomically: true, encoding: .utf8)
+      try terminal.start(prompt: "todo[work]>")
+      // The configuration is read again at each command: a change shows at the next prompt.
+      try terminal.type("context none")
+      try terminal.press("Enter")
+      #expect(terminal.waitForLastLine { $0 == "todo>" }, "\(terminal.screen())")
+      try terminal.runLine("add Home task")
+      try terminal.runLine("list")
+      #expect(terminal.waitForOutput(of: "list", containing: "Home task"), "\(terminal.screen())")
     }
   }
 

@@ -221,6 +221,23 @@ import Testing
     #expect(Date().timeIntervalSince(started) < 8)
   }
 
+  @Test func stoppingTodoStopsItsHook() throws {
+    let todo = try TodoSandbox()
+    try helper.hook("on-add.slow", "#!/bin/sh\nsleep 3\ntouch \"$HOME/hook-finished\"\ncat\n", in: todo)
+    let run = todo.shell("""
+      "$TODO" -c hooks.timeout=10 add never &
+      sleep 0.7
+      kill -TERM $!
+      wait $!
+      echo "exit $?"
+      sleep 3.5
+      test -e hook-finished && echo "the hook ran on"
+      exit 0
+      """)
+    #expect(run.lines == ["exit 143"])
+    #expect(todo.ids() == [])
+  }
+
   @Test func whatTodoDoesNotTakeFromAHookIsRefusedNotDropped() throws {
     let todo = try TodoSandbox()
     todo.add("Keep")

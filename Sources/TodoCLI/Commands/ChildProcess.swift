@@ -1,3 +1,5 @@
+import Synchronization
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -22,6 +24,48 @@ enum ChildProcess {
 
   /// The most output kept of a hook, per stream.
   static let outputLimit = 4 << 20
+
+  /// The signal (SIGINT, SIGTERM, SIGHUP) that came while a hook ran; 0: none.
+  private static let stopSignal = Atomic<Int32>(0)
+
+  /// While a hook runs, a signal that would end todo first stops the hook's process group
+  /// (which the terminal's Ctrl-C does not reach: it is a group of its own), then ends todo as
+  /// the signal would have.
+  private static func catchingStopSignals<Value>(_ body: () -> Value) -> Value {
+    stopSignal.store(0, ordering: .sequentiallyConsistent)
+    var (interrupt, terminate, hangUp) = (sigaction(), sigaction(), sigaction())
+    var action = sigaction()
+    action.__sigaction_handler.sa_handler = { signal in
+      ChildProcess.stopSignal.store(signal, ordering: .sequentiallyConsistent)
+    }
+    sigemptyset(&action.sa_mask)
+    action.sa_flags = 0
+    sigaction(SIGINT, &action, &interrupt)
+    sigaction(SIGTERM, &action, &terminate)
+    sigaction(SIGHUP, &action, &hangUp)
+    // Caught even when the parent left them blocked (a test runner does).
+    var stops = sigset_t()
+    var mask = sigset_t()
+    sigemptyset(&stops)
+    for signal in [SIGINT, SIGTERM, SIGHUP] { sigaddset(&stops, signal) }
+    pthread_sigmask(SIG_UNBLOCK, &stops, &mask)
+    let value = body()
+    pthread_sigmask(SIG_SETMASK, &mask, nil)
+    sigaction(SIGINT, &interrupt, nil)
+    sigaction(SIGTERM, &terminate, nil)
+    sigaction(SIGHUP, &hangUp, nil)
+    let caught = stopSignal.exchange(0, ordering: .sequentiallyConsistent)
+    if caught != 0 {
+      // Ends todo as the signal would have (its default action), even where it is blocked.
+      signal(caught, SIG_DFL)
+      var only = sigset_t()
+      sigemptyset(&only)
+      sigaddset(&only, caught)
+      pthread_sigmask(SIG_UNBLOCK, &only, nil)
+      raise(caught)
+    }
+    return value
+  }
 
   /// Runs a program on our terminal (standard input, output and error inherited) and waits for
   /// it; Ctrl-C and Ctrl-\ are the program's while it runs, not ours. Returns its exit status,
@@ -64,6 +108,12 @@ enum ChildProcess {
   /// error, in a process group of its own, which is killed when it runs longer than `timeout`
   /// seconds.
   static func run(_ arguments: [String], environment: [String: String], input: [UInt8], timeout: Double)
+    -> Result<Outcome, StartError>
+  {
+    catchingStopSignals { runCaught(arguments, environment: environment, input: input, timeout: timeout) }
+  }
+
+  private static func runCaught(_ arguments: [String], environment: [String: String], input: [UInt8], timeout: Double)
     -> Result<Outcome, StartError>
   {
     var toChild: [Int32] = [0, 0]
@@ -130,6 +180,10 @@ enum ChildProcess {
         }
       }
       if monotonicSeconds() >= drainUntil { break }
+      if stopSignal.load(ordering: .sequentiallyConsistent) != 0 {
+        timedOut = exited == nil
+        break
+      }
       let left = min(deadline, drainUntil) - monotonicSeconds()
       if left <= 0 {
         timedOut = exited == nil

@@ -221,6 +221,32 @@ import Testing
     #expect(Date().timeIntervalSince(started) < 8)
   }
 
+  @Test func tasksChangedOrMadeOnTheSideGoThroughHooksToo() throws {
+    let todo = try TodoSandbox()
+    todo.add("Water plants", "due:2026-11-21", "recur:weekly")
+    todo.add("Write")
+    todo.add("Read")
+    let log = todo.folder.appendingPathComponent("hooks.log").path
+    for event in ["on-add", "on-modify"] {
+      try helper.hook("\(event).log", """
+        #!/usr/bin/env python3
+        import json, sys
+        tasks = [json.loads(line) for line in sys.stdin]
+        with open("\(log)", "a") as log:
+            log.write("\(event) " + tasks[-1]["description"] + " " + tasks[-1]["status"] + "\\n")
+        print(json.dumps(tasks[-1]))
+        """, in: todo)
+    }
+    todo("done", "1").expectSuccess()
+    todo("start", "2").expectSuccess()
+    todo("start", "3").expectSuccess()
+    #expect(helper.read(log).split(separator: "\n") == [
+      "on-modify Water plants completed", "on-add Water plants pending",
+      "on-modify Write pending",
+      "on-modify Read pending", "on-modify Write pending",
+    ])
+  }
+
   @Test func stoppingTodoStopsItsHook() throws {
     let todo = try TodoSandbox()
     try helper.hook("on-add.slow", "#!/bin/sh\nsleep 3\ntouch \"$HOME/hook-finished\"\ncat\n", in: todo)

@@ -195,48 +195,80 @@ extension CommandRunner {
     -> DataOperation<ChangeReport, TodoError>
   {
     let adds = [ChangeVerb.add.past, ChangeVerb.log.past].contains(verb.past)
-    let event: Hooks.Event = adds ? .add : .modify
-    guard !(try hooks.scripts(for: event)).isEmpty else { return operation }
+    let addHooks = try !hooks.scripts(for: .add).isEmpty
+    let modifyHooks = try !hooks.scripts(for: .modify).isEmpty
+    guard addHooks || modifyHooks else { return operation }
     let preview = try perform(operation, access: .preview)
+    // The tasks the command changes, those it changes on the side (the task `start` stops), and
+    // those it makes (a series' next instance): each goes through the hooks of its event.
+    var seen: [(group: ReportGroup, index: Int, todo: Todo, event: Hooks.Event)] = []
+    for (index, todo) in preview.tasks.enumerated() { seen.append((.tasks, index, todo, adds ? .add : .modify)) }
+    for (index, todo) in preview.others.enumerated() { seen.append((.others, index, todo, .modify)) }
+    for (index, todo) in preview.created.enumerated() { seen.append((.created, index, todo, .add)) }
+    seen.removeAll { ($0.event == .add && !addHooks) || ($0.event == .modify && !modifyHooks) }
+    guard !seen.isEmpty else { return operation }
     var before: [Int64: Todo] = [:]
-    if !adds && !preview.tasks.isEmpty {
-      for todo in try perform(TodoStore.tasks(preview.tasks.map { .id($0.id) }), access: .read) { before[todo.id] = todo }
+    let modified = seen.filter { $0.event == .modify }.map { TaskReference.id($0.todo.id) }
+    if !modified.isEmpty {
+      for todo in try perform(TodoStore.tasks(modified), access: .read) { before[todo.id] = todo }
     }
-    var asked: [(index: Int, changes: TodoChanges)] = []
-    for (index, todo) in preview.tasks.enumerated() {
-      let lines = adds ? [Hooks.line(todo)] : [Hooks.line(before[todo.id] ?? todo), Hooks.line(todo)]
-      let (answer, messages) = try hooks.run(event, lines: lines)
+    var asked: [(group: ReportGroup, index: Int, changes: TodoChanges)] = []
+    for item in seen {
+      let lines = item.event == .add ? [Hooks.line(item.todo)] : [Hooks.line(before[item.todo.id] ?? item.todo), Hooks.line(item.todo)]
+      let (answer, messages) = try hooks.run(item.event, lines: lines)
       showHookMessages(messages)
-      if let answer, let changes = try Hooks.changes(answer: answer, given: todo, hook: event, now: now) {
-        asked.append((index, changes))
+      if let answer, let changes = try Hooks.changes(answer: answer, given: item.todo, hook: item.event, now: now) {
+        asked.append((item.group, item.index, changes))
       }
     }
-    let (now, command, shown, asks) = (self.now, invocation.commandLine, preview.tasks.map(\.id), asked)
+    let (now, command, asks) = (self.now, invocation.commandLine, asked)
+    let shape = ReportGroup.allCases.map { $0.tasks(of: preview).map(\.id) }
     return TodoStore.lastJournalEntryID().flatMap { before in
       operation.flatMap { report in
         // The hooks saw these tasks: the same ones must be written (a new task's id may differ
         // when another command added one meanwhile).
-        guard report.tasks.count == shown.count, adds || report.tasks.map(\.id) == shown else {
-          return .fail(.selectionChanged)
+        for (group, ids) in zip(ReportGroup.allCases, shape) {
+          let written = group.tasks(of: report).map(\.id)
+          let sameTasks = written.count == ids.count && (adds && group == .tasks || group == .created || written == ids)
+          guard sameTasks else { return .fail(.selectionChanged) }
         }
         guard !asks.isEmpty else { return .pure(report) }
         var step = TodoStore.lastJournalEntryID()
-        for (index, changes) in asks {
+        for (group, index, changes) in asks {
           var selection = TodoFilter()
-          selection.references = [.id(report.tasks[index].id)]
+          selection.references = [.id(group.tasks(of: report)[index].id)]
           let filter = selection
           step = step.flatMap { entry in TodoStore.update(filter, changes, now: now, command: command).map { _ in entry } }
         }
         // The command's own entry is the one after `before`: everything the hooks' updates
         // wrote after it folds into it.
         return step.flatMap { entry in entry > before ? TodoStore.foldJournalEntries(into: entry) : .pure(()) }
-          .flatMap { _ in TodoStore.tasks(report.tasks.map { .id($0.id) }) }
+          .flatMap { _ in
+            TodoStore.tasks((report.tasks + report.others + report.created).map { .id($0.id) })
+          }
           .map { tasks in
             var changed = report
-            changed.tasks = tasks
+            var byID: [Int64: Todo] = [:]
+            for todo in tasks { byID[todo.id] = todo }
+            changed.tasks = report.tasks.map { byID[$0.id] ?? $0 }
+            changed.others = report.others.map { byID[$0.id] ?? $0 }
+            changed.created = report.created.map { byID[$0.id] ?? $0 }
             return changed
           }
       }
+    }
+  }
+}
+
+/// The lists of tasks a change report holds, which hooks see.
+enum ReportGroup: CaseIterable, Sendable {
+  case tasks, others, created
+
+  func tasks(of report: ChangeReport) -> [Todo] {
+    switch self {
+    case .tasks: report.tasks
+    case .others: report.others
+    case .created: report.created
     }
   }
 }

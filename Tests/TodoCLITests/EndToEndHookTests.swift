@@ -68,9 +68,10 @@ import Testing
     let todo = try TodoSandbox()
     try hook("on-add.upper", """
       #!/usr/bin/env python3
-      import json, sys
+      import json, os, sys
       task = json.loads(sys.stdin.readline())
       task["description"] = task["description"].upper()
+      open(os.environ["HOME"] + "/seen-uuid", "w").write(task["uuid"])
       task.setdefault("tags", []).append("hooked")
       task["project"] = "inbox"
       task.setdefault("annotations", []).append({"entry": "20261121T093000Z", "description": "seen by a hook"})
@@ -92,6 +93,8 @@ import Testing
     #expect(add.stderr == "on-add saw it\n")
     let task = try todo.task(1)
     #expect(task["project"] as? String == "inbox")
+    // The hook saw the UUID the task is stored with.
+    #expect(read(todo.folder.appendingPathComponent("seen-uuid").path) == task["uuid"] as? String)
     #expect((task["notes"] as? [[String: Any]])?.first?["text"] as? String == "seen by a hook")
     todo("done", "1").expectSuccess()
     #expect(try todo.task(1)["priority"] as? String == "L")

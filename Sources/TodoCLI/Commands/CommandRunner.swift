@@ -61,16 +61,16 @@ struct CommandRunner {
       // Session.execute starts the shell before a runner is made; nothing to do here.
       break
     case .add(let changes):
-      try change(TodoStore.add(changes, now: now, command: invocation.commandLine), verb: .add, selection: nil, oneObject: true)
+      try change(TodoStore.add(Self.withUUID(changes), now: now, command: invocation.commandLine), verb: .add, selection: nil, oneObject: true)
     case .update(let filter, let changes):
       try change(TodoStore.update(filter, changes, now: now, command: invocation.commandLine), verb: .update, selection: filter)
     case .log(let changes):
       try change(
-        TodoStore.add(changes, now: now, command: invocation.commandLine, done: true, copying: nil), verb: .log, selection: nil,
+        TodoStore.add(Self.withUUID(changes), now: now, command: invocation.commandLine, done: true, copying: nil), verb: .log, selection: nil,
         oneObject: true)
     case .duplicate(let reference, let changes):
       try change(
-        TodoStore.add(changes, now: now, command: invocation.commandLine, done: false, copying: reference), verb: .duplicate,
+        TodoStore.add(Self.withUUID(changes), now: now, command: invocation.commandLine, done: false, copying: reference), verb: .duplicate,
         selection: nil, oneObject: true)
     case .updateSeries(let filter, let changes):
       try change(
@@ -153,6 +153,14 @@ struct CommandRunner {
     case .stats:
       try stats()
     }
+  }
+
+  /// The changes of a new task with its UUID made here, once: a preview (which hooks see) and
+  /// the write then give the task the same one.
+  static func withUUID(_ changes: TodoChanges) -> TodoChanges {
+    var changes = changes
+    changes.uuid = UUIDGenerator.make()
+    return changes
   }
 
   /// How a command's operation touches the database.

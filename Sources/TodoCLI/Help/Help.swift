@@ -800,8 +800,8 @@ enum Help {
       nothing written. A hook not owned by you, or that others may change
       (group or world writable), is refused with an error. --no-hooks or
       hooks = off turns hooks off; dry runs run none. import, sync, undo and
-      purge run no on-add, on-modify or on-exit hooks. Unlike Taskwarrior,
-      on-add sees a UUID that the stored task does not keep.
+      purge run no on-add, on-modify or on-exit hooks. A change a hook makes
+      that todo does not take (status, removed annotations, UDAs) is refused.
 
       Example, hooks/on-add-project (chmod 700), which refuses a task
       without a project:

@@ -48,6 +48,9 @@ public struct TodoChanges: Sendable, Equatable {
   public var editedNotes: [NoteEdit] = []
   /// Notes removed, by their number (`edit`).
   public var removedNotes: [Int] = []
+  /// The UUID a new task gets, when the caller makes it (so that a preview of `add`, which
+  /// hooks see, and the write agree); nil: a new random one.
+  public var uuid: String?
   /// Words added after (`append`) or before (`prepend`) the title.
   public var appendText: String?
   public var prependText: String?

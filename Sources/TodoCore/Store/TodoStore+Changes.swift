@@ -108,7 +108,7 @@ extension TodoStore {
       .flatMap { draft, links in
         todos.add { todo in
           todo = draft
-          todo.uuid = UUIDGenerator.make()
+          todo.uuid = changes.uuid ?? UUIDGenerator.make()
           todo.created = now
           todo.modified = now
         }

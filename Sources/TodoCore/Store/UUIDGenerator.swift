@@ -1,7 +1,7 @@
 /// Random (version 4) UUIDs in lowercase text, without Foundation.
-enum UUIDGenerator {
+public enum UUIDGenerator {
   /// A new random UUID such as `1c9e44a0-5b7e-4c1d-9f0e-2a6d8b3c4e5f`.
-  static func make() -> String {
+  public static func make() -> String {
     var generator = SystemRandomNumberGenerator()
     var bytes = (0..<16).map { _ in UInt8.random(in: 0...255, using: &generator) }
     bytes[6] = (bytes[6] & 0x0F) | 0x40  // version 4

@@ -1,0 +1,85 @@
+import Foundation
+import Testing
+
+/// Many `todo` processes on one database at once (issue 14): every command succeeds, nobody
+/// sees "database is locked", every task is there once, and the journal holds every change.
+@Suite struct EndToEndConcurrencyUnderLoadTests {
+  /// The journal's entries and their changes, and the tasks, read with sqlite3.
+  func sqlite(_ todo: TodoSandbox, _ query: String) -> [String] {
+    let run = todo.shell("sqlite3 \"$TODO_DB\" \(TodoSandbox.quoted(query))")
+    #expect(run.status == 0, "\(run)")
+    return run.lines
+  }
+
+  @Test(.timeLimit(.minutes(3))) func eightWritersFourReadersAndABulkWriterAtOnce() throws {
+    let todo = try TodoSandbox()
+    for index in 1...20 { todo.add("Seed \(index)", "project:bulk") }
+    // 8 writers × 40 adds, 4 readers looping list and stats while the writers run, and a
+    // bulk writer tagging and untagging the seeded tasks: each a shell of its own, started and
+    // waited for here (a test runner's blocked SIGCHLD makes the shell's own `wait` hang).
+    func shell(_ script: String) -> LaunchedRun {
+      todo.launch(URL(fileURLWithPath: "/bin/sh"), ["-c", script])
+    }
+    let writers = (1...8).map { w in
+      shell("""
+        for i in $(seq 1 40); do "$TODO" add "Task \(w)-$i" +w\(w) > /dev/null || echo "add \(w)-$i failed"; done
+        """)
+    }
+    let readers = (1...4).map { _ in
+      shell("""
+        n=0
+        while [ ! -e done ] && [ $n -lt 1000 ]; do
+          n=$((n + 1))
+          "$TODO" list > /dev/null || echo "list failed"
+          "$TODO" stats --json > /dev/null || echo "stats failed"
+        done
+        """)
+    }
+    let bulk = shell("""
+      for i in $(seq 1 10); do
+        "$TODO" --yes update --where project:bulk +round$i > /dev/null || echo "bulk $i failed"
+        "$TODO" --yes update --where project:bulk -round$i > /dev/null || echo "unbulk $i failed"
+      done
+      """)
+    let changed = (writers + [bulk]).map { $0.wait(seconds: 150) }
+    _ = FileManager.default.createFile(atPath: todo.folder.appendingPathComponent("done").path, contents: nil)
+    let read = readers.map { $0.wait(seconds: 60) }
+    let runs = changed + read
+    let run = TodoRun(
+      status: 0, stdoutBytes: Data(runs.map { $0.stdout + $0.stderr }.joined().utf8), stderrBytes: Data(), command: "all")
+    for each in runs { #expect(each.status == 0, "\(each)") }
+    #expect(run.stdout == "", "failures or messages:\n\(run.stdout.prefix(2000))")
+    #expect(!run.stdout.contains("locked"))
+    let counts = sqlite(todo, "SELECT count(*), count(DISTINCT id), count(DISTINCT uuid), count(DISTINCT title) FROM todo")
+    #expect(counts == ["340|340|340|340"])
+    // Every writer's 40 tasks, each once.
+    for writer in 1...8 {
+      #expect(todo.ids("+w\(writer)").count == 40)
+    }
+    // The bulk writer's rounds left the seeds as they were: no tag, in the project.
+    #expect(sqlite(todo, "SELECT count(*) FROM tag JOIN todo ON todo.id = tag.todo_id WHERE todo.project = 'bulk'") == ["0"])
+    // The journal: one entry for each command that changed something, each with its changes.
+    let entries = sqlite(todo, "SELECT count(*) FROM journal_entry")
+    #expect(entries == ["\(20 + 320 + 20)"])
+    #expect(sqlite(todo, "SELECT count(*) FROM journal_entry WHERE id NOT IN (SELECT journal_id FROM journal_change)") == ["0"])
+    #expect(sqlite(todo, "PRAGMA integrity_check") == ["ok"])
+  }
+
+  @Test(.timeLimit(.minutes(2))) func fourShellsFedByPipesAtOnce() throws {
+    let todo = try TodoSandbox()
+    let shells = (1...4).map { s in
+      todo.launch(URL(fileURLWithPath: "/bin/sh"), ["-c", """
+        ( for i in $(seq 1 50); do echo "add Shell \(s) line $i +s\(s)"; done; echo "list +s\(s) --jsonl" ) | "$TODO" shell
+        """])
+    }
+    let results = shells.map { $0.wait(seconds: 90) }
+    for result in results { #expect(result.status == 0 && result.stderr == "", "\(result)") }
+    let run = TodoRun(
+      status: 0,
+      stdoutBytes: Data(results.map { String($0.stdout.split(separator: "\n").filter { $0.contains("\"title\"") }.count) + "\n" }.joined().utf8),
+      stderrBytes: Data(), command: "shells")
+    #expect(run.lines == ["50", "50", "50", "50"], "\(run.stdout.prefix(2000))")
+    #expect(sqlite(todo, "SELECT count(*), count(DISTINCT id) FROM todo") == ["200|200"])
+    #expect(sqlite(todo, "PRAGMA integrity_check") == ["ok"])
+  }
+}

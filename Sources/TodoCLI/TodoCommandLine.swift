@@ -7,6 +7,12 @@ public enum TodoCommandLine {
   /// Runs the program with the process's own arguments and environment.
   public static func main() -> Int32 {
     OutputStream.ignoreBrokenPipe()
+    // Ctrl-C, SIGTERM and SIGHUP end todo (a write in progress rolls back), even when the parent
+    // left them blocked (a test runner does); ignored ones (`nohup`, a script's `&`) stay ignored.
+    var stops = sigset_t()
+    sigemptyset(&stops)
+    for signal in [SIGINT, SIGTERM, SIGHUP] { sigaddset(&stops, signal) }
+    pthread_sigmask(SIG_UNBLOCK, &stops, nil)
     let session = Session(
       environment: Terminal.processEnvironment(), standardOutput: .standardOutput(),
       standardError: .standardError(), outputIsTerminal: Terminal.isTerminal(STDOUT_FILENO),

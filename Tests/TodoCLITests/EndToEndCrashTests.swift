@@ -52,4 +52,92 @@ import Testing
     #expect(sawNothing)
     if sawEverything { #expect(todo("undo").status == 0) }
   }
+
+  /// Runs `arguments` and stops it with `signal` after `delays` (µs) each, checking after each
+  /// stop that the database is whole and that `state()` is one of the two `allowed` states (the
+  /// command not applied, or fully applied). Returns the states seen.
+  func stopped(
+    _ todo: TodoSandbox, _ arguments: () -> [String], signal: Int32 = SIGKILL, delays: [Int], input: String? = nil,
+    state: () -> String, allowed: (String) -> Bool, reset: (String) -> Void = { _ in }
+  ) -> [String] {
+    var seen: [String] = []
+    var signalled = 0
+    for delay in delays {
+      let run = todo.launch(TodoSandbox.binary!, arguments(), stdin: input)
+      usleep(useconds_t(delay))
+      if let process = run.process, process.isRunning { kill(process.processIdentifier, signal) }
+      let result = run.wait()
+      #expect(sqlite(todo, "PRAGMA integrity_check") == "ok")
+      let now = state()
+      #expect(allowed(now), "stopped after \(delay) µs: \(now)")
+      if result.status == 128 + signal { signalled += 1 }
+      if signal != SIGKILL && result.status != 0 {
+        // SIGINT and SIGTERM end todo as they would any program: 130 and 143.
+        #expect(result.status == 128 + signal, "\(result)")
+      }
+      seen.append(now)
+      #expect(todo("list", "--limit", "1").status == 0, "the next command works")
+      reset(now)
+    }
+    #expect(signalled > 0, "the signal ended todo at least once (else the test proves nothing)")
+    return seen
+  }
+
+  @Test func anImportKilledAtAnyMomentIsAllOrNothing() throws {
+    let todo = try TodoSandbox()
+    todo.add("Before")
+    let lines = (1...4000).map { #"{"uuid":"\#(String(format: "%08x", $0))-1111-4222-8333-444444444444","title":"imported \#($0)","status":"pending","created":"2026-11-20T10:00:00Z","modified":"2026-11-20T10:00:00Z"}"# }
+    let file = todo.folder.appendingPathComponent("in.jsonl")
+    try (lines.joined(separator: "\n") + "\n").write(to: file, atomically: true, encoding: .utf8)
+    let seen = stopped(
+      todo, { ["import", file.path, "--yes"] }, delays: [3_000, 60_000, 150_000, 300_000, 600_000, 1_200_000],
+      state: { sqlite(todo, "SELECT count(*) || '/' || (SELECT count(*) FROM journal_entry) FROM todo") },
+      allowed: { $0 == "1/1" || $0 == "4001/2" },
+      reset: { if $0 == "4001/2" { #expect(todo("undo").status == 0) } })
+    #expect(seen.first == "1/1")
+  }
+
+  @Test func anUndoKilledAtAnyMomentIsAllOrNothing() throws {
+    let todo = try populated()
+    #expect(todo("update", "1-\(Self.taskCount)", "+marked").status == 0)
+    let state = { sqlite(todo, "SELECT count(*) FROM tag WHERE name = 'marked'") }
+    let seen = stopped(
+      todo, { ["undo"] }, delays: [2_000, 40_000, 80_000, 150_000, 300_000], state: state,
+      allowed: { $0 == "\(Self.taskCount)" || $0 == "0" },
+      reset: { if $0 == "0" { #expect(todo("update", "1-\(Self.taskCount)", "+marked").status == 0) } })
+    #expect(seen.first == "\(Self.taskCount)")
+  }
+
+  @Test func completingARecurringTaskKilledAtAnyMomentMakesOneNextInstanceOrNone() throws {
+    let todo = try TodoSandbox()
+    todo.add("Water plants", "due:2026-11-21", "recur:daily")
+    // Pending instances of the series, and closed ones: 1/0 before, 1/1 after (the next one).
+    let state = {
+      sqlite(todo, "SELECT sum(status = 'pending') || '/' || sum(status = 'done') FROM todo WHERE series_id IS NOT NULL")
+    }
+    let seen = stopped(
+      todo, {
+        let pending = sqlite(todo, "SELECT id FROM todo WHERE status = 'pending' AND series_id IS NOT NULL")
+        return ["done", pending]
+      }, delays: [1_000, 5_000, 10_000, 15_000, 20_000, 30_000, 60_000], state: state,
+      allowed: { state in
+        let parts = state.split(separator: "/").compactMap { Int($0) }
+        return parts.count == 2 && parts[0] == 1
+      })
+    #expect(seen.first == "1/0")
+  }
+
+  @Test func sigintAndSigtermRollBackAndExitAsSignalled() throws {
+    let todo = try populated()
+    for signal in [SIGINT, SIGTERM] {
+      var tag = 0
+      _ = stopped(
+        todo, {
+          tag += 1
+          return ["update", "1-\(Self.taskCount)", "+s\(signal)x\(tag)"]
+        }, signal: signal, delays: [5_000, 100_000, 250_000],
+        state: { sqlite(todo, "SELECT count(*) FROM tag WHERE name = 's\(signal)x\(tag)'") },
+        allowed: { $0 == "0" || $0 == "\(Self.taskCount)" })
+    }
+  }
 }

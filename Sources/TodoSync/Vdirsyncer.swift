@@ -156,6 +156,25 @@ public enum Subprocess {
     return nil
   }
 
+  /// Starts `arguments` (the first is the program's full path) with exactly `environment`, by
+  /// `posix_spawn` (no shell), with the file actions and attributes given; the process id, or
+  /// why it could not start.
+  public static func spawn(
+    _ arguments: [String], environment: [String: String], actions: UnsafePointer<posix_spawn_file_actions_t>?,
+    attributes: UnsafePointer<posix_spawnattr_t>?
+  ) -> Result<pid_t, FileSystem.ReadProblem> {
+    let argv = arguments.map { strdup($0) } + [nil]
+    let envp = environment.sorted { $0.key < $1.key }.map { strdup($0.key + "=" + $0.value) } + [nil]
+    defer {
+      for pointer in argv { free(pointer) }
+      for pointer in envp { free(pointer) }
+    }
+    var pid: pid_t = 0
+    let status = posix_spawn(&pid, arguments[0], actions, attributes, argv, envp)
+    guard status == 0 else { return .failure(.init(reason: String(cString: strerror(status)))) }
+    return .success(pid)
+  }
+
   /// Runs `arguments` (the first is the program's full path) with `environment`, standard input
   /// inherited, and standard output and error collected together; `echo` also copies them to our
   /// standard error as they come (so a password prompt shows). Returns the exit status (128 + the
@@ -170,18 +189,12 @@ public enum Subprocess {
     posix_spawn_file_actions_adddup2(&actions, pipeEnds[1], STDERR_FILENO)
     posix_spawn_file_actions_addclose(&actions, pipeEnds[0])
     posix_spawn_file_actions_addclose(&actions, pipeEnds[1])
-    let argv = arguments.map { strdup($0) } + [nil]
-    let envp = environment.sorted { $0.key < $1.key }.map { strdup($0.key + "=" + $0.value) } + [nil]
-    defer {
-      for pointer in argv { free(pointer) }
-      for pointer in envp { free(pointer) }
-    }
-    var pid: pid_t = 0
-    let spawned = posix_spawn(&pid, arguments[0], &actions, nil, argv, envp)
+    let spawned = spawn(arguments, environment: environment, actions: &actions, attributes: nil)
     close(pipeEnds[1])
-    guard spawned == 0 else {
+    guard case .success(let pid) = spawned else {
       close(pipeEnds[0])
-      return .failure(.init(reason: String(cString: strerror(spawned))))
+      if case .failure(let problem) = spawned { return .failure(problem) }
+      return .failure(.init(reason: "cannot start it"))
     }
     var output: [UInt8] = []
     var chunk = [UInt8](repeating: 0, count: 4096)

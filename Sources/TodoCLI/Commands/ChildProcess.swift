@@ -1,4 +1,5 @@
 import Synchronization
+import TodoSync
 
 #if canImport(Glibc)
 import Glibc
@@ -229,16 +230,9 @@ enum ChildProcess {
     _ arguments: [String], environment: [String: String], actions: UnsafePointer<posix_spawn_file_actions_t>?,
     attributes: UnsafePointer<posix_spawnattr_t>
   ) -> Result<pid_t, StartError> {
-    let argv = arguments.map { strdup($0) } + [nil]
-    let envp = environment.sorted { $0.key < $1.key }.map { strdup($0.key + "=" + $0.value) } + [nil]
-    defer {
-      for pointer in argv { free(pointer) }
-      for pointer in envp { free(pointer) }
+    Subprocess.spawn(arguments, environment: environment, actions: actions, attributes: attributes).mapError {
+      StartError(reason: $0.reason)
     }
-    var pid: pid_t = 0
-    let status = posix_spawn(&pid, arguments[0], actions, attributes, argv, envp)
-    guard status == 0 else { return .failure(StartError(reason: String(cString: strerror(status)))) }
-    return .success(pid)
   }
 
   /// Waits for a child; with a deadline, gives up when it passes (`timedOut`).

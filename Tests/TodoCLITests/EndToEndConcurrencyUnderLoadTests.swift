@@ -16,7 +16,7 @@ import Testing
     for index in 1...20 { todo.add("Seed \(index)", "project:bulk") }
     // 8 writers × 40 adds, 4 readers looping list and stats while the writers run, and a
     // bulk writer tagging and untagging the seeded tasks: each a shell of its own, started and
-    // waited for here (a test runner's blocked SIGCHLD makes the shell's own `wait` hang).
+    // waited for here, within one deadline for them all.
     func shell(_ script: String) -> LaunchedRun {
       todo.launch(URL(fileURLWithPath: "/bin/sh"), ["-c", script])
     }
@@ -41,9 +41,11 @@ import Testing
         "$TODO" --yes update --where project:bulk -round$i > /dev/null || echo "unbulk $i failed"
       done
       """)
-    let changed = (writers + [bulk]).map { $0.wait(seconds: 150) }
+    let deadline = Date().addingTimeInterval(150)
+    func left() -> Double { max(1, deadline.timeIntervalSinceNow) }
+    let changed = (writers + [bulk]).map { $0.wait(seconds: left()) }
     _ = FileManager.default.createFile(atPath: todo.folder.appendingPathComponent("done").path, contents: nil)
-    let read = readers.map { $0.wait(seconds: 60) }
+    let read = readers.map { $0.wait(seconds: left()) }
     let runs = changed + read
     let run = TodoRun(
       status: 0, stdoutBytes: Data(runs.map { $0.stdout + $0.stderr }.joined().utf8), stderrBytes: Data(), command: "all")

@@ -57,13 +57,25 @@ import Testing
   /// stop that the database is whole and that `state()` is one of the two `allowed` states (the
   /// command not applied, or fully applied). Returns the states seen.
   func stopped(
-    _ todo: TodoSandbox, _ arguments: () -> [String], signal: Int32 = SIGKILL, delays: [Int], input: String? = nil,
+    _ todo: TodoSandbox, _ arguments: () -> [String], signal: Int32 = SIGKILL, delays: [Int], afterOpen: Bool = true,
+    input: String? = nil,
     state: () -> String, allowed: (String) -> Bool, reset: (String) -> Void = { _ in }
   ) -> [String] {
     var seen: [String] = []
     var signalled = 0
     for delay in delays {
       let run = todo.launch(TodoSandbox.binary!, arguments(), stdin: input)
+      // The delay counts from when the process has the database open, so that a stop lands in
+      // the command, not in its start (a slow machine starts slowly).
+      // (A command of a few milliseconds is stopped counting from its launch instead.)
+      if afterOpen, let pid = run.process?.processIdentifier {
+        for _ in 0..<400 {
+          let open = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd")) ?? []
+          let files = open.compactMap { try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/fd/\($0)") }
+          if files.contains(todo.databasePath) || !(run.process?.isRunning ?? false) { break }
+          usleep(5_000)
+        }
+      }
       usleep(useconds_t(delay))
       if let process = run.process, process.isRunning { kill(process.processIdentifier, signal) }
       let result = run.wait()
@@ -119,7 +131,7 @@ import Testing
       todo, {
         let pending = sqlite(todo, "SELECT id FROM todo WHERE status = 'pending' AND series_id IS NOT NULL")
         return ["done", pending]
-      }, delays: [1_000, 5_000, 10_000, 15_000, 20_000, 30_000, 60_000], state: state,
+      }, delays: [1_000, 5_000, 10_000, 15_000, 20_000, 30_000, 60_000], afterOpen: false, state: state,
       allowed: { state in
         let parts = state.split(separator: "/").compactMap { Int($0) }
         return parts.count == 2 && parts[0] == 1

@@ -252,10 +252,10 @@ import Testing
 
   @Test func stoppingTodoStopsItsHook() throws {
     let todo = try TodoSandbox()
-    try helper.hook("on-add.slow", "#!/bin/sh\nsleep 3\ntouch \"$HOME/hook-finished\"\ncat\n", in: todo)
+    try helper.hook("on-add.slow", "#!/bin/sh\ntouch \"$HOME/hook-started\"\nsleep 3\ntouch \"$HOME/hook-finished\"\ncat\n", in: todo)
     let run = todo.shell("""
       "$TODO" -c hooks.timeout=10 add never &
-      sleep 0.7
+      n=0; while [ ! -e hook-started ] && [ $n -lt 200 ]; do sleep 0.05; n=$((n + 1)); done
       kill -TERM $!
       wait $!
       echo "exit $?"
@@ -265,6 +265,22 @@ import Testing
       """)
     #expect(run.lines == ["exit 143"])
     #expect(todo.ids() == [])
+  }
+
+  @Test func aRecurringTasksOnAddHookSeesTheUUIDItIsStoredWith() throws {
+    let todo = try TodoSandbox()
+    try helper.hook("on-add.uuid", """
+      #!/usr/bin/env python3
+      import json, os, sys
+      task = json.loads(sys.stdin.readline())
+      open(os.environ["HOME"] + "/seen-uuid", "a").write(task["uuid"] + "\\n")
+      print(json.dumps(task))
+      """, in: todo)
+    todo("add", "Water plants", "due:2026-11-21", "recur:daily").expectSuccess()
+    todo("done", "1").expectSuccess()
+    let seen = helper.read(todo.folder.appendingPathComponent("seen-uuid").path).split(separator: "\n").map(String.init)
+    let stored = try todo("list", "status:all", "--sort", "id", "--json").jsonArray().compactMap { $0["uuid"] as? String }
+    #expect(seen == stored && seen.count == 2)
   }
 
   @Test func whatTodoDoesNotTakeFromAHookIsRefusedNotDropped() throws {

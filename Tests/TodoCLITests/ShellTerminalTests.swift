@@ -322,6 +322,30 @@ struct ShellTerminalTests {
     }
   }
 
+  @Test func ctrlCDuringASlowHookStopsTheHookAndTheShellGoesOn() throws {
+    try withTerminal { sandbox, terminal in
+      let hooks = sandbox.root.appendingPathComponent("config/todo/hooks")
+      try FileManager.default.createDirectory(at: hooks, withIntermediateDirectories: true)
+      let started = sandbox.root.appendingPathComponent("hook-started").path
+      let hook = hooks.appendingPathComponent("on-add.slow").path
+      try "#!/bin/sh\ntouch '\(started)'\nsleep 20\ncat\n".write(toFile: hook, atomically: true, encoding: .utf8)
+      chmod(hook, 0o700)
+      try terminal.start()
+      try terminal.type("add Not this one")
+      try terminal.press("Enter")
+      var waited = 0
+      while !FileManager.default.fileExists(atPath: started) && waited < 200 {
+        usleep(50_000)
+        waited += 1
+      }
+      try terminal.press("C-c")
+      #expect(terminal.waitForScreen { $0.contains("it was interrupted; nothing was changed") }, "\(terminal.screen())")
+      #expect(terminal.waitForLastLine { $0 == "todo>" }, "\(terminal.screen())")
+      try terminal.runLine("list")
+      #expect(terminal.waitForOutput(of: "list", containing: "No pending tasks"), "\(terminal.screen())")
+    }
+  }
+
   @Test func addedTaskIsListed() throws {
     try withShell { terminal in
       try terminal.runLine("add Buy milk +home")

@@ -29,43 +29,51 @@ enum ChildProcess {
   /// The signal (SIGINT, SIGTERM, SIGHUP) that came while a hook ran; 0: none.
   private static let stopSignal = Atomic<Int32>(0)
 
-  /// While a hook runs, a signal that would end todo first stops the hook's process group
-  /// (which the terminal's Ctrl-C does not reach: it is a group of its own), then ends todo as
-  /// the signal would have.
-  private static func catchingStopSignals<Value>(_ body: () -> Value) -> Value {
+  /// While a hook runs, a signal that would end todo (SIGINT, SIGTERM, SIGHUP) first stops the
+  /// hook's process group (which the terminal's Ctrl-C does not reach: it is a group of its
+  /// own), then is handed to what was in place before: the default action ends todo as the
+  /// signal would have; a handler (the shell's Ctrl-C) runs, and the hook counts as failed
+  /// (`interrupted`). A signal that was ignored stays ignored.
+  private static func catchingStopSignals<Value>(_ body: () -> Value) -> (value: Value, interrupted: Bool) {
     stopSignal.store(0, ordering: .sequentiallyConsistent)
-    var (interrupt, terminate, hangUp) = (sigaction(), sigaction(), sigaction())
+    let signals = [SIGINT, SIGTERM, SIGHUP]
+    var previous: [Int32: sigaction] = [:]
     var action = sigaction()
     action.__sigaction_handler.sa_handler = { signal in
       ChildProcess.stopSignal.store(signal, ordering: .sequentiallyConsistent)
     }
     sigemptyset(&action.sa_mask)
     action.sa_flags = 0
-    sigaction(SIGINT, &action, &interrupt)
-    sigaction(SIGTERM, &action, &terminate)
-    sigaction(SIGHUP, &action, &hangUp)
-    // Caught even when the parent left them blocked (a test runner does).
     var stops = sigset_t()
-    var mask = sigset_t()
     sigemptyset(&stops)
-    for signal in [SIGINT, SIGTERM, SIGHUP] { sigaddset(&stops, signal) }
+    for signal in signals {
+      var old = sigaction()
+      sigaction(signal, nil, &old)
+      // SIG_IGN is 1: an ignored signal (nohup, a script's `&`) is left alone.
+      guard unsafeBitCast(old.__sigaction_handler.sa_handler, to: Int.self) != 1 else { continue }
+      previous[signal] = old
+      sigaction(signal, &action, nil)
+      sigaddset(&stops, signal)
+    }
+    // Caught even when the parent left them blocked (a test runner does).
+    var mask = sigset_t()
     pthread_sigmask(SIG_UNBLOCK, &stops, &mask)
     let value = body()
     pthread_sigmask(SIG_SETMASK, &mask, nil)
-    sigaction(SIGINT, &interrupt, nil)
-    sigaction(SIGTERM, &terminate, nil)
-    sigaction(SIGHUP, &hangUp, nil)
-    let caught = stopSignal.exchange(0, ordering: .sequentiallyConsistent)
-    if caught != 0 {
-      // Ends todo as the signal would have (its default action), even where it is blocked.
-      signal(caught, SIG_DFL)
-      var only = sigset_t()
-      sigemptyset(&only)
-      sigaddset(&only, caught)
-      pthread_sigmask(SIG_UNBLOCK, &only, nil)
-      raise(caught)
+    for (signal, old) in previous {
+      var old = old
+      sigaction(signal, &old, nil)
     }
-    return value
+    let caught = stopSignal.exchange(0, ordering: .sequentiallyConsistent)
+    guard caught != 0 else { return (value, false) }
+    // Handed to what was there before, even where the parent left it blocked.
+    var only = sigset_t()
+    sigemptyset(&only)
+    sigaddset(&only, caught)
+    pthread_sigmask(SIG_UNBLOCK, &only, nil)
+    raise(caught)
+    pthread_sigmask(SIG_SETMASK, &mask, nil)
+    return (value, true)
   }
 
   /// Runs a program on our terminal (standard input, output and error inherited) and waits for
@@ -111,7 +119,10 @@ enum ChildProcess {
   static func run(_ arguments: [String], environment: [String: String], input: [UInt8], timeout: Double)
     -> Result<Outcome, StartError>
   {
-    catchingStopSignals { runCaught(arguments, environment: environment, input: input, timeout: timeout) }
+    let (result, interrupted) = catchingStopSignals {
+      runCaught(arguments, environment: environment, input: input, timeout: timeout)
+    }
+    return interrupted ? .failure(StartError(reason: "it was interrupted")) : result
   }
 
   private static func runCaught(_ arguments: [String], environment: [String: String], input: [UInt8], timeout: Double)
@@ -243,7 +254,10 @@ enum ChildProcess {
       if result == pid { break }
       if result < 0 && errno != EINTR { return (127, false) }
       if let deadline {
-        if monotonicSeconds() >= deadline { return (Int32(128 + SIGKILL), true) }
+        // Past the time limit, or todo is being stopped: the caller kills the hook's group.
+        if monotonicSeconds() >= deadline || stopSignal.load(ordering: .sequentiallyConsistent) != 0 {
+          return (Int32(128 + SIGKILL), true)
+        }
         usleep(5_000)
       }
     }

@@ -49,7 +49,8 @@ public struct TodoChanges: Sendable, Equatable {
   /// Notes removed, by their number (`edit`).
   public var removedNotes: [Int] = []
   /// The UUID a new task gets, when the caller makes it (so that a preview of `add`, which
-  /// hooks see, and the write agree); nil: a new random one.
+  /// hooks see, and the write agree); nil: a new random one. Only `add` reads it; it must be a
+  /// lowercase UUID (checked by `Validation.changes`).
   public var uuid: String?
   /// Words added after (`append`) or before (`prepend`) the title.
   public var appendText: String?
@@ -188,6 +189,9 @@ public enum Validation {
       throw .invalid("+\(tag) is a virtual tag: todo works it out from the task, so it cannot be added")
     }
     if case .set(let project) = changes.project { try Validation.project(project) }
+    if let uuid = changes.uuid, !UUIDGenerator.isUUID(uuid) {
+      throw .invalid("'\(uuid)' is not a UUID (8-4-4-4-12 lowercase hex digits)")
+    }
     for note in changes.notes + changes.editedNotes.map(\.text) {
       guard note.contains(where: { !$0.isWhitespace }) else { throw .invalid("a note cannot be empty") }
       guard note.utf8.count <= 100_000 else { throw .invalid("the note is longer than 100,000 bytes") }

@@ -96,7 +96,9 @@ extension TodoStore {
   /// Makes `todo` (already stored, changed as the command asked) the first instance of a new
   /// series with `rule`, its template taken from the task. A new task (`add`) gets the derived
   /// UUID of instance 1; a task that becomes a series keeps its own.
-  static func startSeries(for todo: Todo, rule: RecurrenceRule, now: Int64, newTask: Bool, on connection: Connection)
+  static func startSeries(
+    for todo: Todo, rule: RecurrenceRule, now: Int64, newTask: Bool, seriesUUID: String? = nil, on connection: Connection
+  )
     throws(TodoError) -> Todo
   {
     guard todo.due != nil || todo.scheduled != nil else {
@@ -106,7 +108,7 @@ extension TodoStore {
     guard todo.status == .pending else { throw .refused("task \(todo.id) is \(todo.status.rawValue): only a pending task can start a series") }
     let series = try database { () throws(DatabaseError) in
       try seriesTable.add { series in
-        series.uuid = UUIDGenerator.make()
+        series.uuid = seriesUUID ?? UUIDGenerator.make()
         series.rule = rule
         series.template = todo
         series.created = now

@@ -131,7 +131,10 @@ extension TodoStore {
               changedOthers = try writeLinks(from: before, to: todo, links, entry: entry, now: now, on: connection)
             }
             if case .set(let rule) = changes.recur {
-              _ = try startSeries(for: todo, rule: rule, now: now, newTask: true, on: connection)
+              // A UUID given for the new task makes its series' UUID too (and so its first
+              // instance's): a preview and the write then agree.
+              let seriesUUID = changes.uuid.map { UUIDGenerator.nameBased(Array("todo series of \($0)".utf8)) }
+              _ = try startSeries(for: todo, rule: rule, now: now, newTask: true, seriesUUID: seriesUUID, on: connection)
             }
             return try database { () throws(DatabaseError) in
               // The new task itself is left for the next command, even with a past `until`.

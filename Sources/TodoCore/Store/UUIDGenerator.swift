@@ -1,6 +1,21 @@
 /// Random (version 4) UUIDs in lowercase text, without Foundation.
 public enum UUIDGenerator {
   /// A new random UUID such as `1c9e44a0-5b7e-4c1d-9f0e-2a6d8b3c4e5f`.
+  /// Whether `text` is a UUID as `make` writes them: 8-4-4-4-12 lowercase hex digits.
+  public static func isUUID(_ text: String) -> Bool {
+    let bytes = Array(text.utf8)
+    guard bytes.count == 36 else { return false }
+    for (index, byte) in bytes.enumerated() {
+      if [8, 13, 18, 23].contains(index) {
+        guard byte == UInt8(ascii: "-") else { return false }
+      } else {
+        guard (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains(byte)
+        else { return false }
+      }
+    }
+    return true
+  }
+
   public static func make() -> String {
     var generator = SystemRandomNumberGenerator()
     var bytes = (0..<16).map { _ in UInt8.random(in: 0...255, using: &generator) }

@@ -14,7 +14,7 @@ extension CommandRunner {
   /// list's columns, else the report's own table.
   func showReport(_ query: ListQuery) throws(Failure) {
     // `todo list` as built in: straight to the streamed table, no report looked up.
-    if query.report == "list" && !configuration.changesList { return try list(query) }
+    if configuration.isPlainList(query.report) { return try list(query) }
     let definition = definition(of: query)
     if definition.drawsAsList {
       try list(query)
@@ -40,13 +40,7 @@ extension CommandRunner {
     switch format {
     case .human:
       guard !shown.isEmpty else {
-        if !query.typedTerms && configuration.activeContext == nil && definition.name == "next" {
-          output.write("Nothing to do next. Add a task with: todo add TITLE\n")
-        } else if !query.typedTerms && configuration.activeContext == nil && definition.filter.isEmpty {
-          output.write("No pending tasks. Add one with: todo add TITLE\n")
-        } else {
-          output.write("No matching tasks.\n")
-        }
+        writeNothingListed(query, definition: definition)
         return
       }
       let text = self.text
@@ -62,6 +56,19 @@ extension CommandRunner {
       if ranked.count > shown.count { output.write("\(shown.count) of \(ranked.count) tasks; --limit N shows more.\n") }
     case .json, .jsonLines:
       writeJSONList(Array(shown)) { json, item in json.task(item.0, urgency: showsUrgency ? item.1 : nil) }
+    }
+  }
+
+  /// What an empty list says: that there is nothing yet (nothing narrowed it: no typed terms,
+  /// no context, no report filter), or that nothing matches.
+  func writeNothingListed(_ query: ListQuery, definition: ReportDefinition?) {
+    let bare = !query.typedTerms && configuration.activeContext == nil
+    if bare && definition?.name == "next" {
+      output.write("Nothing to do next. Add a task with: todo add TITLE\n")
+    } else if bare && (definition?.filter ?? "").isEmpty {
+      output.write("No pending tasks. Add one with: todo add TITLE\n")
+    } else {
+      output.write("No matching tasks.\n")
     }
   }
 

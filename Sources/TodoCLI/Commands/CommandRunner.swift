@@ -7,6 +7,15 @@ struct CommandRunner {
   let session: Session
   let invocation: Invocation
   let now: Int64
+  /// This run's hooks (nil: none run), their folder read once.
+  let hooks: Hooks?
+
+  init(session: Session, invocation: Invocation, now: Int64) {
+    self.session = session
+    self.invocation = invocation
+    self.now = now
+    hooks = Self.hooks(session: session, invocation: invocation)
+  }
 
   var output: OutputStream { session.standardOutput }
   var format: OutputFormat { invocation.options.format }
@@ -29,7 +38,7 @@ struct CommandRunner {
         do throws(Failure) {
           // Every hook is checked now, so that an unsafe on-exit hook stops the command before
           // it writes rather than after.
-          for event in Hooks.Event.allCases { _ = try hooks.scripts(for: event) }
+          if let unsafe = hooks.unsafe { throw .hook(unsafe) }
           showHookMessages(try hooks.run(.launch, lines: []).messages)
         } catch .hook(let message) {
           throw .hook(message + "; nothing was changed")
@@ -246,7 +255,6 @@ struct CommandRunner {
         report.tasks.map(\.id) == shown ? .pure(report) : .fail(.selectionChanged)
       }
     }
-    let hooks = self.hooks
     if let hooks {
       do throws(Failure) {
         confirmed = try withHooks(confirmed, verb: verb, hooks: hooks)
@@ -399,9 +407,8 @@ struct CommandRunner {
       access: .read)
     table.finish()
     if count == 0 {
-      let bare = !query.typedTerms && session.configuration.activeContext == nil
-        && (query.report == "list" && !session.configuration.changesList || definition(of: query).filter.isEmpty)
-      output.write(bare ? "No pending tasks. Add one with: todo add TITLE\n" : "No matching tasks.\n")
+      // The built-in list, as built in, is not looked up.
+      writeNothingListed(query, definition: configuration.isPlainList(query.report) ? nil : definition(of: query))
     }
   }
 

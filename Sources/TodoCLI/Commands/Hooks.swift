@@ -30,25 +30,41 @@ struct Hooks {
   let environment: [String: String]
   /// The words after `todo`, the command's name, the configuration file and the database folder.
   let arguments: [String]
+  /// The hooks of each event: the folder's executable files whose names start with the event,
+  /// sorted by name, read once for the command.
+  private let scripts: [Event: [String]]
+  /// Why no hook may run: a hook someone other than the user could change (checked before the
+  /// command does anything; see `CommandRunner.run`).
+  let unsafe: String?
 
-  /// The hooks for an event: the folder's executable files whose names start with the event,
-  /// sorted by name. A hook that someone other than the user could change is refused.
-  func scripts(for event: Event) throws(Failure) -> [String] {
-    guard case .success(let names) = FileSystem.files(in: folder, endingIn: "") else { return [] }
-    var scripts: [String] = []
-    for name in names where name.hasPrefix(event.rawValue) {
+  init(folder: String, timeout: Double, environment: [String: String], arguments: [String]) {
+    self.folder = folder
+    self.timeout = timeout
+    self.environment = environment
+    self.arguments = arguments
+    var scripts: [Event: [String]] = [:]
+    var unsafe: String?
+    let names = (try? FileSystem.files(in: folder, endingIn: "").get()) ?? []
+    for name in names {
+      guard let event = Event.allCases.first(where: { name.hasPrefix($0.rawValue) }) else { continue }
       let path = folder + "/" + name
       var status = stat()
       guard stat(path, &status) == 0, access(path, X_OK) == 0 else { continue }
-      if status.st_uid != getuid() {
-        throw .hook("the hook \(path) is not owned by you, so no hook was run")
+      if unsafe == nil && status.st_uid != getuid() {
+        unsafe = "the hook \(path) is not owned by you, so no hook was run"
       }
-      if status.st_mode & 0o022 != 0 {
-        throw .hook("the hook \(path) can be changed by other users (chmod go-w makes it safe), so no hook was run")
+      if unsafe == nil && status.st_mode & 0o022 != 0 {
+        unsafe = "the hook \(path) can be changed by other users (chmod go-w makes it safe), so no hook was run"
       }
-      scripts.append(path)
+      scripts[event, default: []].append(path)
     }
-    return scripts
+    self.scripts = scripts
+    self.unsafe = unsafe
+  }
+
+  /// The hooks of an event, in the order they run.
+  func scripts(for event: Event) -> [String] {
+    scripts[event] ?? []
   }
 
   /// Runs the hooks of an event on `lines` (JSON lines). For `on-add` and `on-modify`, each hook
@@ -57,7 +73,8 @@ struct Hooks {
   func run(_ event: Event, lines: [String]) throws(Failure) -> (task: String?, messages: [String]) {
     var lines = lines
     var messages: [String] = []
-    for script in try scripts(for: event) {
+    if let unsafe { throw .hook(unsafe) }
+    for script in scripts(for: event) {
       let input = Array(lines.map { $0 + "\n" }.joinedText("").utf8)
       let name = FileSystem.folder(of: script) == folder ? String(script.dropFirst(folder.count + 1)) : script
       let outcome: ChildProcess.Outcome
@@ -147,9 +164,10 @@ struct Hooks {
 }
 
 extension CommandRunner {
-  /// The hooks of this run; nil when they are off (`hooks = off`, `--no-hooks`, a dry run) or
-  /// there is no hooks folder.
-  var hooks: Hooks? {
+  /// The hooks of a run; nil when they are off (`hooks = off`, `--no-hooks`, a dry run) or
+  /// there is no hooks folder. Made once, in `init`.
+  static func hooks(session: Session, invocation: Invocation) -> Hooks? {
+    let configuration = session.configuration
     guard configuration.hooksEnabled, !invocation.options.noHooks, !invocation.options.dryRun,
       let folder = Configuration.hooksFolder(environment: session.environment), FileSystem.isDirectory(folder)
     else { return nil }
@@ -195,8 +213,8 @@ extension CommandRunner {
     -> DataOperation<ChangeReport, TodoError>
   {
     let adds = [ChangeVerb.add.past, ChangeVerb.log.past].contains(verb.past)
-    let addHooks = try !hooks.scripts(for: .add).isEmpty
-    let modifyHooks = try !hooks.scripts(for: .modify).isEmpty
+    let addHooks = !hooks.scripts(for: .add).isEmpty
+    let modifyHooks = !hooks.scripts(for: .modify).isEmpty
     guard addHooks || modifyHooks else { return operation }
     let preview = try perform(operation, access: .preview)
     // The tasks the command changes, those it changes on the side (the task `start` stops), and

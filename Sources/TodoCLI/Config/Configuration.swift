@@ -278,9 +278,11 @@ struct Configuration: Sendable {
   var hooksEnabled: Bool { settings["hooks"].flatMap { Self.toggle($0.value) } ?? true }
   var hookTimeout: Double { settings["hooks.timeout"].flatMap { Double($0.value) } ?? 5 }
 
-  /// Whether the configuration changes the built-in `list` report (else it is drawn without
-  /// looking the report up).
-  var changesList: Bool { sets(prefix: "report.list.") }
+  /// Whether a report is `list` as built in, which is drawn without looking the report up (the
+  /// configuration does not change it).
+  func isPlainList(_ report: String?) -> Bool {
+    report == "list" && !sets(prefix: "report.list.")
+  }
 
   /// Whether any key starting with `prefix` is set.
   func sets(prefix: String) -> Bool {

@@ -66,16 +66,24 @@ enum Terminal {
   /// with `overrides` (the session's own, which tests set) on top.
   static func childEnvironment(_ overrides: [String: String]) -> [String: String] {
     var result: [String: String] = [:]
+    addVariables(to: &result) { _ in true }
+    for (name, value) in overrides { result[name] = value }
+    return result
+  }
+
+  /// Adds the process's variables whose `NAME=value` entry `keep` accepts (it sees the C string,
+  /// so that a test of its first bytes costs no String).
+  private static func addVariables(to result: inout [String: String], keeping keep: (UnsafePointer<CChar>) -> Bool) {
     var pointer = environ
     while let entry = pointer.pointee {
-      let text = String(cString: entry)
-      if let equals = text.firstIndex(of: "=") {
-        result[String(text[..<equals])] = String(text[text.index(after: equals)...])
+      if keep(entry) {
+        let text = String(cString: entry)
+        if let equals = text.firstIndex(of: "=") {
+          result[String(text[..<equals])] = String(text[text.index(after: equals)...])
+        }
       }
       pointer += 1
     }
-    for (name, value) in overrides { result[name] = value }
-    return result
   }
 
   /// The variables todo reads (`variables`), as a dictionary, from the process environment.
@@ -87,15 +95,8 @@ enum Terminal {
     }
     // The configuration's variables (`TODO_WEEK_START`): only those set, found by their prefix
     // without building the list of every key.
-    var pointer = environ
-    while let entry = pointer.pointee {
-      if entry[0] == 0x54, entry[1] == 0x4F, entry[2] == 0x44, entry[3] == 0x4F, entry[4] == 0x5F {  // "TODO_"
-        let text = String(cString: entry)
-        if let equals = text.firstIndex(of: "=") {
-          result[String(text[..<equals])] = String(text[text.index(after: equals)...])
-        }
-      }
-      pointer += 1
+    addVariables(to: &result) { entry in  // "TODO_"
+      entry[0] == 0x54 && entry[1] == 0x4F && entry[2] == 0x44 && entry[3] == 0x4F && entry[4] == 0x5F
     }
     return result
   }

@@ -660,7 +660,7 @@ struct ArgumentDecoder {
       configured.append(try Configuration.filter(configuration.value("context.\(context)"), now: now))
     }
     // `todo list` as built in adds nothing: no report is looked up.
-    let definition = report == "list" && !configuration.changesList ? nil : report.flatMap { configuration.report($0) }
+    let definition = configuration.isPlainList(report) ? nil : report.flatMap { configuration.report($0) }
     if let definition {
       query.report = definition.name
       query.sort = definition.sort

@@ -22,10 +22,10 @@ RELEASE_FLAGS = -c release --static-swift-stdlib $(STATIC_CXX_FLAGS) $(if $(PIE)
 # System packages: the libraries to build with, what the tests drive (tmux, mandoc, and the
 # bench script's smoke run), and what the benchmarks compare with (Taskwarrior).
 BUILD_PACKAGES = libsqlite3-dev libedit-dev pkg-config
-TEST_PACKAGES = tmux mandoc sqlite3 hyperfine time python3 taskwarrior todotxt-cli todoman python3-icalendar radicale vdirsyncer curl
+TEST_PACKAGES = tmux mandoc sqlite3 hyperfine time python3 taskwarrior todotxt-cli todoman python3-icalendar radicale vdirsyncer curl zsh fish jq python3-jsonschema
 BENCH_PACKAGES = sqlite3 hyperfine time python3 taskwarrior
 
-.PHONY: all build release static-cxx deps test-deps bench-deps run test test-tsan test-asan bench bench-quick install clean
+.PHONY: all build release static-cxx deps test-deps bench-deps run test test-tsan test-asan bench bench-quick install install-files uninstall clean
 
 all: build
 
@@ -90,10 +90,33 @@ bench: bench-deps
 bench-quick: bench-deps
 	python3 bench/bench.py --quick
 
+# `make install PREFIX=/usr/local DESTDIR=…`: the release binary, the man page, the completion
+# scripts where each shell looks, and the JSON schema; `make uninstall` removes exactly those.
+# install-files installs a given BINARY (the tests install the debug one into a scratch DESTDIR).
+BINARY ?=
+INSTALLED_FILES = bin/todo share/man/man1/todo.1 share/bash-completion/completions/todo \
+	share/zsh/site-functions/_todo share/fish/vendor_completions.d/todo.fish share/todo/todo.schema.json
+
 install: release
-	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1
-	install -m 0755 "$$($(SWIFT) build $(RELEASE_FLAGS) --show-bin-path)/todo" $(DESTDIR)$(PREFIX)/bin/todo
+	$(MAKE) install-files BINARY="$$($(SWIFT) build $(RELEASE_FLAGS) --show-bin-path)/todo"
+
+install-files:
+	@test -x "$(BINARY)" || { echo "install-files: BINARY=$(BINARY) is not an executable"; exit 1; }
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1 \
+	  $(DESTDIR)$(PREFIX)/share/bash-completion/completions $(DESTDIR)$(PREFIX)/share/zsh/site-functions \
+	  $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d $(DESTDIR)$(PREFIX)/share/todo
+	install -m 0755 "$(BINARY)" $(DESTDIR)$(PREFIX)/bin/todo
 	install -m 0644 man/todo.1 $(DESTDIR)$(PREFIX)/share/man/man1/todo.1
+	"$(BINARY)" completions bash > $(DESTDIR)$(PREFIX)/share/bash-completion/completions/todo
+	"$(BINARY)" completions zsh > $(DESTDIR)$(PREFIX)/share/zsh/site-functions/_todo
+	"$(BINARY)" completions fish > $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/todo.fish
+	chmod 0644 $(DESTDIR)$(PREFIX)/share/bash-completion/completions/todo \
+	  $(DESTDIR)$(PREFIX)/share/zsh/site-functions/_todo $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/todo.fish
+	install -m 0644 docs/todo.schema.json $(DESTDIR)$(PREFIX)/share/todo/todo.schema.json
+
+uninstall:
+	rm -f $(addprefix $(DESTDIR)$(PREFIX)/,$(INSTALLED_FILES))
+	rmdir $(DESTDIR)$(PREFIX)/share/todo 2>/dev/null || true
 
 clean:
 	rm -rf .build .build-tsan .build-asan bench/data

@@ -30,12 +30,33 @@ extension Session {
   }
 }
 
+extension Session {
+  /// `todo __complete SHELL LINE [BREAKS]`, which the scripts of `todo completions` run on every
+  /// Tab (see `CompletionScript`). Reads only; always exits 0 with what it can offer, except for
+  /// a call that is not of that form (exit 2).
+  func complete(_ arguments: [String]) -> Int32 {
+    guard (2...3).contains(arguments.count), let shell = CompletionScript.Shell(rawValue: arguments[0]) else {
+      standardError.write("todo: error: usage: todo __complete bash|zsh|fish LINE [BREAKS]\n")
+      return 2
+    }
+    var options = GlobalOptions()
+    options.databasePath = CompletionScript.databaseOption(in: arguments[1])
+    let source = SessionCompletions(session: self, options: options, isInsideShell: false)
+    let completion = ShellCompletion(source: source).completion(forLineBeforeCursor: arguments[1], startsWithProgramName: true)
+    standardOutput.write(CompletionScript.reply(completion, shell: shell, wordBreaks: arguments.count > 2 ? arguments[2] : nil))
+    return 0
+  }
+}
+
 /// Tab completion's view of the command line and of the session's database.
 struct SessionCompletions: ShellCompletionSource {
   let session: Session
   let options: GlobalOptions
+  /// False for `todo __complete` (bash, zsh, fish): the database is only read, never created,
+  /// upgraded or switched to WAL; the interactive shell has opened it already.
+  var isInsideShell = true
 
-  var commandNames: [String] { CommandName.allSpellings + ["exit", "quit"] }
+  var commandNames: [String] { CommandName.allSpellings + (isInsideShell ? ["exit", "quit"] : []) }
 
   func optionNames(forCommand command: String?) -> [String] {
     guard let command, let name = CommandName.spellings[command] else { return GlobalOptionNames.all }
@@ -57,8 +78,21 @@ struct SessionCompletions: ShellCompletionSource {
 
   var helpTopics: [String] { CommandName.allSpellings + Help.topicNames.filter { CommandName(rawValue: $0) == nil } }
 
+  var reportNames: [String] { configuration.reportNames.filter { !ReportDefinition.builtInNames.contains($0) } }
+
+  var contextNames: [String] { configuration.contexts.map(\.name) }
+
+  var configKeys: [String] { configuration.listedKeys }
+
+  /// The settings as they are now (a `config set` a line earlier shows), or the defaults when
+  /// the file does not read: a completion reports no error.
+  private var configuration: Configuration {
+    (try? Configuration.load(environment: session.environment, overrides: options.configOverrides, now: Timestamp.now()))
+      ?? .defaults
+  }
+
   private func run<Value>(_ operation: DataOperation<Value, TodoError>) throws -> Value {
-    let context = try session.context(path: options.databasePath, readOnly: true)
+    let context = try !isInsideShell ? session.completionContext(path: options.databasePath) : session.context(path: options.databasePath, readOnly: true)
     return try operation.transaction(.deferred).operate(in: context)
   }
 }

@@ -51,6 +51,7 @@ final class Session {
       standardOutput.flush()
       standardError.flush()
     }
+    if arguments.first == "__complete", !inShell { return complete(Array(arguments.dropFirst())) }
     let now = Timestamp.now()
     let wantsJSON = Self.asksForJSON(arguments) || shellOptions?.format ?? .human != .human
     do throws(Failure) {
@@ -75,7 +76,7 @@ final class Session {
         if first == "config" || first == "context" {
           configuration = Configuration(path: Configuration.filePath(environment: environment))
         } else {
-          guard global.wantsHelp || global.wantsVersion || first == "help" else { throw error }
+          guard global.wantsHelp || global.wantsVersion || first == "help" || first == "completions" else { throw error }
           configuration = .defaults
         }
       }
@@ -235,6 +236,20 @@ final class Session {
     }
     let context = try open(path, shownAs: path, readOnly: false, immutable: false, upgrade: false)
     dryRunContexts[path] = context
+    return context
+  }
+
+  /// The database as completion reads it: as the file is, without creating, upgrading or
+  /// switching it to WAL; nil (an error) when there is no file.
+  func completionContext(path option: String?) throws(Failure) -> Context {
+    guard let (path, _) = FileSystem.databasePath(option: option, environment: environment), FileSystem.exists(path),
+      !FileSystem.isDirectory(path)
+    else {
+      throw .environment("no database to complete from")
+    }
+    if let open = openContexts[path] { return open }
+    let context = try open(path, shownAs: path, readOnly: true, immutable: false, upgrade: false)
+    openContexts[path] = context
     return context
   }
 

@@ -14,7 +14,7 @@ import Testing
   static let documentedCommands = [
     "add", "log", "duplicate", "list", "ls", "next", "tree", "waiting", "show", "why", "update", "edit", "append",
     "prepend", "done", "reopen", "delete", "rm", "purge", "note", "start", "stop", "timesheet", "undo", "history",
-    "tags", "projects", "stats", "export", "import", "sync", "config", "context", "date", "shell", "help",
+    "tags", "projects", "stats", "export", "import", "sync", "config", "context", "date", "completions", "shell", "help",
   ]
 
   /// The sections a reader looks for, in the order the page gives them.

@@ -123,6 +123,19 @@ final class ShellTerminal {
     }
   }
 
+  /// Starts `program` (a command line, such as `zsh -f`) in the pane with the sandbox's
+  /// environment, the folder of `todo` first on the PATH, and waits for its prompt (anything
+  /// on the screen).
+  func startProgram(_ program: String) throws {
+    close()
+    sockets.append(sandbox.root.appendingPathComponent("\(name)-\(sockets.count).socket").path)
+    var environment = sandbox.environment
+    environment["PATH"] = ShellSandbox.binary.deletingLastPathComponent().path + ":" + (environment["PATH"] ?? "")
+    let variables = environment.sorted { $0.key < $1.key }.map { quoted("\($0.key)=\($0.value)") }
+    try tmux(["-f", "/dev/null", "new-session", "-d", "-s", "main", "-x", "100", "-y", "30", "env -i " + variables.joined(separator: " ") + " " + program])
+    try #require(waitForScreen(timeout: 10) { !$0.isEmpty }, "\(program) did not start")
+  }
+
   /// Types `text` literally (no key names are interpreted).
   func type(_ text: String) throws {
     try tmux(["send-keys", "-t", "main", "-l", text])
@@ -290,7 +303,7 @@ enum ShellTerminalError: Error {
 }
 
 /// Whether tmux can be run (`make test` installs it).
-private let tmuxIsInstalled: Bool = {
+let tmuxIsInstalled: Bool = {
   ["/usr/bin/tmux", "/usr/local/bin/tmux", "/bin/tmux"].contains { FileManager.default.isExecutableFile(atPath: $0) }
 }()
 

@@ -12,7 +12,10 @@ extension CommandRunner {
       try exportVdir(records, to: folder)
       return
     }
-    let format = request.format ?? request.output.flatMap { InterchangeFormat.byExtension($0)?.rawValue } ?? "json"
+    // `--format`, else the file's extension, else `--jsonl` (JSON Lines) or JSON.
+    let format =
+      request.format ?? request.output.flatMap { InterchangeFormat.byExtension($0)?.rawValue }
+      ?? (self.format == .jsonLines ? "jsonl" : "json")
     var bytes: [UInt8] = []
     switch format {
     case "json", "jsonl":

@@ -32,7 +32,7 @@ struct CommandRunner {
 
   func run() throws(Failure) {
     switch invocation.command {
-    case .help, .version, .date, .shell, .config, .context: break
+    case .help, .version, .date, .shell, .config, .context, .completions: break
     default:
       if let hooks {
         do throws(Failure) {
@@ -62,10 +62,26 @@ struct CommandRunner {
       if format == .human {
         output.write("todo \(Version.current)\n")
       } else {
-        writeJSON { json in json.object { $0.field("version", Version.current) } }
+        writeJSON { json in
+          json.object { json in
+            json.field("version", Version.current)
+            json.field("schema_version", Version.jsonSchema)
+          }
+        }
       }
     case .date(let expression):
       try showDate(expression)
+    case .completions(let shell):
+      if format == .human {
+        output.write(CompletionScript.text(for: shell))
+      } else {
+        writeJSON { json in
+          json.object { json in
+            json.field("shell", shell.rawValue)
+            json.field("script", CompletionScript.text(for: shell))
+          }
+        }
+      }
     case .shell:
       // Session.execute starts the shell before a runner is made; nothing to do here.
       break
@@ -538,4 +554,8 @@ struct CommandRunner {
 /// The program's version.
 enum Version {
   static let current = "0.1.0"
+  /// The version of `docs/todo.schema.json`, the shape of every JSON object todo prints: it goes
+  /// up when an object loses or changes a key (a new key alone also needs the schema changed,
+  /// since its objects admit no other keys).
+  static let jsonSchema = 1
 }

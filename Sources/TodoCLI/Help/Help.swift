@@ -40,6 +40,7 @@ enum Help {
       context [NAME|none|define …]   a named filter that lists always apply
       NAME [filter]                  a report of the configuration's
       date EXPR…                     show how a date expression is read
+      completions bash|zsh|fish      print a Tab-completion script for that shell
       shell                          interactive shell (line editing, completion)
       help [COMMAND|TOPIC]           this text, or help on a command; topics:
                                      dates, filters, attributes, recurrence,
@@ -116,6 +117,12 @@ enum Help {
         until:DATE, --until DATE   expires after it (deleted, reason expired)
                                    wait, scheduled and until may count from
                                    the due date: wait:due-3d, until:due+1w
+        recur:RULE, --recur RULE   repeat ('todo help recurrence')
+        parent:ID, --parent ID     make it a subtask of ID
+        depends:ID,…, --depends ID,…
+                                   wait for these tasks (dep: too)
+        blocks:ID,…, --blocks ID,…
+                                   these tasks wait for this one
         --title TEXT               the title as one argument, instead of WORDS
         --note TEXT                a note; may be repeated
         --                         every word after it is title text
@@ -198,6 +205,14 @@ enum Help {
       wait:DATE, scheduled:DATE, until:DATE (and wait: … to clear)
                                  set the other dates; they may count from
                                  each task's due date: wait:due-3d
+        recur:RULE, recur:         change / stop the series (--series: its
+                                 template too)
+        parent:ID, parent:         make it a subtask / a task of its own
+        depends:ID,…, depends:-ID  wait / no longer wait for tasks (dep: too)
+        blocks:ID,…, blocks:-ID    make tasks wait / no longer wait for it
+      The GNU forms: --tag TAG, --project NAME, --priority P, --due DATE,
+      --wait DATE, --scheduled DATE, --until DATE, --recur RULE, --parent ID,
+      --depends ID,…, --blocks ID,… (an empty value clears, as key: does).
         --title TEXT               the new title as one argument
         --note TEXT                append a note (may be repeated)
         --where FILTER             change every task the filter selects
@@ -292,7 +307,10 @@ enum Help {
     "log": """
       Usage: todo log WORDS… [attributes]
 
-      Add a task that is already done (completed now), as 'add' takes it.
+      Add a task that is already done (completed now), as 'add' takes it,
+      with the same attributes and options: --tag, --project, --priority,
+      --due, --wait, --scheduled, --until, --recur, --parent, --depends,
+      --blocks, --note, --title (see 'todo help add').
 
       Example:
         todo log Took out the bins +home
@@ -302,7 +320,10 @@ enum Help {
 
       A new pending task copied from another: title, priority, project, tags,
       dates, parent and dependencies, with the attributes applied to the copy.
-      Notes, times worked and the series are not copied.
+      Notes, times worked and the series are not copied. The attributes and
+      options are those of 'add': --tag, --project, --priority, --due, --wait,
+      --scheduled, --until, --recur, --parent, --depends, --blocks, --note,
+      --title; depends:-3 and blocks:-3 remove a link the copy got.
 
       Example:
         todo duplicate 4 due:fri
@@ -366,6 +387,9 @@ enum Help {
       Usage: todo tree [FILTER] [--sort KEYS] [--limit N]
              todo list --tree [FILTER]
 
+      --tag TAG, --project NAME, --priority P and --status S filter as in
+      'todo list'.
+
       The selected tasks with their subtasks drawn under them; a parent shows
       how many of its subtasks are done (2/5), a done task ✓, a deleted one ✗.
       A selected subtask whose parent is not selected starts its own tree.
@@ -426,7 +450,7 @@ enum Help {
       Examples:
         todo export --output tasks.json
         todo export project:work --format taskwarrior > work.json
-        todo export --jsonl | jq -c 'select(.priority == "H")'
+        todo export --format jsonl | jq -c 'select(.priority == "H")'
         todo export --vdir ~/.local/share/todo/vdir/tasks
       """,
     "import": """
@@ -579,7 +603,8 @@ enum Help {
 
       List the pending tasks whose wait date is still ahead (the same as
       'todo list +WAITING'): they are hidden from every other list until then.
-      Takes the options and filter terms of 'todo list'.
+      Takes the filter terms and options of 'todo list': --tag TAG,
+      --project NAME, --priority P, --status S, --sort KEYS, --limit N.
       """,
     "date": """
       Usage: todo date EXPR…
@@ -589,6 +614,24 @@ enum Help {
       Examples:
         todo date friday
         todo date in 3 days
+      """,
+    "completions": """
+      Usage: todo completions bash|zsh|fish
+
+      Print a script that makes Tab complete todo's command lines in that shell:
+      commands, options, attribute keys (due:, pri:, project: …), date words after
+      a date key, +tags, project names, contexts, reports, configuration keys, and
+      task ids with their titles. The script asks todo itself (a hidden, read-only
+      'todo __complete') for what is in the database.
+
+      Load it for this shell only, or install it for good:
+        bash  source <(todo completions bash)
+              todo completions bash > ~/.local/share/bash-completion/completions/todo
+        zsh   source <(todo completions zsh)          (after compinit)
+              todo completions zsh > DIR/_todo        (DIR: a folder on $fpath)
+        fish  todo completions fish | source
+              todo completions fish > ~/.config/fish/completions/todo.fish
+      'make install' puts all three where each shell looks.
       """,
     "shell": """
       Usage: todo shell

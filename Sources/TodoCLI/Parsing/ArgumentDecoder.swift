@@ -191,6 +191,14 @@ struct ArgumentDecoder {
       let words = tokens.map(\.text).filter { $0 != "--" }
       guard !words.isEmpty else { throw .missingArgument(command: "date", what: "a date expression such as friday or +3d") }
       return .date(words.joinedText(" "))
+    case .completions:
+      let words = tokens.map(\.text)
+      guard let first = words.first else { throw .missingArgument(command: "completions", what: "a shell: bash, zsh or fish") }
+      guard let shell = CompletionScript.Shell(rawValue: first) else {
+        throw .badValue(option: "completions", value: first, reason: "use bash, zsh or fish")
+      }
+      if words.count > 1 { throw .unexpectedArgument(command: "completions", word: words[1]) }
+      return .completions(shell)
     case .help:
       if tokens.count > 1 { throw .unexpectedArgument(command: "help", word: tokens[1].text) }
       return .help(topic: tokens.first?.text)

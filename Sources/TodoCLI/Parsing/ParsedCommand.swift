@@ -51,6 +51,8 @@ enum Command: Equatable, Sendable {
   case projects
   case stats
   case date(String)
+  /// `completions bash|zsh|fish`: the completion script for that shell.
+  case completions(CompletionScript.Shell)
   case help(topic: String?)
   case version
   case shell

@@ -1,4 +1,5 @@
 import TodoCore
+import TodoInterchange
 
 /// Tab completion for the shell, as pure logic: the text before the cursor and a
 /// `ShellCompletionSource` in, the candidates for the word before the cursor out.
@@ -13,7 +14,12 @@ import TodoCore
 /// - digits (or nothing) after `show`, `update`, `edit`, `done`, `reopen`, `delete`, `rm`,
 ///   `note`: pending task ids, listed with their titles (`12  Buy milk`); the last element of a
 ///   list or range (`1,1` → `1,12`) completes too;
-/// - the first word after `help`: help topics.
+/// - the first word after `help`: help topics; after `context`, `config` and `completions`:
+///   their words, context names and configuration keys;
+/// - the value of `--format`, `--by`, `--color`, `--priority` and `--status`: its words; the
+///   value of `--db`, `--output`, `--vdir` and the file of `import`: a file name, which
+///   `Completion.wantsFiles` asks the calling shell (bash, zsh, fish) to complete;
+/// - the names of the configuration's reports, as commands.
 ///
 /// A word that is quoted or escaped, or a cursor inside an open quote, completes nothing: the
 /// editor would replace the raw text, quotes included, with an unquoted candidate.
@@ -31,12 +37,24 @@ struct ShellCompletion {
     var display: String
     /// Whether a space follows a unique completion (not after `project:`, which wants a name).
     var appendsSpace: Bool
+    /// What the candidate stands for, where that is more than its text (a task id's title).
+    var description: String?
 
-    init(_ replacement: String, display: String? = nil, appendsSpace: Bool = true) {
+    init(_ replacement: String, display: String? = nil, appendsSpace: Bool = true, description: String? = nil) {
       self.replacement = replacement
       self.display = display ?? replacement
       self.appendsSpace = appendsSpace
+      self.description = description
     }
+  }
+
+  /// What Tab offers for the word before the cursor.
+  struct Completion: Equatable, Sendable {
+    /// The word being completed, as typed (empty after a blank).
+    var word: String
+    var candidates: [Candidate]
+    /// Whether the word is a file name, which the calling shell completes itself.
+    var wantsFiles: Bool
   }
 
   /// The commands whose arguments are task ids.
@@ -53,16 +71,47 @@ struct ShellCompletion {
   /// The candidates for the word that ends `line` (the text from the start of the line to the
   /// cursor), in the source's order without duplicates; empty when nothing fits.
   func candidates(forLineBeforeCursor line: String) -> [Candidate] {
+    completion(forLineBeforeCursor: line).candidates
+  }
+
+  /// The candidates and whether a file name is wanted; `startsWithProgramName` drops the first
+  /// word of the line (`todo` itself, as bash, zsh and fish pass the line).
+  func completion(forLineBeforeCursor line: String, startsWithProgramName: Bool = false) -> Completion {
     let scan = WordSplitter.scan(line)
-    guard !scan.endsInsideQuote else { return [] }
+    let none = Completion(word: scan.trailingRawWord ?? "", candidates: [], wantsFiles: false)
+    guard !scan.endsInsideQuote else { return none }
     var previous = scan.words
     var current = ""
     if let raw = scan.trailingRawWord {
       current = previous.removeLast()
-      guard raw == current else { return [] }
+      guard raw == current else { return none }
     }
-    return unique(candidates(for: current, after: previous))
+    if startsWithProgramName {
+      guard !previous.isEmpty else { return none }
+      previous.removeFirst()
+    }
+    if wantsFiles(for: current, after: previous) {
+      return Completion(word: current, candidates: [], wantsFiles: true)
+    }
+    return Completion(word: current, candidates: unique(candidates(for: current, after: previous)), wantsFiles: false)
   }
+
+  /// The options whose value is a file or folder name.
+  static let fileOptions: Set<String> = ["--db", "--output", "--vdir"]
+
+  private func wantsFiles(for current: String, after previous: [String]) -> Bool {
+    if let last = previous.last, Self.fileOptions.contains(last) { return true }
+    guard let commandIndex = previous.firstIndex(where: allCommandNames.contains) else { return false }
+    // `import FILE`: the first word that is not an option or an option's value.
+    guard previous[commandIndex] == "import", !current.hasPrefix("-") else { return false }
+    let arguments = previous[(commandIndex + 1)...]
+    if let last = arguments.last, CommandName.import.valueOptions.contains(last) || GlobalOptionNames.valueTaking.contains(last) {
+      return false
+    }
+    return true
+  }
+
+  private var allCommandNames: [String] { source.commandNames + source.reportNames }
 
   /// The longest text every candidate's replacement starts with (by characters), which the
   /// editor inserts when several candidates remain.
@@ -76,21 +125,26 @@ struct ShellCompletion {
   }
 
   private func candidates(for current: String, after previous: [String]) -> [Candidate] {
-    let commands = source.commandNames
+    let commands = allCommandNames
+    if let values = optionValues(after: previous.last) { return names(values, matching: current) }
     guard let commandIndex = previous.firstIndex(where: commands.contains) else {
       if current.hasPrefix("-") { return options(forCommand: nil, matching: current) }
       // `shell` is refused inside the shell, so it is not offered there.
-      return names(commands.filter { $0 != "shell" }, matching: current)
+      return names(commands.filter { $0 != "shell" || !source.isInsideShell }, matching: current)
     }
     let command = previous[commandIndex]
-    let arguments = previous[(commandIndex + 1)...]
+    let arguments = previous[(commandIndex + 1)...].filter { !$0.hasPrefix("-") }
 
-    if command == "help" {
-      return arguments.isEmpty ? names(source.helpTopics, matching: current) : []
-    }
-    switch arguments.last {
-    case "--tag": return names(source.tagNames(), matching: current)
-    case "--project": return names(source.projectNames(), matching: current)
+    switch command {
+    case "help": return arguments.isEmpty ? names(source.helpTopics, matching: current) : []
+    case "completions": return arguments.isEmpty ? names(Self.completionShells, matching: current) : []
+    case "context":
+      if arguments.isEmpty { return names(ArgumentDecoder.contextWords + source.contextNames, matching: current) }
+      return arguments == ["delete"] ? names(source.contextNames, matching: current) : []
+    case "config":
+      if arguments.isEmpty { return names(["list", "get", "set", "unset"], matching: current) }
+      return arguments.count == 1 && ["get", "set", "unset"].contains(arguments[0])
+        ? names(source.configKeys, matching: current) : []
     default: break
     }
     let filters = !["add", "log", "duplicate", "update", "edit", "note"].contains(command)
@@ -120,6 +174,24 @@ struct ShellCompletion {
     }
     return []
   }
+
+  /// The words of an option's value, for options whose values are a fixed set or names from
+  /// the database; nil after any other word.
+  private func optionValues(after option: String?) -> [String]? {
+    switch option {
+    case "--tag": source.tagNames()
+    case "--project": source.projectNames()
+    case "--format": InterchangeFormat.allCases.map(\.rawValue)
+    case "--by": TimesheetGrouping.allCases.map(\.rawValue)
+    case "--color": ColorMode.allCases.map(\.rawValue)
+    case "--priority": ["H", "M", "L"]
+    case "--status": ["pending", "done", "deleted", "closed", "all"]
+    default: nil
+    }
+  }
+
+  /// The shells `completions` writes a script for.
+  static let completionShells = ["bash", "zsh", "fish"]
 
   /// The keys of `add` and `update`.
   static let attributeKeys = [
@@ -161,7 +233,8 @@ struct ShellCompletion {
     return matching.map { task in
       let id = String(task.id)
       let padding = String(repeating: " ", count: width - id.count)
-      return Candidate(head + id, display: padding + id + "  " + Self.displayable(task.title))
+      let title = Self.displayable(task.title)
+      return Candidate(head + id, display: padding + id + "  " + title, description: title)
     }
   }
 

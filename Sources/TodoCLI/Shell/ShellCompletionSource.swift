@@ -34,4 +34,24 @@ protocol ShellCompletionSource {
 
   /// What `help` accepts after it: command names and other topics.
   var helpTopics: [String] { get }
+
+  /// The reports the configuration defines beyond `list`, `next` and `waiting`: each is typed as
+  /// a command.
+  var reportNames: [String] { get }
+
+  /// The contexts the configuration defines.
+  var contextNames: [String] { get }
+
+  /// The configuration keys `config get`, `set` and `unset` take.
+  var configKeys: [String] { get }
+
+  /// True in `todo shell`, where `shell` is refused; false for bash, zsh and fish.
+  var isInsideShell: Bool { get }
+}
+
+extension ShellCompletionSource {
+  var reportNames: [String] { [] }
+  var contextNames: [String] { [] }
+  var configKeys: [String] { [] }
+  var isInsideShell: Bool { true }
 }

@@ -78,7 +78,9 @@ public final class Context: @unchecked Sendable {
     guard code == SQLITE_OK, let handle else {
       let error = Connection.error(code: code, handle: handle, sql: nil)
       if let handle { sqlite3_close_v2(handle) }
-      throw .sqlite(SQLiteError(extendedCode: error.extendedCode, message: "\(error.message): \(path)", sql: nil))
+      throw .sqlite(
+        SQLiteError(
+          extendedCode: error.extendedCode, message: "\(error.message): \(path)", sql: nil, systemErrorNumber: error.systemErrorNumber))
     }
     sqlite3_extended_result_codes(handle, 1)
     sqlite3_busy_timeout(handle, options.busyTimeout)

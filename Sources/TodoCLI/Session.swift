@@ -17,6 +17,9 @@ final class Session {
   let outputIsTerminal: Bool
   /// Whether standard input is a terminal, so that a large change may ask before it writes.
   let inputIsTerminal: Bool
+  /// Whether standard error is the terminal the answer to a question is typed (and echoed) on;
+  /// when it is redirected, the question's line is ended there instead.
+  let errorIsTerminal: Bool
   /// Reads the answer to a question (a line, without its newline; nil at the end of input).
   /// Tests replace it; by default it reads standard input.
   var readAnswer: () -> String? = Session.readLineFromStandardInput
@@ -30,13 +33,17 @@ final class Session {
   /// `config set` in the shell holds from the next command on).
   private(set) var configuration = Configuration.defaults
   private var openContexts: [String: Context] = [:]
+  /// The open databases that were opened read-only (a file this user may not write, or a full
+  /// disk): a command that writes opens them again, and gets the reason it cannot.
+  private var readOnlyPaths: Set<String> = []
   /// Databases opened for dry runs without upgrading them (see `dryRunContext`).
   private var dryRunContexts: [String: Context] = [:]
 
   init(
     environment: [String: String], standardOutput: OutputStream, standardError: OutputStream,
-    outputIsTerminal: Bool = false, inputIsTerminal: Bool = false
+    outputIsTerminal: Bool = false, inputIsTerminal: Bool = false, errorIsTerminal: Bool = true
   ) {
+    self.errorIsTerminal = errorIsTerminal
     self.environment = environment
     self.standardOutput = standardOutput
     self.standardError = standardError
@@ -136,7 +143,8 @@ final class Session {
     standardError.write(question)
     standardError.flush()
     let answer = readAnswer()
-    if answer == nil { standardError.write("\n") }
+    // The answer's newline is echoed to the terminal, not to a redirected standard error.
+    if answer == nil || !errorIsTerminal { standardError.write("\n") }
     return Confirmation.isYes(answer)
   }
 
@@ -184,7 +192,7 @@ final class Session {
     guard let (path, isDefault) = FileSystem.databasePath(option: option, environment: environment) else {
       throw .environment("cannot find the database: HOME is not set; give --db PATH or set TODO_DB")
     }
-    if let open = openContexts[path] { return open }
+    if let open = openContexts[path], readOnly || !readOnlyPaths.contains(path) { return open }
     if FileSystem.isDirectory(path) {
       throw .databaseFile(path: path, reason: "it is a directory; give a file path")
     }
@@ -215,8 +223,17 @@ final class Session {
       // A new database is private to its owner (SQLite would create it 0644).
       FileSystem.createPrivateFile(path)
     }
-    let context = try open(path, shownAs: path, readOnly: readOnlyFile, immutable: immutable)
+    let context: Context
+    do throws(Failure) {
+      context = try open(path, shownAs: path, readOnly: readOnlyFile, immutable: immutable)
+    } catch .database(_, .sqlite(let error)) where readOnly && error.isDiskFull && (FileSystem.size(path + "-wal") ?? 0) == 0 {
+      // A full disk has no room for the -shm file a WAL database needs even to read. With no
+      // write-ahead log in use, the file alone holds every task: read it as it is.
+      context = try open(path, shownAs: path, readOnly: true, immutable: true)
+      readOnlyFile = true
+    }
     openContexts[path] = context
+    if readOnlyFile { readOnlyPaths.insert(path) } else { readOnlyPaths.remove(path) }
     return context
   }
 

@@ -16,7 +16,7 @@ public enum TodoCommandLine {
     let session = Session(
       environment: Terminal.processEnvironment(), standardOutput: .standardOutput(),
       standardError: .standardError(), outputIsTerminal: Terminal.isTerminal(STDOUT_FILENO),
-      inputIsTerminal: Terminal.isTerminal(STDIN_FILENO))
+      inputIsTerminal: Terminal.isTerminal(STDIN_FILENO), errorIsTerminal: Terminal.isTerminal(STDERR_FILENO))
     guard let arguments = validatedArguments() else {
       let lossy = CommandLine.arguments.dropFirst().map { $0 }
       Failure.usage(.invalid("an argument is not valid UTF-8; todo stores text only as UTF-8"))

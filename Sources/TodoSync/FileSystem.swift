@@ -42,6 +42,12 @@ public enum FileSystem {
     return stat(path, &status) == 0 && (status.st_mode & S_IFMT) == S_IFDIR
   }
 
+  /// The size in bytes of the file at `path`, or nil when there is none.
+  public static func size(_ path: String) -> Int? {
+    var status = stat()
+    return stat(path, &status) == 0 ? Int(status.st_size) : nil
+  }
+
   /// True when a file (or anything) exists at `path`.
   public static func exists(_ path: String) -> Bool {
     access(path, F_OK) == 0

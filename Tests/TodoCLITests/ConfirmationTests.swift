@@ -18,12 +18,12 @@ import TodoCore
     /// What the last `run` wrote to standard error.
     private(set) var lastErrors = ""
 
-    init(tasks titles: [String]) throws {
+    init(tasks titles: [String], errorIsTerminal: Bool = true) throws {
       var template = Array((NSTemporaryDirectory() + "todo-confirm.XXXXXX").utf8CString)
       folder = String(cString: try #require(mkdtemp(&template)))
       session = Session(
         environment: ["TODO_DB": folder + "/todo.db", "HOME": folder], standardOutput: output, standardError: errors,
-        inputIsTerminal: true)
+        inputIsTerminal: true, errorIsTerminal: errorIsTerminal)
       session.readAnswer = { [unowned self] in self.answers.isEmpty ? nil : self.answers.removeFirst() }
       for title in titles { #expect(run("add", title, "--yes") == 0) }
       _ = errors.takeText()
@@ -64,6 +64,19 @@ import TodoCore
     #expect(try harness.statuses() == Array(repeating: "pending", count: 7))
     #expect(harness.session.execute(arguments: ["history", "--jsonl"]) == 0)
     #expect(harness.output.takeText().components(separatedBy: "\n").filter { $0.contains("delete") }.isEmpty)
+  }
+
+  /// With standard error redirected (`2>errors`, or `--json` read by a program), the typed
+  /// answer is echoed on the terminal, not there: the question's line is ended, so that the next
+  /// line (a JSON error object) starts a line of its own.
+  @Test func aQuestionOnARedirectedStandardErrorEndsItsLine() throws {
+    let harness = try Harness(tasks: (1...6).map { "errand \($0)" }, errorIsTerminal: false)
+    harness.answers = ["n"]
+    #expect(harness.run("delete", "errand", "--json") == 1)
+    let lines = harness.lastErrors.split(separator: "\n").map(String.init)
+    #expect(lines.suffix(2).first == "Delete 6 tasks? [y/N] ", "\(harness.lastErrors)")
+    let error = try #require(lines.last)
+    #expect(error.hasPrefix("{\"error\":{\"code\":\"cancelled\""), "\(error)")
   }
 
   @Test func yesChangesExactlyTheTasksShown() throws {

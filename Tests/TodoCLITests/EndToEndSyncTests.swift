@@ -148,6 +148,25 @@ final class RadicaleServer {
     try todo("list", filter, "--sort", "title", "--json").jsonArray().compactMap { $0["title"] as? String }
   }
 
+  /// A sync cannot be tried out (the server would not roll back): --dry-run is refused and
+  /// nothing is merged, written to the vdir or journaled; --status is the way to look first.
+  @Test func aSyncRefusesDryRunAndChangesNothing() throws {
+    let (server, machines) = try setUp(machines: 1)
+    defer { withExtendedLifetime(server) {} }
+    let todo = machines[0]
+    todo.add("Before the sync")
+    for extra in [["--offline"], []] {
+      let refused = todo.run(["sync", "--dry-run"] + extra)
+      #expect(refused.status == 2, "\(refused)")
+      #expect(refused.stderr.contains("sync has no --dry-run; 'todo sync --status' shows"), "\(refused)")
+    }
+    let files = (try? FileManager.default.contentsOfDirectory(atPath: vdir(todo).path)) ?? []
+    #expect(files.filter { $0.hasSuffix(".ics") }.isEmpty, "\(files)")
+    #expect(try todo("history", "--json").jsonArray().count == 1)
+    let status = todo("sync", "--status", "--dry-run")
+    #expect(status.status == 0, "\(status)")
+  }
+
   /// Scenarios 1, 3, 6 and 8: a task added on A reaches B with its UID and fields (all-day and
   /// timed dues, categories with commas); different fields changed on each side both survive;
   /// tags added on both sides join.

@@ -38,7 +38,8 @@ public final class Connection {
     // Use SQLite's message for the code we got; sqlite3_errmsg may describe a later call.
     let message = handle.map { String(cString: sqlite3_errmsg($0)) } ?? String(cString: sqlite3_errstr(code))
     let useExtended = (extended & 0xFF) == (code & 0xFF) ? extended : code
-    return SQLiteError(extendedCode: useExtended, message: message, sql: sql)
+    let systemError = handle.map { sqlite3_system_errno($0) } ?? 0
+    return SQLiteError(extendedCode: useExtended, message: message, sql: sql, systemErrorNumber: systemError)
   }
 
   private func failure(_ code: Int32, _ sql: String?) -> DatabaseError {

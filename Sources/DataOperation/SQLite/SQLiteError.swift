@@ -15,16 +15,26 @@ public struct SQLiteError: Error, Equatable, Sendable, CustomStringConvertible {
   public let message: String
   /// The SQL statement that failed, if any (never with its bound values).
   public let sql: String?
+  /// The operating system's error number behind an I/O failure (`sqlite3_system_errno`), or 0.
+  public let systemErrorNumber: Int32
 
   /// Creates an error from its parts.
   ///
   /// ```swift
   /// let error = SQLiteError(extendedCode: 5, message: "database is locked", sql: "BEGIN IMMEDIATE")
   /// ```
-  public init(extendedCode: Int32, message: String, sql: String?) {
+  public init(extendedCode: Int32, message: String, sql: String?, systemErrorNumber: Int32 = 0) {
     self.extendedCode = extendedCode
     self.message = message
     self.sql = sql
+    self.systemErrorNumber = systemErrorNumber
+  }
+
+  /// Whether the file system is out of space (or over a quota): `SQLITE_FULL`, or an I/O error
+  /// whose system error is `ENOSPC` or `EDQUOT` (creating the `-shm` file of a WAL database on
+  /// a full disk fails so).
+  public var isDiskFull: Bool {
+    primaryCode == Self.full || (primaryCode == Self.ioError && [28, 122].contains(systemErrorNumber))
   }
 
   /// The primary result code: the low byte of the extended code (`SQLITE_CONSTRAINT` is 19).
@@ -40,6 +50,10 @@ public struct SQLiteError: Error, Equatable, Sendable, CustomStringConvertible {
   public static let readOnly: Int32 = 8
   /// `SQLITE_CORRUPT`: the database file is malformed.
   public static let corrupt: Int32 = 11
+  /// `SQLITE_IOERR`: the operating system reported an I/O error.
+  public static let ioError: Int32 = 10
+  /// `SQLITE_FULL`: a write failed because the disk is full.
+  public static let full: Int32 = 13
   /// `SQLITE_CANTOPEN`: the file could not be opened.
   public static let cannotOpen: Int32 = 14
   /// `SQLITE_CONSTRAINT`: a constraint failed.

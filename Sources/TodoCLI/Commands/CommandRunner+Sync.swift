@@ -14,6 +14,14 @@ extension CommandRunner {
     guard let paths = SyncPaths(environment: session.environment) else {
       throw .environment("cannot work out where sync keeps its files: HOME is not set")
     }
+    // A sync cannot be tried out: the server side of it would not roll back.
+    switch request.mode {
+    case .sync, .setup, .resolve:
+      if invocation.options.dryRun {
+        throw .usage(.invalid("sync has no --dry-run; 'todo sync --status' shows what a sync would send and receive, and changes nothing"))
+      }
+    case .status, .conflicts: break
+    }
     switch request.mode {
     case .setup(let url): try syncSetup(url: url, request, paths: paths)
     case .resolve(let a, let b): try syncResolve(a, b)

@@ -28,6 +28,10 @@ enum Failure: Error {
 
   var message: String {
     switch self {
+    case .database(let path, .sqlite(let error)) where error.isDiskFull:
+      "cannot write the database \(path): the disk is full; nothing was written"
+    case .domain(.database(.sqlite(let error))) where error.isDiskFull:
+      "the disk is full, so the database cannot be written; nothing was written"
     case .usage(let error): error.message
     case .domain(let error): error.description
     case .database(let path, let error): "cannot use the database \(path): \(error)"
@@ -56,6 +60,8 @@ enum Failure: Error {
   /// The hint for a database failure, whether it came while opening or while running.
   private static func hint(for error: DatabaseError) -> String? {
     switch error {
+    case .sqlite(let error) where error.isDiskFull:
+      "free some space ('df -h' shows where) and run the command again; the tasks are as they were"
     case .schemaTooNew: "this database was written by a newer version of todo"
     case .foreignDatabase: "give the path of a todo database (or a new file) with --db or TODO_DB"
     case .sqlite(let error) where error.primaryCode == SQLiteError.notADatabase:

@@ -196,6 +196,9 @@ final class Session {
     if FileSystem.isDirectory(path) {
       throw .databaseFile(path: path, reason: "it is a directory; give a file path")
     }
+    if FileSystem.isLinkToAnotherUsersFile(path) {
+      throw .databaseFile(path: path, reason: "it is a symbolic link to a file another user owns; give the path of your own file")
+    }
     // A real change after a dry run in the same shell opens the file properly (and upgrades it).
     dryRunContexts[path] = nil
     if readOnly && !FileSystem.exists(path) {
@@ -246,6 +249,9 @@ final class Session {
     if let open = openContexts[path] ?? dryRunContexts[path] { return open }
     if FileSystem.isDirectory(path) {
       throw .databaseFile(path: path, reason: "it is a directory; give a file path")
+    }
+    if FileSystem.isLinkToAnotherUsersFile(path) {
+      throw .databaseFile(path: path, reason: "it is a symbolic link to a file another user owns; give the path of your own file")
     }
     guard FileSystem.exists(path) else { return try context(path: option, readOnly: true) }
     guard FileSystem.isWritable(path) else {

@@ -42,6 +42,17 @@ public enum FileSystem {
     return stat(path, &status) == 0 && (status.st_mode & S_IFMT) == S_IFDIR
   }
 
+  /// Whether `path` is a symbolic link to something another user owns (a link planted to make
+  /// todo write someone else's file); false for a plain file, a link to one's own file, or a
+  /// link to nothing yet.
+  public static func isLinkToAnotherUsersFile(_ path: String) -> Bool {
+    var link = stat()
+    guard lstat(path, &link) == 0, (link.st_mode & S_IFMT) == S_IFLNK else { return false }
+    var target = stat()
+    guard stat(path, &target) == 0 else { return false }
+    return target.st_uid != geteuid()
+  }
+
   /// The size in bytes of the file at `path`, or nil when there is none.
   public static func size(_ path: String) -> Int? {
     var status = stat()

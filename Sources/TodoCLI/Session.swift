@@ -229,9 +229,13 @@ final class Session {
     let context: Context
     do throws(Failure) {
       context = try open(path, shownAs: path, readOnly: readOnlyFile, immutable: immutable)
-    } catch .database(_, .sqlite(let error)) where readOnly && error.isDiskFull && (FileSystem.size(path + "-wal") ?? 0) == 0 {
-      // A full disk has no room for the -shm file a WAL database needs even to read. With no
-      // write-ahead log in use, the file alone holds every task: read it as it is.
+    } catch .database(_, .sqlite(let error))
+      where readOnly && (error.isDiskFull || error.extendedCode == SQLiteError.readOnlyDirectory)
+      && (FileSystem.size(path + "-wal") ?? 0) == 0
+    {
+      // A full disk, or a folder this user may not write, leaves no way to make the -shm file a
+      // WAL database needs even to read. With no write-ahead log in use, the file alone holds
+      // every task: read it as it is.
       context = try open(path, shownAs: path, readOnly: true, immutable: true)
       readOnlyFile = true
     }

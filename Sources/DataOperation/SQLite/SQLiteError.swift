@@ -48,6 +48,9 @@ public struct SQLiteError: Error, Equatable, Sendable, CustomStringConvertible {
   public static let busy: Int32 = 5
   /// `SQLITE_READONLY`: the database cannot be written.
   public static let readOnly: Int32 = 8
+  /// `SQLITE_READONLY_DIRECTORY` (8 | 6 << 8): the folder of the database cannot be written, so
+  /// its journal files cannot be made.
+  public static let readOnlyDirectory: Int32 = 1544
   /// `SQLITE_CORRUPT`: the database file is malformed.
   public static let corrupt: Int32 = 11
   /// `SQLITE_IOERR`: the operating system reported an I/O error.

@@ -32,6 +32,16 @@ enum Failure: Error {
       "cannot write the database \(path): the disk is full; nothing was written"
     case .domain(.database(.sqlite(let error))) where error.isDiskFull:
       "the disk is full, so the database cannot be written; nothing was written"
+    case .database(let path, .sqlite(let error)) where error.extendedCode == SQLiteError.readOnlyDirectory:
+      "cannot use the database \(path): its folder is not writable, and SQLite keeps its journal files next to the database; nothing was written"
+    case .database(let path, .sqlite(let error)) where error.primaryCode == SQLiteError.busy:
+      "cannot use the database \(path): another program kept it locked for longer than 5 seconds; nothing was written"
+    case .domain(.database(.sqlite(let error))) where error.primaryCode == SQLiteError.busy:
+      "the database is locked: another program kept it locked for longer than 5 seconds; nothing was written"
+    case .database(let path, .sqlite(let error)) where error.primaryCode == SQLiteError.corrupt:
+      "cannot use the database \(path): the file is damaged (SQLite: \(error.message)); nothing was written"
+    case .domain(.database(.sqlite(let error))) where error.primaryCode == SQLiteError.corrupt:
+      "the database file is damaged (SQLite: \(error.message)); nothing was written"
     case .usage(let error): error.message
     case .domain(let error): error.description
     case .database(let path, let error): "cannot use the database \(path): \(error)"
@@ -62,12 +72,14 @@ enum Failure: Error {
     switch error {
     case .sqlite(let error) where error.isDiskFull:
       "free some space ('df -h' shows where) and run the command again; the tasks are as they were"
+    case .sqlite(let error) where error.primaryCode == SQLiteError.corrupt:
+      "copy the file aside as it is; sqlite3 FILE 'PRAGMA integrity_check' shows the damage; restore the file from a backup"
     case .schemaTooNew: "this database was written by a newer version of todo"
     case .foreignDatabase: "give the path of a todo database (or a new file) with --db or TODO_DB"
     case .sqlite(let error) where error.primaryCode == SQLiteError.notADatabase:
       "the file is not a todo database; give another path with --db or TODO_DB"
     case .sqlite(let error) where error.primaryCode == SQLiteError.busy:
-      "another todo is writing to the database; try again"
+      "another todo (or a program using the file, such as sqlite3) is writing to it; try again"
     default: nil
     }
   }

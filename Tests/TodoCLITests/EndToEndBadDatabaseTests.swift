@@ -1,0 +1,141 @@
+import Foundation
+import Testing
+
+/// Databases that cannot be used as they are: truncated, with a damaged page, written by a newer
+/// todo, locked by another program past the busy timeout, in a folder this user may not write.
+/// Each gives one clear `todo: error:` line (and a hint), exit 1, and the file byte for byte as
+/// it was. (Missing folders, folders as the database, files that are not SQLite and read-only
+/// files are in EndToEndErrorTests; full disks in EndToEndDiskFullTests.)
+@Suite struct EndToEndBadDatabaseTests {
+  /// A database of 300 tasks long enough to span many pages, closed (no -wal left).
+  private func filled() throws -> TodoSandbox {
+    let todo = try TodoSandbox()
+    let script = (1...300).map { "add Task \($0) " + String(repeating: "w", count: 100) }.joined(separator: "\n") + "\n"
+    let run = todo("shell", stdin: script)
+    try #require(run.status == 0, "\(run)")
+    return todo
+  }
+
+  private static let changes: [[String]] = [["add", "More"], ["done", "1"], ["update", "2", "+x"], ["undo"]]
+
+  @Test func aTruncatedDatabaseIsDamagedAndLeftAlone() throws {
+    let todo = try filled()
+    #expect(truncate(todo.databasePath, 40_000) == 0)
+    let before = todo.contents(of: todo.databasePath)
+    for arguments in [["list"], ["stats"]] + Self.changes {
+      let run = todo.run(arguments)
+      #expect(run.status == 1, "\(arguments): \(run)")
+      #expect(run.stdout == "", "\(arguments)")
+      #expect(
+        run.errorLines == [
+          "todo: error: cannot use the database \(todo.databasePath): the file is damaged (SQLite: database disk image is malformed); nothing was written",
+          "todo: hint: copy the file aside as it is; sqlite3 FILE 'PRAGMA integrity_check' shows the damage; restore the file from a backup",
+        ], "\(arguments): \(run)")
+      #expect(todo.contents(of: todo.databasePath) == before, "\(arguments) changed the file")
+    }
+  }
+
+  /// A page of the task table overwritten: the commands that read it say the file is damaged.
+  @Test func aDamagedPageIsReportedWithTheWayToSeeIt() throws {
+    let todo = try filled()
+    let leaf = todo.shell("sqlite3 '\(todo.databasePath)' \"SELECT pageno FROM dbstat WHERE name = 'todo' AND pagetype = 'leaf' LIMIT 1 OFFSET 3\"")
+    let page = try #require(Int(leaf.stdout.trimmingCharacters(in: .whitespacesAndNewlines)), "\(leaf)")
+    let handle = try #require(FileHandle(forWritingAtPath: todo.databasePath))
+    try handle.seek(toOffset: UInt64((page - 1) * 4096))
+    handle.write(Data([0x0D, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF]))
+    try handle.close()
+    let check = todo.shell("sqlite3 '\(todo.databasePath)' 'PRAGMA integrity_check'")
+    #expect(check.stdout != "ok\n", "the page is not damaged: \(check)")
+    let before = todo.contents(of: todo.databasePath)
+    for arguments in [["list"], ["list", "status:all"], ["update", "--where", "Task", "+x", "--yes"], ["export"]] {
+      let run = todo.run(arguments)
+      #expect(run.status == 1, "\(arguments): \(run)")
+      #expect(
+        run.errorLines.first == "todo: error: the database file is damaged (SQLite: database disk image is malformed); nothing was written",
+        "\(arguments): \(run)")
+      #expect(run.errorLines.dropFirst().first?.contains("PRAGMA integrity_check") == true, "\(run)")
+      #expect(todo.contents(of: todo.databasePath) == before, "\(arguments) changed the file")
+    }
+  }
+
+  @Test func aDatabaseOfANewerTodoIsRefusedUnchanged() throws {
+    let todo = try TodoSandbox()
+    todo.add("Mine")
+    let version = todo.shell("sqlite3 '\(todo.databasePath)' 'PRAGMA user_version = 99'")
+    try #require(version.status == 0, "\(version)")
+    let before = todo.contents(of: todo.databasePath)
+    for arguments in [["list"], ["add", "x"], ["--dry-run", "add", "x"]] {
+      let run = todo.run(arguments)
+      #expect(run.status == 1, "\(arguments): \(run)")
+      #expect(
+        run.errorLines == [
+          "todo: error: cannot use the database \(todo.databasePath): the database has schema version 99, newer than the 5 this program knows; use a newer version of the program",
+          "todo: hint: this database was written by a newer version of todo",
+        ], "\(arguments): \(run)")
+      #expect(todo.contents(of: todo.databasePath) == before)
+    }
+  }
+
+  /// sqlite3 holds the write lock for 8 seconds: a change waits the 5-second busy timeout, then
+  /// fails clearly; reading goes on meanwhile (WAL).
+  @Test(.timeLimit(.minutes(1))) func aDatabaseLockedPastTheBusyTimeout() throws {
+    let todo = try TodoSandbox()
+    todo.add("Mine")
+    let holder = todo.launch(
+      URL(fileURLWithPath: "/bin/sh"), ["-c", "(echo 'BEGIN EXCLUSIVE;'; echo 'SELECT 1;'; sleep 8) | sqlite3 '\(todo.databasePath)'"])
+    // The lock is held once an immediate transaction with no wait is refused.
+    var held = false
+    for _ in 0..<100 where !held {
+      held = todo.shell("sqlite3 -cmd '.timeout 0' '\(todo.databasePath)' 'BEGIN IMMEDIATE; ROLLBACK;'").status != 0
+      if !held { usleep(50_000) }
+    }
+    try #require(held, "sqlite3 did not take the lock")
+    let listed = todo("list", "--json")
+    #expect(listed.status == 0, "reading works while another program writes: \(listed)")
+    let started = Date()
+    let run = todo("add", "Blocked")
+    #expect(Date().timeIntervalSince(started) >= 4.5, "it did not wait for the lock")
+    #expect(run.status == 1, "\(run)")
+    #expect(
+      run.errorLines == [
+        "todo: error: the database is locked: another program kept it locked for longer than 5 seconds; nothing was written",
+        "todo: hint: another todo (or a program using the file, such as sqlite3) is writing to it; try again",
+      ], "\(run)")
+    _ = holder.wait(seconds: 20)
+    #expect(todo.ids() == [1])
+  }
+
+  /// As `nobody` (root drops its rights with setpriv): a database in a folder that user may not
+  /// write can be read, but not changed, and nothing appears in the folder.
+  @Test(.enabled(if: geteuid() == 0 && TodoSandbox.hasTool("setpriv"), "needs root and setpriv to run as nobody"))
+  func aDatabaseInAReadOnlyFolder() throws {
+    let todo = try TodoSandbox()
+    todo.add("Mine")
+    let folder = todo.folder.appendingPathComponent("shared").path
+    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    let database = folder + "/todo.db"
+    try FileManager.default.copyItem(atPath: todo.databasePath, toPath: database)
+    // The folder is root's and closed to others' writes; the file is nobody's.
+    #expect(chmod(todo.folder.path, 0o755) == 0 && chmod(folder, 0o755) == 0)
+    #expect(chown(database, 65534, 65534) == 0)
+    let before = todo.contents(of: database)
+    let asNobody = { (arguments: [String]) -> TodoRun in
+      todo.launch(
+        URL(fileURLWithPath: "/usr/bin/setpriv"),
+        ["--reuid=65534", "--regid=65534", "--clear-groups", TodoSandbox.binary!.path, "--db", database] + arguments,
+        shownAs: arguments
+      ).wait()
+    }
+    let listed = asNobody(["list", "--json"])
+    #expect(listed.status == 0, "\(listed)")
+    #expect(try listed.jsonArray().compactMap { $0["title"] as? String } == ["Mine"])
+    let add = asNobody(["add", "Theirs"])
+    #expect(add.status == 1, "\(add)")
+    #expect(
+      add.errorLines == [
+        "todo: error: cannot use the database \(database): its folder is not writable, and SQLite keeps its journal files next to the database; nothing was written"
+      ], "\(add)")
+    #expect(todo.contents(of: database) == before)
+    #expect(try FileManager.default.contentsOfDirectory(atPath: folder) == ["todo.db"])
+  }
+}

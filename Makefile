@@ -22,7 +22,7 @@ RELEASE_FLAGS = -c release --static-swift-stdlib $(STATIC_CXX_FLAGS) $(if $(PIE)
 # System packages: the libraries to build with, what the tests drive (tmux, mandoc, and the
 # bench script's smoke run), and what the benchmarks compare with (Taskwarrior).
 BUILD_PACKAGES = libsqlite3-dev libedit-dev pkg-config
-TEST_PACKAGES = tmux mandoc sqlite3 hyperfine time python3 taskwarrior todotxt-cli todoman python3-icalendar radicale vdirsyncer curl zsh fish jq python3-jsonschema
+TEST_PACKAGES = tmux mandoc sqlite3 hyperfine time python3 taskwarrior todotxt-cli todoman python3-icalendar radicale vdirsyncer curl zsh fish jq python3-jsonschema bash-completion
 BENCH_PACKAGES = sqlite3 hyperfine time python3 taskwarrior
 
 .PHONY: all build release static-cxx deps test-deps bench-deps run test test-tsan test-asan bench bench-quick install install-files uninstall clean
@@ -100,23 +100,24 @@ INSTALLED_FILES = bin/todo share/man/man1/todo.1 share/bash-completion/completio
 install: release
 	$(MAKE) install-files BINARY="$$($(SWIFT) build $(RELEASE_FLAGS) --show-bin-path)/todo"
 
+DEST = $(DESTDIR)$(PREFIX)
+
 install-files:
 	@test -x "$(BINARY)" || { echo "install-files: BINARY=$(BINARY) is not an executable"; exit 1; }
-	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1 \
-	  $(DESTDIR)$(PREFIX)/share/bash-completion/completions $(DESTDIR)$(PREFIX)/share/zsh/site-functions \
-	  $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d $(DESTDIR)$(PREFIX)/share/todo
-	install -m 0755 "$(BINARY)" $(DESTDIR)$(PREFIX)/bin/todo
-	install -m 0644 man/todo.1 $(DESTDIR)$(PREFIX)/share/man/man1/todo.1
-	"$(BINARY)" completions bash > $(DESTDIR)$(PREFIX)/share/bash-completion/completions/todo
-	"$(BINARY)" completions zsh > $(DESTDIR)$(PREFIX)/share/zsh/site-functions/_todo
-	"$(BINARY)" completions fish > $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/todo.fish
-	chmod 0644 $(DESTDIR)$(PREFIX)/share/bash-completion/completions/todo \
-	  $(DESTDIR)$(PREFIX)/share/zsh/site-functions/_todo $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/todo.fish
-	install -m 0644 docs/todo.schema.json $(DESTDIR)$(PREFIX)/share/todo/todo.schema.json
+	install -d "$(DEST)/bin" "$(DEST)/share/man/man1" "$(DEST)/share/bash-completion/completions" \
+	  "$(DEST)/share/zsh/site-functions" "$(DEST)/share/fish/vendor_completions.d" "$(DEST)/share/todo"
+	install -m 0755 "$(BINARY)" "$(DEST)/bin/todo"
+	install -m 0644 man/todo.1 "$(DEST)/share/man/man1/todo.1"
+	"$(BINARY)" completions bash > "$(DEST)/share/bash-completion/completions/todo"
+	"$(BINARY)" completions zsh > "$(DEST)/share/zsh/site-functions/_todo"
+	"$(BINARY)" completions fish > "$(DEST)/share/fish/vendor_completions.d/todo.fish"
+	chmod 0644 "$(DEST)/share/bash-completion/completions/todo" "$(DEST)/share/zsh/site-functions/_todo" \
+	  "$(DEST)/share/fish/vendor_completions.d/todo.fish"
+	install -m 0644 docs/todo.schema.json "$(DEST)/share/todo/todo.schema.json"
 
 uninstall:
-	rm -f $(addprefix $(DESTDIR)$(PREFIX)/,$(INSTALLED_FILES))
-	rmdir $(DESTDIR)$(PREFIX)/share/todo 2>/dev/null || true
+	for file in $(INSTALLED_FILES); do rm -f "$(DEST)/$$file"; done
+	rmdir "$(DEST)/share/todo" 2>/dev/null || true
 
 clean:
 	rm -rf .build .build-tsan .build-asan bench/data

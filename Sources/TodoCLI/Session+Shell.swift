@@ -7,7 +7,8 @@ extension Session {
   /// cannot be opened.
   func runShell(options: GlobalOptions) -> Int32 {
     do throws(Failure) {
-      _ = try context(path: options.databasePath, readOnly: false)
+      // Reading is enough to know it opens (on a full disk, or read-only, the shell still reads).
+      _ = try context(path: options.databasePath, readOnly: true)
     } catch {
       error.report(to: standardError, json: options.format != .human)
       standardError.flush()
@@ -39,8 +40,7 @@ extension Session {
       standardError.write("todo: error: usage: todo __complete bash|zsh|fish LINE [BREAKS]\n")
       return 2
     }
-    var options = GlobalOptions()
-    options.databasePath = CompletionScript.databaseOption(in: arguments[1])
+    let options = CompletionScript.globalOptions(in: arguments[1], home: environment["HOME"])
     let source = SessionCompletions(session: self, options: options, isInsideShell: false)
     let completion = ShellCompletion(source: source).completion(forLineBeforeCursor: arguments[1], startsWithProgramName: true)
     standardOutput.write(CompletionScript.reply(completion, shell: shell, wordBreaks: arguments.count > 2 ? arguments[2] : nil))

@@ -226,7 +226,7 @@ final class Session {
       // A new database is private to its owner (SQLite would create it 0644).
       FileSystem.createPrivateFile(path)
     }
-    let context: Context
+    var context: Context
     do throws(Failure) {
       context = try open(path, shownAs: path, readOnly: readOnlyFile, immutable: immutable)
     } catch .database(_, .sqlite(let error))
@@ -237,8 +237,11 @@ final class Session {
       // WAL database needs even to read. With no write-ahead log in use, the file alone holds
       // every task: read it as it is.
       context = try open(path, shownAs: path, readOnly: true, immutable: true)
-      readOnlyFile = true
+      immutable = true
     }
+    // An immutable view is right only while nothing writes the file: it serves this command and
+    // is not kept (the shell's next command looks at the file again).
+    guard !immutable else { return context }
     openContexts[path] = context
     if readOnlyFile { readOnlyPaths.insert(path) } else { readOnlyPaths.remove(path) }
     return context
@@ -250,7 +253,8 @@ final class Session {
     guard let (path, _) = FileSystem.databasePath(option: option, environment: environment) else {
       throw .environment("cannot find the database: HOME is not set; give --db PATH or set TODO_DB")
     }
-    if let open = openContexts[path] ?? dryRunContexts[path] { return open }
+    if let open = openContexts[path], !readOnlyPaths.contains(path) { return open }
+    if let open = dryRunContexts[path] { return open }
     if FileSystem.isDirectory(path) {
       throw .databaseFile(path: path, reason: "it is a directory; give a file path")
     }
@@ -275,7 +279,11 @@ final class Session {
       throw .environment("no database to complete from")
     }
     if let open = openContexts[path] { return open }
-    let context = try open(path, shownAs: path, readOnly: true, immutable: false, upgrade: false)
+    // Read-only makes no change, but on a WAL database SQLite still creates -wal and -shm files,
+    // which may then outlive a chmod or belong to the wrong user. Without a log in use, the file
+    // alone holds every task: read it as it is.
+    let immutable = !FileSystem.exists(path + "-wal")
+    let context = try open(path, shownAs: path, readOnly: true, immutable: immutable, upgrade: false)
     openContexts[path] = context
     return context
   }

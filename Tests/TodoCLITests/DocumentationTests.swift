@@ -63,8 +63,9 @@ import Testing
     }
   }
 
-  /// Every `$ ` line of the `.Bd -literal` blocks of EXAMPLES, run in order by `sh -c` against
-  /// one scratch database and HOME, with `todo` on the PATH, exits 0.
+  /// Every `$ ` line of the `.Bd -literal` blocks of EXAMPLES, run in order by bash with
+  /// `pipefail` (a todo that fails before `| jq` fails the line) against one scratch database and
+  /// HOME, with `todo` on the PATH, exits 0.
   @Test func everyManPageExampleRunsInOrder() throws {
     var examples: [String] = []
     var inBlock = false
@@ -77,7 +78,7 @@ import Testing
     let todo = try TodoSandbox()
     let path = TodoSandbox.binary!.deletingLastPathComponent().path + ":" + todo.environment["PATH"]!
     for example in examples {
-      let run = todo.shell(example, environment: ["PATH": path])
+      let run = todo.launch(URL(fileURLWithPath: "/bin/bash"), ["-o", "pipefail", "-c", example], environment: ["PATH": path]).wait()
       #expect(run.status == 0, "man page example failed: \(example)\n\(run)")
     }
   }
@@ -105,7 +106,7 @@ import Testing
     let path = TodoSandbox.binary!.deletingLastPathComponent().path + ":" + todo.environment["PATH"]!
     let environment: [String: String?] = ["PATH": path, "TODO_NOW": Self.readmeNow, "COLUMNS": nil]
     for (command, expected) in steps {
-      let run = todo.shell(command, environment: environment)
+      let run = todo.launch(URL(fileURLWithPath: "/bin/bash"), ["-o", "pipefail", "-c", command], environment: environment).wait()
       #expect(run.status == 0, "README tour: \(command)\n\(run)")
       let printed = TodoRun.lines(of: run.stdout + run.stderr).map(Self.withoutUUIDs)
       #expect(printed == expected.map(Self.withoutUUIDs), "README tour: \(command)")

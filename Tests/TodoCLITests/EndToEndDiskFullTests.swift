@@ -16,7 +16,10 @@ struct EndToEndDiskFullTests {
     try #require(
       mount.status == 0,
       "cannot mount a tmpfs to fill (the test needs root, as 'make test' runs on a fresh machine): \(mount.stderr)")
-    defer { todo.shell("umount '\(disk)'") }
+    defer {
+      let unmounted = todo.shell("umount '\(disk)' || umount -l '\(disk)'")
+      #expect(unmounted.status == 0, "the tmpfs at \(disk) is still mounted: \(unmounted)")
+    }
     try body(todo, disk)
   }
 
@@ -58,6 +61,11 @@ struct EndToEndDiskFullTests {
       let titles = try listed.jsonArray().compactMap { $0["title"] as? String }
       #expect(titles == ["First", "Second", "Third"])
       #expect(todo.run(["stats"], environment: environment).status == 0)
+      // The shell starts and reads too; its writes fail like any other.
+      let shell = todo.run(["shell"], stdin: "list\nadd Sixth\n", environment: environment)
+      #expect(shell.status == 1, "\(shell)")
+      #expect(shell.stdout.contains("Third"), "\(shell)")
+      #expect(shell.stderr.contains("line 2: cannot write the database"), "\(shell)")
       #expect(todo.contents(of: database) == before)
 
       todo.shell("rm '\(disk)/filler'")

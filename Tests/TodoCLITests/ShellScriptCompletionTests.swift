@@ -14,7 +14,8 @@ struct ShellScriptCompletionTests {
     defer { sandbox.remove() }
     for line in [
       ["add", "Buy milk", "+home", "due:tomorrow"], ["add", "Pay rent", "project:home.rent"],
-      ["add", "Call bob", "project:work", "+work"], ["context", "define", "office", "+work"],
+      ["add", "Call bob", "project:work", "+work"], ["add", "Odd one", "+semi;colon", "+dollar$x"],
+      ["context", "define", "office", "+work"],
       ["config", "set", "report.mine.columns", "id,title"],
     ] {
       let result = try sandbox.run(line)
@@ -61,7 +62,7 @@ struct ShellScriptCompletionTests {
         ("todo add due:tod", ["today"]),  // readline replaces what follows the colon
         ("todo list project:h", ["home", "home.rent"]),
         ("todo list +h", ["+home"]),
-        ("todo done ", ["1  Buy milk", "2  Pay rent", "3  Call bob"]),
+        ("todo done ", ["1  Buy milk", "2  Pay rent", "3  Call bob", "4  Odd one"]),
         ("todo done 2", ["2"]),
         ("todo context ", ["list", "show", "none", "define", "delete", "office"]),
         ("todo config get week.", ["week.start"]),
@@ -70,6 +71,14 @@ struct ShellScriptCompletionTests {
         ("todo import export-", ["export-1.json"]),
         ("todo completions ", ["bash", "zsh", "fish"]),
         ("todo show 'Bu", []),
+        // What bash would read specially is escaped: the tag, not a second command.
+        ("todo list +se", [#"+semi\;colon"#]),
+        ("todo list +do", [#"+dollar\$x"#]),
+        // The line's own global options, as the parser reads them: the last --db, --db=PATH,
+        // and -c settings (a report defined for this command only).
+        ("todo --db /nowhere/x.db --db=\(sandbox.database.path) done 3", ["3"]),
+        ("todo --db=/nowhere/x.db done ", []),
+        ("todo -c report.ours.columns=id,title ou", ["ours"]),
       ]
       var script = """
         source <(todo completions bash) || exit 9
@@ -158,13 +167,19 @@ struct ShellScriptCompletionTests {
         ("todo add due:tod", ["due:today"]),
         ("todo list project:h", ["project:home", "project:home.rent"]),
         ("todo list +h", ["+home"]),
-        ("todo done ", ["1\tBuy milk", "2\tPay rent", "3\tCall bob"]),
+        ("todo done ", ["1\tBuy milk", "2\tPay rent", "3\tCall bob", "4\tOdd one"]),
+        ("todo list \\\n+h", ["+home"]),  // a line continued with a backslash
         ("todo config get week.", ["week.start"]),
         ("todo import export-", ["export-1.json"]),
       ]
       var script = "todo completions fish | source; or exit 9\n"
       // One line per case (string join alone says nothing for an empty list).
-      for (line, _) in cases { script += "echo (string join '|' -- (complete -C \(shellQuoted(line))))\n" }
+      for (line, _) in cases {
+        // fish: single quotes (a backslash doubled), with a newline as an unquoted \n between.
+        let quoted = line.split(separator: "\n", omittingEmptySubsequences: false)
+          .map { "'" + $0.replacingOccurrences(of: "\\", with: "\\\\") + "'" }.joined(separator: "\\n")
+        script += "echo (string join '|' -- (complete -C \(quoted)))\n"
+      }
       let result = try run("/usr/bin/fish", ["--no-config", "-c", script], in: sandbox)
       #expect(result.status == 0, "\(result.output)")
       let replies = result.output.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
@@ -199,6 +214,17 @@ struct ShellScriptCompletionTests {
     }
     #expect(try Data(contentsOf: sandbox.database) == before)
     #expect(try FileManager.default.contentsOfDirectory(atPath: sandbox.root.path).sorted() == folderBefore)
+
+    // A database todo wrote (WAL mode, closed): no -wal or -shm file appears either.
+    try FileManager.default.removeItem(at: sandbox.database)
+    _ = try sandbox.run(["add", "Buy milk", "+home"])
+    let written = try Data(contentsOf: sandbox.database)
+    let folder = try FileManager.default.contentsOfDirectory(atPath: sandbox.root.path).sorted()
+    #expect(!folder.contains("todo.db-wal"))
+    let ids = try sandbox.run(["__complete", "bash", "todo done ", " "])
+    #expect(ids.output == "-\n1\n", "\(ids)")
+    #expect(try Data(contentsOf: sandbox.database) == written)
+    #expect(try FileManager.default.contentsOfDirectory(atPath: sandbox.root.path).sorted() == folder)
   }
 
   @Test func aBadCallOfTheHiddenCommandIsAUsageError() throws {

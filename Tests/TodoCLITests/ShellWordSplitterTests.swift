@@ -15,6 +15,15 @@ import Testing
     #expect(try split(" \t ") == [])
   }
 
+  /// A command line that bash, zsh or fish hands to completion can span lines.
+  @Test func aBackslashNewlineJoinsLinesAndANewlineSeparatesWords() throws {
+    #expect(try split("list \\\n+home") == ["list", "+home"])
+    #expect(try split("add Buy\\\nmilk") == ["add", "Buymilk"])
+    #expect(try split("add \"a\\\nb\"") == ["add", "ab"])
+    #expect(try split("add 'a\\\nb'") == ["add", "a\\\nb"])
+    #expect(try split("list\n+home") == ["list", "+home"])
+  }
+
   @Test func singleQuotesKeepEverythingLiterally() throws {
     #expect(try split(#"add 're: rent' 'a\b' '"x"'"#) == ["add", "re: rent", #"a\b"#, #""x""#])
   }

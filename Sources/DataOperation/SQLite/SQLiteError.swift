@@ -1,5 +1,9 @@
 import CSQLite
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// A failure reported by SQLite: the extended result code, SQLite's message and the SQL that failed.
 ///
 /// The bound values are never part of the error, so an error message cannot leak a user's data
@@ -34,7 +38,7 @@ public struct SQLiteError: Error, Equatable, Sendable, CustomStringConvertible {
   /// whose system error is `ENOSPC` or `EDQUOT` (creating the `-shm` file of a WAL database on
   /// a full disk fails so).
   public var isDiskFull: Bool {
-    primaryCode == Self.full || (primaryCode == Self.ioError && [28, 122].contains(systemErrorNumber))
+    primaryCode == Self.full || (primaryCode == Self.ioError && [ENOSPC, EDQUOT].contains(systemErrorNumber))
   }
 
   /// The primary result code: the low byte of the extended code (`SQLITE_CONSTRAINT` is 19).

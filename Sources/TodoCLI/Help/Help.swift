@@ -493,6 +493,8 @@ enum Help {
       file per task) in ${XDG_DATA_HOME:-~/.local/share}/todo/vdir/NAME/:
       todo sync runs 'vdirsyncer sync', merges the vdir into the database,
       writes the tasks changed here back to it, and runs vdirsyncer again.
+      It takes no --dry-run (a server cannot take a change back): --status
+      shows what a sync would send and receive, and changes nothing.
       vdirsyncer never runs while the database is locked.
       The merge is per field, against the copy of the last sync: a field
       changed on one side takes that side; changed on both, the later change

@@ -47,7 +47,8 @@ enum CompletionScript {
       }
       let described = candidates.count > 1 && candidates.contains { $0.description != nil }
       for candidate in candidates where candidate.replacement.hasPrefix(head) {
-        let text = String(candidate.replacement.dropFirst(head.count))
+        // bash inserts COMPREPLY as it is: a tag such as `a;b` or `$x` is escaped for it.
+        let text = escapedForBash(String(candidate.replacement.dropFirst(head.count)))
         lines.append(described ? text + (candidate.description.map { "  " + $0 } ?? "") : text)
       }
     case .zsh:
@@ -65,11 +66,27 @@ enum CompletionScript {
     return lines.map(oneLine).joined(separator: "\n") + "\n"
   }
 
-  /// The `--db` a typed line names, so that completion reads that database.
-  static func databaseOption(in line: String) -> String? {
-    let words = WordSplitter.scan(line).words
-    guard let index = words.firstIndex(of: "--db"), index + 1 < words.count else { return nil }
-    return words[index + 1]
+  /// The global options of a typed line (`--db`, `-c`), read as the parser reads them, so that
+  /// completion reads the database and settings the command will; a `~/` the shell has not
+  /// expanded yet is HOME.
+  static func globalOptions(in line: String, home: String?) -> GlobalOptions {
+    let words = Array(WordSplitter.scan(line).words.dropFirst())
+    var options = (try? CommandParser(now: 0).parseGlobalOptions(words).options) ?? GlobalOptions()
+    if let path = options.databasePath, path.hasPrefix("~/"), let home {
+      options.databasePath = home + path.dropFirst(1)
+    }
+    return options
+  }
+
+  /// `text` with a backslash before every character a bash word would read specially.
+  static func escapedForBash(_ text: String) -> String {
+    var escaped = ""
+    for character in text {
+      let plain = character.isLetter || character.isNumber || "+-_.,:/@%=^".contains(character)
+      if !plain { escaped.append("\\") }
+      escaped.append(character)
+    }
+    return escaped
   }
 
   /// A line of the answer holds no newline (a tag or title cannot break the protocol).
@@ -149,7 +166,7 @@ enum CompletionScript {
     # or for good:     todo completions fish > ~/.config/fish/completions/todo.fish
     function __todo_complete
         set -l words (commandline -opc)
-        set -l reply (command $words[1] __complete fish (commandline -cp) 2>/dev/null)
+        set -l reply (command $words[1] __complete fish (commandline -cp | string collect) 2>/dev/null)
         or return
         if test "$reply[1]" = files
             __fish_complete_path (commandline -ct)

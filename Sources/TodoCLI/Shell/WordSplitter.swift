@@ -14,8 +14,8 @@ enum WordSplitError: Error, Equatable, Sendable {
 /// Turns one line typed in the shell into the words of a command line, the way a POSIX shell
 /// splits words, without any expansion (no `$`, globs, `~` or history `!`).
 ///
-/// - Words are separated by unquoted spaces and tabs; other white space (such as U+00A0) is
-///   ordinary text.
+/// - Words are separated by unquoted spaces, tabs and newlines; other white space (such as
+///   U+00A0) is ordinary text. A backslash before a newline joins the lines.
 /// - `'…'` keeps everything literally, up to the next `'`.
 /// - `"…"` keeps everything literally except that a backslash escapes `"`, `\`, `$` and `` ` ``;
 ///   before any other character the backslash stays.
@@ -67,6 +67,17 @@ enum WordSplitter {
 
     while index < scalars.count {
       let scalar = scalars[index]
+      // A backslash before a newline continues the line (a shell's command line, as bash, zsh
+      // and fish hand it to completion, can span lines); outside quotes a newline separates.
+      if scalar == "\\", quote != .single, index + 1 < scalars.count, scalars[index + 1] == "\n" {
+        index += 2
+        continue
+      }
+      if scalar == "\n", quote == .none {
+        if wordStart != nil { finishWord() }
+        index += 1
+        continue
+      }
       switch quote {
       case .single:
         if scalar == "'" { quote = .none } else { word.append(scalar) }

@@ -45,6 +45,19 @@ struct ShellScriptCompletionTests {
     return (process.terminationStatus, try String(contentsOf: outputPath, encoding: .utf8))
   }
 
+  /// Each line of the output is one case's candidates, joined by `|`.
+  private func expectReplies(
+    _ result: (status: Int32, output: String), _ cases: [(line: String, expected: [String])], shell: String,
+    sourceLocation: SourceLocation = #_sourceLocation
+  ) {
+    #expect(result.status == 0, "\(result.output)", sourceLocation: sourceLocation)
+    let replies = result.output.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+    for (index, (line, expected)) in cases.enumerated() {
+      let reply = index < replies.count ? replies[index].split(separator: "|").map(String.init) : ["(no reply)"]
+      #expect(reply == expected, "\(shell): \(line)", sourceLocation: sourceLocation)
+    }
+  }
+
   private static func requireShell(_ path: String) throws {
     try #require(
       FileManager.default.isExecutableFile(atPath: path),
@@ -95,12 +108,7 @@ struct ShellScriptCompletionTests {
       for (line, _) in cases { script += "complete_line \(shellQuoted(line))\n" }
       try Self.requireShell("/bin/bash")
       let result = try run("/bin/bash", ["--norc", "--noprofile", "-c", script], in: sandbox)
-      #expect(result.status == 0, "\(result.output)")
-      let replies = result.output.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
-      for (index, (line, expected)) in cases.enumerated() {
-        let reply = index < replies.count ? replies[index].split(separator: "|").map(String.init) : ["(no reply)"]
-        #expect(reply == expected, "bash: \(line)")
-      }
+      expectReplies(result, cases, shell: "bash")
     }
   }
 
@@ -181,12 +189,7 @@ struct ShellScriptCompletionTests {
         script += "echo (string join '|' -- (complete -C \(quoted)))\n"
       }
       let result = try run("/usr/bin/fish", ["--no-config", "-c", script], in: sandbox)
-      #expect(result.status == 0, "\(result.output)")
-      let replies = result.output.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
-      for (index, (line, expected)) in cases.enumerated() {
-        let reply = index < replies.count ? replies[index].split(separator: "|").map(String.init) : ["(no reply)"]
-        #expect(reply == expected, "fish: \(line)")
-      }
+      expectReplies(result, cases, shell: "fish")
     }
   }
 

@@ -25,7 +25,7 @@ BUILD_PACKAGES = libsqlite3-dev libedit-dev pkg-config
 TEST_PACKAGES = tmux mandoc sqlite3 hyperfine time python3 taskwarrior todotxt-cli todoman python3-icalendar radicale vdirsyncer curl zsh fish jq python3-jsonschema bash-completion
 BENCH_PACKAGES = sqlite3 hyperfine time python3 taskwarrior
 
-.PHONY: all build release static-cxx deps test-deps bench-deps run test test-tsan test-asan bench bench-quick install install-files uninstall clean
+.PHONY: all build release static-cxx deps test-deps bench-deps run test test-tsan test-asan bench bench-quick install install-files uninstall fuzz clean
 
 all: build
 
@@ -82,6 +82,23 @@ test-tsan: test-deps
 test-asan: test-deps
 	ASAN_OPTIONS=detect_leaks=0 $(SWIFT) test --sanitize=address --scratch-path .build-asan
 
+# libFuzzer on the fuzz targets (Sources/TodoCLI/FuzzTarget.swift), built with the fuzzer and
+# AddressSanitizer in .build-fuzz; FUZZ_SECONDS each (FUZZ_TARGETS to choose). Starts from the
+# committed seeds (Tests/Fuzz/corpus/TARGET) and keeps what it learns in .build-fuzz/corpus;
+# a crash, hang or memory blow-up is written to Tests/Fuzz/regressions/TARGET/, which
+# FuzzRegressionTests replays in `make test` from then on. Not part of `make test`.
+FUZZ_SECONDS ?= 60
+FUZZ_TARGETS ?= command-line dates filters config json taskwarrior todotxt ical
+fuzz: deps
+	$(SWIFT) build --product todo-fuzz --scratch-path .build-fuzz -Xswiftc -sanitize=fuzzer,address -Xswiftc -DFUZZING -Xswiftc -use-ld=lld
+	@for target in $(FUZZ_TARGETS); do \
+	  mkdir -p .build-fuzz/corpus/$$target Tests/Fuzz/regressions/$$target; \
+	  echo "== fuzzing $$target for $(FUZZ_SECONDS) s"; \
+	  TODO_FUZZ_TARGET=$$target .build-fuzz/debug/todo-fuzz -max_total_time=$(FUZZ_SECONDS) -timeout=10 \
+	    -rss_limit_mb=2048 -max_len=65536 -print_final_stats=1 -artifact_prefix=Tests/Fuzz/regressions/$$target/ \
+	    .build-fuzz/corpus/$$target Tests/Fuzz/corpus/$$target || exit 1; \
+	done
+
 # The budgets of shared/DESIGN.md as ratios measured side by side (1k to 1M tasks); the table
 # goes to bench/RESULTS.md. bench-quick: 1k and 10k only.
 bench: bench-deps
@@ -120,4 +137,4 @@ uninstall:
 	rmdir "$(DEST)/share/todo" 2>/dev/null || true
 
 clean:
-	rm -rf .build .build-tsan .build-asan bench/data
+	rm -rf .build .build-tsan .build-asan .build-fuzz bench/data

@@ -33,6 +33,8 @@ let package = Package(
     .executableTarget(name: "todo", dependencies: ["TodoCLI"]),
     // `make bench`'s helper: makes the benchmark databases and times the data layer.
     .executableTarget(name: "todo-bench", dependencies: ["TodoCore", "DataOperation", "CSQLite"], path: "Sources/TodoBench"),
+    // `make fuzz`'s libFuzzer driver (built with -sanitize=fuzzer); plainly built, it replays inputs.
+    .executableTarget(name: "todo-fuzz", dependencies: ["TodoCLI"], path: "Sources/TodoFuzz"),
     .target(name: "TestSupport", path: "Tests/TestSupport"),
     .testTarget(name: "DataOperationTests", dependencies: ["DataOperation", "TestSupport"]),
     .testTarget(name: "TodoCoreTests", dependencies: ["TodoCore", "DataOperation", "TestSupport"]),

@@ -236,6 +236,16 @@ final class ShellTerminal {
     }
   }
 
+  /// The test process's environment, copied once: other tests change `TZ` with setenv while
+  /// this one spawns, and reading `environ` then reads memory setenv has just freed (found by
+  /// AddressSanitizer).
+  nonisolated(unsafe) private static let environment: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?> = {
+    let variables = ProcessInfo.processInfo.environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+    let copy = UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>.allocate(capacity: variables.count)
+    copy.initialize(from: variables, count: variables.count)
+    return copy
+  }()
+
   private func tmuxOnce(_ arguments: [String], socket: String? = nil) throws -> String {
     let command = ["tmux", "-S", socket ?? self.socket] + arguments
     var output: [Int32] = [-1, -1]
@@ -269,7 +279,7 @@ final class ShellTerminal {
     var argv: [UnsafeMutablePointer<CChar>?] = command.map { strdup($0) } + [nil]
     defer { argv.forEach { free($0) } }
     var pid: pid_t = 0
-    let spawned = posix_spawnp(&pid, "tmux", &actions, &attributes, &argv, environ)
+    let spawned = posix_spawnp(&pid, "tmux", &actions, &attributes, &argv, Self.environment)
     Glibc.close(output[1])
     var data = Data()
     if spawned == 0 {

@@ -161,7 +161,9 @@ extension TodoStore {
   ///   empty title, a bad tag, a UUID given twice, a dependency cycle); nothing is written then.
   ///
   /// `replacingChanged` (a sync's merge, whose records already hold what both sides changed):
-  /// a record that differs from the stored task replaces it whatever its `modified`.
+  /// a record that differs from the stored task replaces it whatever its `modified`; and links
+  /// that close a cycle (each machine added one half of it) are dropped with a warning rather
+  /// than refused, since a refusal would stop every later sync too.
   public static func importRecords(_ records: [TaskRecord], now: Int64, command: String, replacingChanged: Bool = false)
     -> DataOperation<ImportReport, TodoError>
   {
@@ -264,7 +266,7 @@ extension TodoStore {
             }
           }
         }
-        try link(written, idOf: idOf, report: &report, on: connection)
+        try link(written, idOf: idOf, report: &report, breakingCycles: replacingChanged ? (entry, now) : nil, on: connection)
         try joinSeries(written, report: &report, on: connection)
         let counts = [
           (report.added.count, "added"), (report.updated.count, "updated"), (report.unchanged.count, "unchanged"),
@@ -412,10 +414,18 @@ extension TodoStore {
   /// modified time was 1795253400).
   public static func sequenceNumber(_ value: String) -> Int { Int(value.prefix { $0 != "@" }) ?? 0 }
 
-  /// Sets the parents and dependencies of the written tasks by UUID; refuses a cycle.
+  /// The UUID of a stored task.
+  private static func uuidOf(_ id: Int64, on connection: Connection) throws(TodoError) -> String {
+    try database { () throws(DatabaseError) in
+      try connection.first("SELECT uuid FROM todo WHERE id = ?", [.integer(id)]) { row throws(DatabaseError) in try row.text(at: 0) ?? "" }
+    } ?? ""
+  }
+
+  /// Sets the parents and dependencies of the written tasks by UUID; refuses a cycle, or with
+  /// `breakingCycles` drops one of its links.
   private static func link(
     _ written: [(record: TaskRecord, id: Int64)], idOf: [String: Int64], report: inout ImportReport,
-    on connection: Connection
+    breakingCycles: (entry: JournalEntry, now: Int64)? = nil, on connection: Connection
   ) throws(TodoError) {
     func id(of uuid: String) throws(TodoError) -> Int64? {
       if let known = idOf[uuid] { return known }
@@ -451,15 +461,41 @@ extension TodoStore {
       }
     }
     for (record, taskID) in written where !record.todo.depends.isEmpty {
-      if let cycle = try dependencyCycle(through: taskID, on: connection) {
+      while let cycle = try dependencyCycle(through: taskID, on: connection) {
         let path = cycle.map { "task \($0)" }.joinedText(" → ")
-        throw .invalid("\(record.place): the dependencies form a cycle (\(path)); nothing was imported")
+        guard let breakingCycles else { throw .invalid("\(record.place): the dependencies form a cycle (\(path)); nothing was imported") }
+        // Every machine drops the same link of the cycle (the greatest by its tasks' UUIDs),
+        // whichever of them sees it first, so that they end with the same links.
+        var links: [(from: Int64, to: Int64, key: String)] = []
+        for (from, to) in zip(cycle, cycle.dropFirst()) {
+          links.append((from, to, try uuidOf(from, on: connection) + " " + uuidOf(to, on: connection)))
+        }
+        guard let dropped = links.max(by: { $0.key < $1.key }) else { break }
+        // Undo puts the link back with the rest of the sync.
+        try database { () throws(DatabaseError) in
+          try Journal.record(entry: breakingCycles.entry, todoIDs: [dropped.from], on: connection)
+          try connection.execute("DELETE FROM dependency WHERE todo_id = ? AND depends_on = ?", [.integer(dropped.from), .integer(dropped.to)])
+          try connection.execute("UPDATE todo SET modified = max(modified, ?) WHERE id = ?", [.integer(breakingCycles.now), .integer(dropped.from)])
+        }
+        report.warnings.append(
+          "task \(dropped.from) no longer waits for task \(dropped.to): with the other side's links it made a cycle (\(path))")
       }
     }
     for (record, taskID) in written where record.todo.parentUUID != nil {
       if let chain = try parentCycle(of: taskID, on: connection) {
         let path = chain.map { "task \($0)" }.joinedText(" → ")
-        throw .invalid("\(record.place): the parents form a cycle (\(path)); nothing was imported")
+        guard let breakingCycles else { throw .invalid("\(record.place): the parents form a cycle (\(path)); nothing was imported") }
+        // As with dependencies, every machine frees the same task: the greatest by UUID.
+        var children: [(id: Int64, parent: Int64, key: String)] = []
+        for (child, parent) in zip(chain, chain.dropFirst()) { children.append((child, parent, try uuidOf(child, on: connection))) }
+        guard let freed = children.max(by: { $0.key < $1.key }) else { continue }
+        try database { () throws(DatabaseError) in
+          try Journal.record(entry: breakingCycles.entry, todoIDs: [freed.id], on: connection)
+          try connection.execute("UPDATE todo SET parent_id = NULL WHERE id = ?", [.integer(freed.id)])
+          try connection.execute("UPDATE todo SET modified = max(modified, ?) WHERE id = ?", [.integer(breakingCycles.now), .integer(freed.id)])
+        }
+        report.warnings.append(
+          "task \(freed.id) is no longer a subtask of task \(freed.parent): with the other side's links it made a cycle (\(path))")
       }
     }
   }

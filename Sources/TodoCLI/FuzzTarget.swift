@@ -1,0 +1,90 @@
+import TodoCore
+import TodoInterchange
+
+/// The entry points `make fuzz` drives with libFuzzer, and the regression tests replay: each
+/// takes arbitrary bytes and must return (an error is a fine answer) without crashing, hanging
+/// or reading out of bounds. A crash libFuzzer finds becomes a file in `Tests/Fuzz/TARGET/`,
+/// which `FuzzRegressionTests` runs in `make test` from then on.
+///
+/// ```swift
+/// FuzzTarget.commandLine.run(Array("add Buy milk due:tomorrow".utf8))
+/// ```
+public enum FuzzTarget: String, CaseIterable, Sendable {
+  /// A line as the shell splits it, then parsed as a command line (global options, the command,
+  /// its options, attributes and filter words).
+  case commandLine = "command-line"
+  /// A date expression (`due:` values, `todo date`).
+  case dates
+  /// The filter language, as `list` reads it (`( +a or project:b ) not due.before:eow`).
+  case filters
+  /// A configuration file, and each of its values checked against its key.
+  case config
+  /// Our JSON and JSON Lines, as `import` reads them.
+  case json
+  /// Taskwarrior's `task export` output.
+  case taskwarrior
+  /// A todo.txt file.
+  case todotxt
+  /// An iCalendar file.
+  case ical
+
+  /// A fixed moment, so that a run is repeatable: Saturday 2026-11-21 09:30 UTC.
+  static let now: Int64 = 1_795_253_400
+
+  /// Runs the target on `bytes`; true when they were read without an error. Bytes that are not
+  /// UTF-8 are given to the byte-reading targets as they are; the text targets decode them with
+  /// replacement characters.
+  @discardableResult
+  public func run(_ bytes: [UInt8]) -> Bool {
+    let text = String(decoding: bytes, as: UTF8.self)
+    switch self {
+    case .commandLine:
+      guard let words = try? WordSplitter.split(text) else { return false }
+      return Self.parse(words)
+    case .dates:
+      // With a due date to count from (`due-3d`), and without.
+      let fromDue = try? DateExpressionParser(now: Self.now, due: .day(CalendarDay(year: 2026, month: 12, day: 1))).read(text)
+      return (try? DateExpressionParser(now: Self.now).read(text)) != nil || fromDue != nil
+    case .filters:
+      guard let words = try? WordSplitter.split(text) else { return false }
+      Self.parse(["update", "--where", text, "+x"])
+      return Self.parse(["list"] + words)
+    case .config:
+      guard let file = try? ConfigFile(text: text, path: "fuzz") else { return false }
+      var valid = true
+      for entry in file.entries {
+        guard let key = try? Configuration.key(entry.key), (try? Configuration.check(entry.value, for: key, now: Self.now)) != nil
+        else {
+          valid = false
+          continue
+        }
+      }
+      return valid
+    case .json: return Self.write(try? NativeJSON.records(bytes))
+    case .taskwarrior: return Self.write(try? Taskwarrior.records(bytes, now: Self.now))
+    case .todotxt: return Self.write(try? TodoTxt.records(bytes))
+    case .ical: return Self.write(try? ICalendar.records(bytes, now: Self.now))
+    }
+  }
+
+  @discardableResult
+  private static func parse(_ words: [String]) -> Bool {
+    let parser = CommandParser(now: now)
+    guard let global = try? parser.parseGlobalOptions(words) else { return false }
+    return (try? parser.parseCommand(global, configuration: .defaults)) != nil
+  }
+
+  /// What was read is written back in every format (export must take whatever import took).
+  private static func write(_ records: [TaskRecord]?) -> Bool {
+    guard let records else { return false }
+    _ = ICalendar.Writer(records).calendar(records)
+    var json = JSONWriter(format: .compact)
+    for record in records {
+      _ = TodoTxt.line(record)
+      _ = Taskwarrior.line(record)
+      json.task(record.todo, extras: record.extras)
+      json.endLine()
+    }
+    return true
+  }
+}

@@ -326,10 +326,11 @@ public enum ICalendar {
       else { throw fail() }
       return .instant(seconds)
     }
-    // `/mozilla.org/20070129_1/Europe/Berlin`: the zone is the longest end of the path that is one.
+    // `/mozilla.org/20070129_1/Europe/Berlin`: the zone is the longest end of the path that is one;
+    // Outlook's `W. Europe Standard Time` is the IANA zone Windows means by it.
     let parts = zone.split(separator: "/").map(String.init)
-    for start in parts.indices {
-      let candidate = Array(parts[start...]).joinedText("/")
+    let candidates = parts.indices.map { Array(parts[$0...]).joinedText("/") } + [WindowsZones.iana(zone)].compactMap { $0 }
+    for candidate in candidates {
       if let seconds = Timestamp.wallClock(
         year: Int64(year), month: month, day: day, hour: hour, minute: minute, second: second, zone: candidate)
       {

@@ -91,6 +91,47 @@ import Testing
     #expect(try todo.task(4)["due"] as? String == "2026-12-01T22:00:00Z")
   }
 
+  /// Outlook and Exchange name zones as Windows does (`TZID:W. Europe Standard Time`, quoted or
+  /// not): each is the IANA zone CLDR maps it to, summer time included. (It was refused, and with
+  /// it the whole file.)
+  @Test func outlooksWindowsZoneNamesRead() throws {
+    let todo = try TodoSandbox()
+    let calendar = """
+      BEGIN:VCALENDAR\r
+      PRODID:-//Microsoft Corporation//Outlook 16.0 MIMEDIR//EN\r
+      BEGIN:VTIMEZONE\r
+      TZID:W. Europe Standard Time\r
+      END:VTIMEZONE\r
+      BEGIN:VTODO\r
+      UID:outlook-1\r
+      SUMMARY:Berlin summer\r
+      DUE;TZID=W. Europe Standard Time:20260701T170000\r
+      END:VTODO\r
+      BEGIN:VTODO\r
+      UID:outlook-2\r
+      SUMMARY:Los Angeles winter\r
+      DUE;TZID="Pacific Standard Time":20261201T090000\r
+      END:VTODO\r
+      BEGIN:VTODO\r
+      UID:outlook-3\r
+      SUMMARY:India\r
+      DTSTART;TZID=India Standard Time:20261201T093000\r
+      DUE;TZID=UTC-11:20261201T010000\r
+      END:VTODO\r
+      END:VCALENDAR\r
+
+      """
+    todo("import", "-", stdin: calendar).expectSuccess()
+    #expect(try todo.task(1)["due"] as? String == "2026-07-01T15:00:00Z")
+    #expect(try todo.task(2)["due"] as? String == "2026-12-01T17:00:00Z")
+    #expect(try todo.task(3)["scheduled"] as? String == "2026-12-01T04:00:00Z")
+    #expect(try todo.task(3)["due"] as? String == "2026-12-01T12:00:00Z")
+    // A name neither IANA nor Windows knows is still refused, naming it.
+    let unknown = todo("import", "-", stdin: calendar.replacingOccurrences(of: "India Standard Time", with: "Narnia Standard Time"))
+    #expect(unknown.status == 1)
+    #expect(unknown.stderr.contains("time zone 'Narnia Standard Time' is not known here"), "\(unknown)")
+  }
+
   @Test func aTodoTxtRoundTripKeepsWhatTheVdirGaveATask() throws {
     let todo = try TodoSandbox()
     let folder = todo.folder.appendingPathComponent("vdir").path

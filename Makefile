@@ -16,8 +16,8 @@ DEBUG_BIN = .build/debug/todo
 # SQLite is linked statically the same way (libsqlite3.a from libsqlite3-dev): the loader then
 # neither maps libsqlite3.so nor binds its symbols at every start (a sixth of `todo list`'s
 # instructions on 10k tasks went to the dynamic loader). It is the same SQLite, Debian's.
-STATIC_CXX_ARCHIVE := $(shell c++ -print-file-name=libstdc++.a 2>/dev/null)
-STATIC_SQLITE_ARCHIVE := $(shell c++ -print-file-name=libsqlite3.a 2>/dev/null)
+STATIC_CXX_ARCHIVE = $(shell c++ -print-file-name=libstdc++.a 2>/dev/null)
+STATIC_SQLITE_ARCHIVE = $(shell c++ -print-file-name=libsqlite3.a 2>/dev/null)
 STATIC_CXX_DIR = $(CURDIR)/.build/static-libs
 STATIC_CXX_FLAGS = $(if $(filter /%,$(STATIC_CXX_ARCHIVE) $(STATIC_SQLITE_ARCHIVE)),-Xlinker -L$(STATIC_CXX_DIR))
 PIE ?=

@@ -3,8 +3,8 @@ import TodoInterchange
 
 /// The entry points `make fuzz` drives with libFuzzer, and the regression tests replay: each
 /// takes arbitrary bytes and must return (an error is a fine answer) without crashing, hanging
-/// or reading out of bounds. A crash libFuzzer finds becomes a file in `Tests/Fuzz/TARGET/`,
-/// which `FuzzRegressionTests` runs in `make test` from then on.
+/// or reading out of bounds. A crash libFuzzer finds becomes a file in
+/// `Tests/Fuzz/regressions/TARGET/`, which `FuzzRegressionTests` runs in `make test` from then on.
 ///
 /// ```swift
 /// FuzzTarget.commandLine.run(Array("add Buy milk due:tomorrow".utf8))

@@ -9,8 +9,8 @@ import Glibc
 // Built by `make fuzz` (with -sanitize=fuzzer,address and -D FUZZING), this file has no `main`:
 // libFuzzer's own runs the target that TODO_FUZZ_TARGET names, with libFuzzer's arguments
 // (corpus folders, -max_total_time=…). Built plainly, `todo-fuzz TARGET FILE…` runs each file
-// through the target once: how a crash's input is replayed by hand (the tests replay them
-// in-process).
+// through the target once and prints `FILE: read` or `FILE: refused` (an error, which is a fine
+// answer): how a crash's input is replayed, by hand and by FuzzRegressionTests.
 
 /// Writes a message to standard error.
 func complain(_ message: String) {
@@ -70,8 +70,7 @@ struct Replay {
         bytes += buffer[..<count]
       }
       fclose(file)
-      target.run(bytes)
-      print("\(path): ok")
+      print("\(path): \(target.run(bytes) ? "read" : "refused")")
     }
   }
 }

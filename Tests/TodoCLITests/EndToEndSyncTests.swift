@@ -207,44 +207,98 @@ final class RadicaleServer {
     let (server, machines) = try setUp(machines: 2)
     defer { withExtendedLifetime(server) {} }
     let (a, b) = (machines[0], machines[1])
-    a("add", "First").expectSuccess()
-    a("add", "Second").expectSuccess()
-    sync(a)
-    sync(b)
+    // Each step a minute later, as on real machines (a rewritten item's SEQUENCE moves on).
+    var minute = 30
+    func at() -> String {
+      minute += 1
+      return "2026-11-21T09:\(minute):00Z"
+    }
+    func run(_ todo: TodoSandbox, _ arguments: String...) {
+      todo.run(arguments, environment: ["TODO_NOW": at()]).expectSuccess()
+    }
+    run(a, "add", "First")
+    run(a, "add", "Second")
+    sync(a, now: at())
+    sync(b, now: at())
     let (first, second) = (try uuid(a, 1), try uuid(a, 2))
-    a("update", first, "depends:\(second)").expectSuccess()
+    run(a, "update", first, "depends:\(second)")
     let onB = try #require(try task(b, second)["id"] as? Int)
     let firstOnB = try #require(try task(b, first)["id"] as? Int)
-    b("update", String(onB), "depends:\(firstOnB)").expectSuccess()
-    sync(a)
-    let merged = sync(b)
+    run(b, "update", String(onB), "depends:\(firstOnB)")
+    sync(a, now: at())
+    let merged = sync(b, now: at())
     #expect(merged.stderr.contains("made a cycle"), "\(merged)")
-    sync(a)
-    sync(b)
-    for machine in [a, b] {
-      let one = try task(machine, first)["depends"] as? [String] ?? []
-      let two = try task(machine, second)["depends"] as? [String] ?? []
-      #expect(!(one.contains(second) && two.contains(first)), "a cycle is left")
+    sync(a, now: at())
+    sync(b, now: at())
+    let links = { (machine: TodoSandbox) throws -> [[String]] in
+      [try self.task(machine, first)["depends"] as? [String] ?? [], try self.task(machine, second)["depends"] as? [String] ?? []]
     }
-    #expect(try task(a, first)["depends"] as? [String] == task(b, first)["depends"] as? [String])
-    #expect(try task(a, second)["depends"] as? [String] == task(b, second)["depends"] as? [String])
+    let (linksA, linksB) = (try links(a), try links(b))
+    #expect(!(linksA[0].contains(second) && linksA[1].contains(first)), "a cycle is left on A")
+    #expect(linksA == linksB, "first: \(first), second: \(second); A: \(linksA), B: \(linksB)")
 
     // The same with subtasks: A makes Second a subtask of First, B the other way round.
-    a("update", second, "parent:\(first)").expectSuccess()
-    b("update", String(firstOnB), "parent:\(second)").expectSuccess()
-    sync(a)
-    let parents = sync(b)
+    run(a, "update", second, "parent:\(first)")
+    run(b, "update", String(firstOnB), "parent:\(second)")
+    sync(a, now: at())
+    let parents = sync(b, now: at())
     #expect(parents.stderr.contains("is no longer a subtask"), "\(parents)")
-    sync(a)
-    sync(b)
-    for machine in [a, b] {
-      let one = try task(machine, first)["parent"] as? String
-      let two = try task(machine, second)["parent"] as? String
-      #expect(!(one == second && two == first), "a cycle of parents is left")
+    sync(a, now: at())
+    sync(b, now: at())
+    let parentOf = { (machine: TodoSandbox) throws -> [String?] in
+      [try self.task(machine, first)["parent"] as? String, try self.task(machine, second)["parent"] as? String]
     }
-    #expect(try task(a, first)["parent"] as? String == task(b, first)["parent"] as? String)
-    #expect(try task(a, second)["parent"] as? String == task(b, second)["parent"] as? String)
+    let (parentsA, parentsB) = (try parentOf(a), try parentOf(b))
+    #expect(!(parentsA[0] == second && parentsA[1] == first), "a cycle of parents is left")
+    #expect(parentsA == parentsB, "A: \(parentsA), B: \(parentsB)")
+    // The server holds what the machines hold, and nothing is pending on either side.
+    let held = server.items("tasks").map { server.get($0) }.joined()
+    #expect(held.components(separatedBy: "RELTYPE=DEPENDS-ON").count - 1 == 1, "\(held)")
+    #expect(held.components(separatedBy: "RELTYPE=PARENT").count - 1 == 1, "\(held)")
+    sync(a, now: at())
+    for machine in [a, b] {
+      let status = try machine("sync", "--status", "--json").jsonObject()
+      #expect(status["pending_here"] as? Int == 0 && status["pending_in_vdir"] as? Int == 0, "\(status)")
+    }
   }
+
+  /// A cycle closed by two new links (A: R waits for S; B: S waits for P) around links synced
+  /// long before (P waits for Q, Q for R): one of the new links goes, the same on both machines,
+  /// and the old ones stay.
+  @Test func breakingACycleDropsANewLinkNotAnOldOne() throws {
+    let (server, machines) = try setUp(machines: 2)
+    defer { withExtendedLifetime(server) {} }
+    let (a, b) = (machines[0], machines[1])
+    var minute = 30
+    func at() -> String {
+      minute += 1
+      return "2026-11-21T09:\(minute):00Z"
+    }
+    func run(_ todo: TodoSandbox, _ arguments: String...) {
+      todo.run(arguments, environment: ["TODO_NOW": at()]).expectSuccess()
+    }
+    for title in ["P", "Q", "R", "S"] { run(a, "add", title) }
+    let (p, q, r, s) = (try uuid(a, 1), try uuid(a, 2), try uuid(a, 3), try uuid(a, 4))
+    run(a, "update", p, "depends:\(q)")
+    run(a, "update", q, "depends:\(r)")
+    sync(a, now: at())
+    sync(b, now: at())
+    run(a, "update", r, "depends:\(s)")
+    run(b, "update", s, "depends:\(p)")
+    sync(a, now: at())
+    #expect(sync(b, now: at()).stderr.contains("made a cycle"))
+    sync(a, now: at())
+    sync(b, now: at())
+    for machine in [a, b] {
+      #expect(try task(machine, p)["depends"] as? [String] == [q], "the old link P → Q stays")
+      #expect(try task(machine, q)["depends"] as? [String] == [r], "the old link Q → R stays")
+    }
+    let kept = try (task(a, r)["depends"] as? [String] ?? [], task(a, s)["depends"] as? [String] ?? [])
+    #expect((kept.0 == [s]) != (kept.1 == [p]), "exactly one new link stays: \(kept)")
+    #expect(try task(b, r)["depends"] as? [String] ?? [] == kept.0)
+    #expect(try task(b, s)["depends"] as? [String] ?? [] == kept.1)
+  }
+
 
   /// A sync cannot be tried out (the server would not roll back): --dry-run is refused and
   /// nothing is merged, written to the vdir or journaled; --status is the way to look first.

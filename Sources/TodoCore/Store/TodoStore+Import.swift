@@ -106,6 +106,9 @@ public struct ImportReport: Sendable, Equatable {
   /// Links that could not be made (a dependency or parent that is in neither the input nor the
   /// database), one sentence each.
   public var warnings: [String] = []
+  /// The UUIDs of tasks a sync's merge took a link from, to break a cycle (see `importRecords`):
+  /// their new state has to be sent back.
+  public var unlinked: [String] = []
   public var summary = ""
 
   public init() {}
@@ -163,10 +166,14 @@ extension TodoStore {
   /// `replacingChanged` (a sync's merge, whose records already hold what both sides changed):
   /// a record that differs from the stored task replaces it whatever its `modified`; and links
   /// that close a cycle (each machine added one half of it) are dropped with a warning rather
-  /// than refused, since a refusal would stop every later sync too.
-  public static func importRecords(_ records: [TaskRecord], now: Int64, command: String, replacingChanged: Bool = false)
-    -> DataOperation<ImportReport, TodoError>
-  {
+  /// than refused, since a refusal would stop every later sync too. Of the cycle's links, the one
+  /// dropped is, among those not synced before (`synced(task, other)`: the last synced copy of
+  /// `task` already had its link to `other`), the greatest by its tasks' UUIDs: every machine
+  /// drops the same one, and none older than the cycle.
+  public static func importRecords(
+    _ records: [TaskRecord], now: Int64, command: String, replacingChanged: Bool = false,
+    synced: @escaping @Sendable (String, String) -> Bool = { _, _ in false }
+  ) -> DataOperation<ImportReport, TodoError> {
     Journal.begin(command: command, now: now).flatMap { entry in
       DataOperation { connection throws(TodoError) -> ImportReport in
         try validate(records)
@@ -266,7 +273,8 @@ extension TodoStore {
             }
           }
         }
-        try link(written, idOf: idOf, report: &report, breakingCycles: replacingChanged ? (entry, now) : nil, on: connection)
+        let breaking = replacingChanged ? CycleBreaking(entry: entry, now: now, synced: synced) : nil
+        try link(written, idOf: idOf, report: &report, breakingCycles: breaking, on: connection)
         try joinSeries(written, report: &report, on: connection)
         let counts = [
           (report.added.count, "added"), (report.updated.count, "updated"), (report.unchanged.count, "unchanged"),
@@ -414,6 +422,15 @@ extension TodoStore {
   /// modified time was 1795253400).
   public static func sequenceNumber(_ value: String) -> Int { Int(value.prefix { $0 != "@" }) ?? 0 }
 
+  /// How a sync's merge breaks the cycles its links make (see `importRecords`).
+  private struct CycleBreaking {
+    /// The merge's journal entry: the tasks it takes a link from are recorded in it.
+    let entry: JournalEntry
+    let now: Int64
+    /// Whether a task's last synced copy had its link to another.
+    let synced: @Sendable (String, String) -> Bool
+  }
+
   /// The UUID of a stored task.
   private static func uuidOf(_ id: Int64, on connection: Connection) throws(TodoError) -> String {
     try database { () throws(DatabaseError) in
@@ -425,7 +442,7 @@ extension TodoStore {
   /// `breakingCycles` drops one of its links.
   private static func link(
     _ written: [(record: TaskRecord, id: Int64)], idOf: [String: Int64], report: inout ImportReport,
-    breakingCycles: (entry: JournalEntry, now: Int64)? = nil, on connection: Connection
+    breakingCycles: CycleBreaking? = nil, on connection: Connection
   ) throws(TodoError) {
     func id(of uuid: String) throws(TodoError) -> Int64? {
       if let known = idOf[uuid] { return known }
@@ -466,11 +483,13 @@ extension TodoStore {
         guard let breakingCycles else { throw .invalid("\(record.place): the dependencies form a cycle (\(path)); nothing was imported") }
         // Every machine drops the same link of the cycle (the greatest by its tasks' UUIDs),
         // whichever of them sees it first, so that they end with the same links.
-        var links: [(from: Int64, to: Int64, key: String)] = []
+        var links: [(from: Int64, to: Int64, fromUUID: String, toUUID: String)] = []
         for (from, to) in zip(cycle, cycle.dropFirst()) {
-          links.append((from, to, try uuidOf(from, on: connection) + " " + uuidOf(to, on: connection)))
+          links.append((from, to, try uuidOf(from, on: connection), try uuidOf(to, on: connection)))
         }
-        guard let dropped = links.max(by: { $0.key < $1.key }) else { break }
+        let fresh = links.filter { !breakingCycles.synced($0.fromUUID, $0.toUUID) }
+        guard let dropped = (fresh.isEmpty ? links : fresh).max(by: { ($0.fromUUID, $0.toUUID) < ($1.fromUUID, $1.toUUID) }) else { break }
+        report.unlinked.append(dropped.fromUUID)
         // Undo puts the link back with the rest of the sync.
         try database { () throws(DatabaseError) in
           try Journal.record(entry: breakingCycles.entry, todoIDs: [dropped.from], on: connection)
@@ -486,9 +505,13 @@ extension TodoStore {
         let path = chain.map { "task \($0)" }.joinedText(" → ")
         guard let breakingCycles else { throw .invalid("\(record.place): the parents form a cycle (\(path)); nothing was imported") }
         // As with dependencies, every machine frees the same task: the greatest by UUID.
-        var children: [(id: Int64, parent: Int64, key: String)] = []
-        for (child, parent) in zip(chain, chain.dropFirst()) { children.append((child, parent, try uuidOf(child, on: connection))) }
-        guard let freed = children.max(by: { $0.key < $1.key }) else { continue }
+        var children: [(id: Int64, parent: Int64, uuid: String, parentUUID: String)] = []
+        for (child, parent) in zip(chain, chain.dropFirst()) {
+          children.append((child, parent, try uuidOf(child, on: connection), try uuidOf(parent, on: connection)))
+        }
+        let fresh = children.filter { !breakingCycles.synced($0.uuid, $0.parentUUID) }
+        guard let freed = (fresh.isEmpty ? children : fresh).max(by: { $0.uuid < $1.uuid }) else { continue }
+        report.unlinked.append(freed.uuid)
         try database { () throws(DatabaseError) in
           try Journal.record(entry: breakingCycles.entry, todoIDs: [freed.id], on: connection)
           try connection.execute("UPDATE todo SET parent_id = NULL WHERE id = ?", [.integer(freed.id)])

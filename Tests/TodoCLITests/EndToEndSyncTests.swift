@@ -109,6 +109,24 @@ final class RadicaleServer {
   func get(_ href: String) -> String { curl([url(href)]).output }
 }
 
+/// A clock for a scenario that moves a minute at every step, as on real machines (an item
+/// rewritten at the same `modified` can read the same as before, and vdirsyncer, comparing
+/// content, then sends nothing).
+final class MovingClock {
+  private var minute = 30
+
+  /// The next moment, as TODO_NOW.
+  func next() -> String {
+    minute += 1
+    return "2026-11-21T09:\(minute):00Z"
+  }
+
+  /// Runs a command at the next moment; it must succeed.
+  func run(_ todo: TodoSandbox, _ arguments: String...) {
+    todo.run(arguments, environment: ["TODO_NOW": next()]).expectSuccess()
+  }
+}
+
 /// `todo sync` between two databases ("machines" A and B), each with its own HOME (vdir,
 /// vdirsyncer configuration and status), through a real Radicale, with todoman as a third client.
 @Suite(.timeLimit(.minutes(5))) struct EndToEndSyncTests {
@@ -208,23 +226,17 @@ final class RadicaleServer {
     defer { withExtendedLifetime(server) {} }
     let (a, b) = (machines[0], machines[1])
     // Each step a minute later, as on real machines (a rewritten item's SEQUENCE moves on).
-    var minute = 30
-    func at() -> String {
-      minute += 1
-      return "2026-11-21T09:\(minute):00Z"
-    }
-    func run(_ todo: TodoSandbox, _ arguments: String...) {
-      todo.run(arguments, environment: ["TODO_NOW": at()]).expectSuccess()
-    }
-    run(a, "add", "First")
-    run(a, "add", "Second")
+    let clock = MovingClock()
+    let at = clock.next
+    clock.run(a, "add", "First")
+    clock.run(a, "add", "Second")
     sync(a, now: at())
     sync(b, now: at())
     let (first, second) = (try uuid(a, 1), try uuid(a, 2))
-    run(a, "update", first, "depends:\(second)")
+    clock.run(a, "update", first, "depends:\(second)")
     let onB = try #require(try task(b, second)["id"] as? Int)
     let firstOnB = try #require(try task(b, first)["id"] as? Int)
-    run(b, "update", String(onB), "depends:\(firstOnB)")
+    clock.run(b, "update", String(onB), "depends:\(firstOnB)")
     sync(a, now: at())
     let merged = sync(b, now: at())
     #expect(merged.stderr.contains("made a cycle"), "\(merged)")
@@ -238,8 +250,8 @@ final class RadicaleServer {
     #expect(linksA == linksB, "first: \(first), second: \(second); A: \(linksA), B: \(linksB)")
 
     // The same with subtasks: A makes Second a subtask of First, B the other way round.
-    run(a, "update", second, "parent:\(first)")
-    run(b, "update", String(firstOnB), "parent:\(second)")
+    clock.run(a, "update", second, "parent:\(first)")
+    clock.run(b, "update", String(firstOnB), "parent:\(second)")
     sync(a, now: at())
     let parents = sync(b, now: at())
     #expect(parents.stderr.contains("is no longer a subtask"), "\(parents)")
@@ -269,22 +281,16 @@ final class RadicaleServer {
     let (server, machines) = try setUp(machines: 2)
     defer { withExtendedLifetime(server) {} }
     let (a, b) = (machines[0], machines[1])
-    var minute = 30
-    func at() -> String {
-      minute += 1
-      return "2026-11-21T09:\(minute):00Z"
-    }
-    func run(_ todo: TodoSandbox, _ arguments: String...) {
-      todo.run(arguments, environment: ["TODO_NOW": at()]).expectSuccess()
-    }
-    for title in ["P", "Q", "R", "S"] { run(a, "add", title) }
+    let clock = MovingClock()
+    let at = clock.next
+    for title in ["P", "Q", "R", "S"] { clock.run(a, "add", title) }
     let (p, q, r, s) = (try uuid(a, 1), try uuid(a, 2), try uuid(a, 3), try uuid(a, 4))
-    run(a, "update", p, "depends:\(q)")
-    run(a, "update", q, "depends:\(r)")
+    clock.run(a, "update", p, "depends:\(q)")
+    clock.run(a, "update", q, "depends:\(r)")
     sync(a, now: at())
     sync(b, now: at())
-    run(a, "update", r, "depends:\(s)")
-    run(b, "update", s, "depends:\(p)")
+    clock.run(a, "update", r, "depends:\(s)")
+    clock.run(b, "update", s, "depends:\(p)")
     sync(a, now: at())
     #expect(sync(b, now: at()).stderr.contains("made a cycle"))
     sync(a, now: at())

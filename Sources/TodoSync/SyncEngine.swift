@@ -384,18 +384,11 @@ public enum SyncEngine {
         // Links to items that are not here stay RELATED-TO lines (they cannot be linked).
         let known = here.union(imports.map(\.todo.uuid))
         let records = imports.map { withoutDanglingLinks($0, known: known) }
-        // The links each task's last synced copy had (read only if a merge makes a cycle).
-        let bases = Dictionary(items.values.map { ($0.taskUUID, $0.base) }, uniquingKeysWith: { first, _ in first })
-        let synced: @Sendable (String, String) -> Bool = { task, other in
-          guard let base = bases[task], let record = try? ICalendar.records(Array(base.utf8), now: now).first else { return false }
-          return record.todo.parentUUID == other || record.todo.depends.contains { $0.uuid == other }
-        }
-        let imported = try TodoStore.importRecords(records, now: now, command: command, replacingChanged: true, synced: synced)
-          .run(connection)
+        let imported = try TodoStore.importRecords(records, now: now, command: command, replacingChanged: true).run(connection)
         report.warnings += imported.warnings
         // A link dropped to break a cycle is a change here: it is sent.
         for uuid in imported.unlinked {
-          guard let file = items.first(where: { $0.value.taskUUID == uuid })?.key else { continue }
+          guard let file = items.first(where: { $0.value.taskUUID == uuid && !$0.value.removed })?.key else { continue }
           writes[file] = uuid
           newBase[file] = nil
         }

@@ -113,12 +113,13 @@ final class RadicaleServer {
 /// rewritten at the same `modified` can read the same as before, and vdirsyncer, comparing
 /// content, then sends nothing).
 final class MovingClock {
-  private var minute = 30
+  private var minutes = 9 * 60 + 30
 
-  /// The next moment, as TODO_NOW.
+  /// The next moment, as TODO_NOW (from 09:31 on 21 November 2026).
   func next() -> String {
-    minute += 1
-    return "2026-11-21T09:\(minute):00Z"
+    minutes += 1
+    let (hour, minute) = (minutes / 60, minutes % 60)
+    return "2026-11-21T" + (hour < 10 ? "0" : "") + "\(hour):" + (minute < 10 ? "0" : "") + "\(minute):00Z"
   }
 
   /// Runs a command at the next moment; it must succeed.
@@ -274,17 +275,27 @@ final class MovingClock {
     }
   }
 
-  /// A cycle closed by two new links (A: R waits for S; B: S waits for P) around links synced
-  /// long before (P waits for Q, Q for R): one of the new links goes, the same on both machines,
-  /// and the old ones stay.
-  @Test func breakingACycleDropsANewLinkNotAnOldOne() throws {
+  /// A longer cycle, closed by two new links (A: R waits for S; B: S waits for P) around links
+  /// synced before (P waits for Q, Q for R): one link goes, the greatest by UUID, the same on both
+  /// machines and on the server; the other three stay. The tasks' UUIDs are fixed (imported) so
+  /// that the link that goes is an old one, P → Q: every machine must make the same choice even
+  /// then (a rule sparing "old" links lets two machines that both met the cycle each drop the
+  /// other's new link).
+  @Test func aLongerCycleLosesTheSameOneLinkEverywhere() throws {
     let (server, machines) = try setUp(machines: 2)
     defer { withExtendedLifetime(server) {} }
     let (a, b) = (machines[0], machines[1])
     let clock = MovingClock()
     let at = clock.next
-    for title in ["P", "Q", "R", "S"] { clock.run(a, "add", title) }
-    let (p, q, r, s) = (try uuid(a, 1), try uuid(a, 2), try uuid(a, 3), try uuid(a, 4))
+    let (p, q, r, s) = (
+      "f0000000-0000-4000-8000-000000000001", "e0000000-0000-4000-8000-000000000002",
+      "20000000-0000-4000-8000-000000000003", "10000000-0000-4000-8000-000000000004"
+    )
+    let lines = [(p, "P"), (q, "Q"), (r, "R"), (s, "S")].map {
+      #"{"uuid":"\#($0.0)","title":"\#($0.1)","status":"pending","created":"2026-11-21T09:00:00Z","modified":"2026-11-21T09:00:00Z"}"#
+    }
+    a.run(["import", "-", "--format", "jsonl", "--yes"], stdin: lines.joined(separator: "\n") + "\n", environment: ["TODO_NOW": at()])
+      .expectSuccess()
     clock.run(a, "update", p, "depends:\(q)")
     clock.run(a, "update", q, "depends:\(r)")
     sync(a, now: at())
@@ -296,14 +307,14 @@ final class MovingClock {
     sync(a, now: at())
     sync(b, now: at())
     for machine in [a, b] {
-      #expect(try task(machine, p)["depends"] as? [String] == [q], "the old link P → Q stays")
-      #expect(try task(machine, q)["depends"] as? [String] == [r], "the old link Q → R stays")
+      let links = try [p, q, r, s].map { try task(machine, $0)["depends"] as? [String] ?? [] }
+      // P → Q is the greatest link by UUID (f… → e…): it goes; Q → R, R → S and S → P stay.
+      #expect(links == [[], [r], [s], [p]], "\(links)")
     }
-    let kept = try (task(a, r)["depends"] as? [String] ?? [], task(a, s)["depends"] as? [String] ?? [])
-    #expect((kept.0 == [s]) != (kept.1 == [p]), "exactly one new link stays: \(kept)")
-    #expect(try task(b, r)["depends"] as? [String] ?? [] == kept.0)
-    #expect(try task(b, s)["depends"] as? [String] ?? [] == kept.1)
+    let held = server.items("tasks").map { server.get($0) }.joined()
+    #expect(held.components(separatedBy: "RELTYPE=DEPENDS-ON").count - 1 == 3, "\(held)")
   }
+
 
 
   /// A sync cannot be tried out (the server would not roll back): --dry-run is refused and

@@ -166,14 +166,13 @@ extension TodoStore {
   /// `replacingChanged` (a sync's merge, whose records already hold what both sides changed):
   /// a record that differs from the stored task replaces it whatever its `modified`; and links
   /// that close a cycle (each machine added one half of it) are dropped with a warning rather
-  /// than refused, since a refusal would stop every later sync too. Of the cycle's links, the one
-  /// dropped is, among those not synced before (`synced(task, other)`: the last synced copy of
-  /// `task` already had its link to `other`), the greatest by its tasks' UUIDs: every machine
-  /// drops the same one, and none older than the cycle.
-  public static func importRecords(
-    _ records: [TaskRecord], now: Int64, command: String, replacingChanged: Bool = false,
-    synced: @escaping @Sendable (String, String) -> Bool = { _, _ in false }
-  ) -> DataOperation<ImportReport, TodoError> {
+  /// than refused, since a refusal would stop every later sync too. The link dropped is the
+  /// cycle's greatest by its tasks' UUIDs: every machine that meets the cycle drops the same
+  /// one, whatever it had synced before (a rule that spared a machine's own or older links would
+  /// let two machines that both met the cycle each drop the other's link, and lose both).
+  public static func importRecords(_ records: [TaskRecord], now: Int64, command: String, replacingChanged: Bool = false)
+    -> DataOperation<ImportReport, TodoError>
+  {
     Journal.begin(command: command, now: now).flatMap { entry in
       DataOperation { connection throws(TodoError) -> ImportReport in
         try validate(records)
@@ -273,7 +272,7 @@ extension TodoStore {
             }
           }
         }
-        let breaking = replacingChanged ? CycleBreaking(entry: entry, now: now, synced: synced) : nil
+        let breaking = replacingChanged ? CycleBreaking(entry: entry, now: now) : nil
         try link(written, idOf: idOf, report: &report, breakingCycles: breaking, on: connection)
         try joinSeries(written, report: &report, on: connection)
         let counts = [
@@ -427,8 +426,6 @@ extension TodoStore {
     /// The merge's journal entry: the tasks it takes a link from are recorded in it.
     let entry: JournalEntry
     let now: Int64
-    /// Whether a task's last synced copy had its link to another.
-    let synced: @Sendable (String, String) -> Bool
   }
 
   /// The UUID of a stored task.
@@ -487,8 +484,7 @@ extension TodoStore {
         for (from, to) in zip(cycle, cycle.dropFirst()) {
           links.append((from, to, try uuidOf(from, on: connection), try uuidOf(to, on: connection)))
         }
-        let fresh = links.filter { !breakingCycles.synced($0.fromUUID, $0.toUUID) }
-        guard let dropped = (fresh.isEmpty ? links : fresh).max(by: { ($0.fromUUID, $0.toUUID) < ($1.fromUUID, $1.toUUID) }) else { break }
+        guard let dropped = links.max(by: { ($0.fromUUID, $0.toUUID) < ($1.fromUUID, $1.toUUID) }) else { break }
         report.unlinked.append(dropped.fromUUID)
         // Undo puts the link back with the rest of the sync.
         try database { () throws(DatabaseError) in
@@ -509,8 +505,7 @@ extension TodoStore {
         for (child, parent) in zip(chain, chain.dropFirst()) {
           children.append((child, parent, try uuidOf(child, on: connection), try uuidOf(parent, on: connection)))
         }
-        let fresh = children.filter { !breakingCycles.synced($0.uuid, $0.parentUUID) }
-        guard let freed = (fresh.isEmpty ? children : fresh).max(by: { $0.uuid < $1.uuid }) else { continue }
+        guard let freed = children.max(by: { $0.uuid < $1.uuid }) else { continue }
         report.unlinked.append(freed.uuid)
         try database { () throws(DatabaseError) in
           try Journal.record(entry: breakingCycles.entry, todoIDs: [freed.id], on: connection)

@@ -364,7 +364,9 @@ final class StreamedTaskTable: @unchecked Sendable {
       return
     }
     if todo.status != .pending { sawClosedTask = true }
-    if buffered.isEmpty { buffered.reserveCapacity(window * shape.columns.count) }
+    // Room for a typical list; a longer one grows (doubling). Reserving the whole window at
+    // once cost every short list a 2 MB allocation and its page faults.
+    if buffered.isEmpty { buffered.reserveCapacity(min(window, 256) * shape.columns.count) }
     shape.appendMeasuredRow(todo, to: &buffered, cache: &cache)
     bufferedRows += 1
   }

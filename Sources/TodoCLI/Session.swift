@@ -20,6 +20,10 @@ final class Session {
   /// Whether standard error is the terminal the answer to a question is typed (and echoed) on;
   /// when it is redirected, the question's line is ended there instead.
   let errorIsTerminal: Bool
+  /// Where a question goes when standard error is redirected but the answer is typed on a
+  /// terminal (`todo delete +x 2>log`): the terminal itself (`/dev/tty`), so that it is seen,
+  /// and standard error (a log, or JSON a program reads) gets no question text. Nil: standard error.
+  var questionStream: OutputStream?
   /// Reads the answer to a question (a line, without its newline; nil at the end of input).
   /// Tests replace it; by default it reads standard input.
   var readAnswer: () -> String? = Session.readLineFromStandardInput
@@ -140,11 +144,13 @@ final class Session {
   /// Asks a yes/no question on standard error and reads the answer; only yes is yes.
   func ask(_ question: String) -> Bool {
     standardOutput.flush()
-    standardError.write(question)
-    standardError.flush()
+    let stream = questionStream ?? standardError
+    stream.write(question)
+    stream.flush()
     let answer = readAnswer()
     // The answer's newline is echoed to the terminal, not to a redirected standard error.
-    if answer == nil || !errorIsTerminal { standardError.write("\n") }
+    if answer == nil || (!errorIsTerminal && questionStream == nil) { stream.write("\n") }
+    stream.flush()
     return Confirmation.isYes(answer)
   }
 

@@ -17,6 +17,10 @@ public enum TodoCommandLine {
       environment: Terminal.processEnvironment(), standardOutput: .standardOutput(),
       standardError: .standardError(), outputIsTerminal: Terminal.isTerminal(STDOUT_FILENO),
       inputIsTerminal: Terminal.isTerminal(STDIN_FILENO), errorIsTerminal: Terminal.isTerminal(STDERR_FILENO))
+    if session.inputIsTerminal && !Terminal.isTerminal(STDERR_FILENO) {
+      let terminal = open("/dev/tty", O_WRONLY | O_CLOEXEC)
+      if terminal >= 0 { session.questionStream = OutputStream(fileDescriptor: terminal) }
+    }
     guard let arguments = validatedArguments() else {
       let lossy = CommandLine.arguments.dropFirst().map { $0 }
       Failure.usage(.invalid("an argument is not valid UTF-8; todo stores text only as UTF-8"))

@@ -66,9 +66,9 @@ import TodoCore
     #expect(harness.output.takeText().components(separatedBy: "\n").filter { $0.contains("delete") }.isEmpty)
   }
 
-  /// With standard error redirected (`2>errors`, or `--json` read by a program), the typed
-  /// answer is echoed on the terminal, not there: the question's line is ended, so that the next
-  /// line (a JSON error object) starts a line of its own.
+  /// With standard error redirected (`2>errors`, or `--json` read by a program) and no terminal
+  /// to ask on, the typed answer is echoed elsewhere: the question's line is ended, so that the
+  /// next line (a JSON error object) starts a line of its own.
   @Test func aQuestionOnARedirectedStandardErrorEndsItsLine() throws {
     let harness = try Harness(tasks: (1...6).map { "errand \($0)" }, errorIsTerminal: false)
     harness.answers = ["n"]
@@ -77,6 +77,19 @@ import TodoCore
     #expect(lines.suffix(2).first == "Delete 6 tasks? [y/N] ", "\(harness.lastErrors)")
     let error = try #require(lines.last)
     #expect(error.hasPrefix("{\"error\":{\"code\":\"cancelled\""), "\(error)")
+  }
+
+  /// With a terminal to ask on (`/dev/tty`, when standard error is redirected), the question goes
+  /// there and standard error holds only the outcome: one JSON error line, nothing else.
+  @Test func aQuestionGoesToTheTerminalWhenStandardErrorIsRedirected() throws {
+    let harness = try Harness(tasks: (1...6).map { "errand \($0)" }, errorIsTerminal: false)
+    let terminal = OutputStream.memory()
+    harness.session.questionStream = terminal
+    harness.answers = ["n"]
+    #expect(harness.run("delete", "errand", "--json") == 1)
+    #expect(terminal.takeText().hasSuffix("Delete 6 tasks? [y/N] "))
+    let lines = harness.lastErrors.split(separator: "\n").map(String.init)
+    #expect(lines.count == 1 && lines[0].hasPrefix("{\"error\":{\"code\":\"cancelled\""), "\(harness.lastErrors)")
   }
 
   @Test func yesChangesExactlyTheTasksShown() throws {

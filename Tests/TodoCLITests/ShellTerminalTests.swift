@@ -484,6 +484,27 @@ struct ShellTerminalTests {
     try body(sandbox, terminal)
   }
 
+  /// Standard error redirected to a file, the answer typed on the terminal: the question is
+  /// asked on the terminal (/dev/tty), where it is seen, and the file gets only the outcome.
+  @Test func aQuestionIsAskedOnTheTerminalWhenStandardErrorIsAFile() throws {
+    try withTerminal { sandbox, terminal in
+      let added = try sandbox.run(["shell"], input: (1...5).map { "add errand \($0)\n" }.joined())
+      #expect(added.status == 0, "\(added.error)")
+      let log = sandbox.root.appendingPathComponent("errors.txt").path
+      try terminal.startProgram("bash --norc --noprofile")
+      try terminal.type("todo delete errand --json 2>'\(log)'; echo status=$?")
+      try terminal.press("Enter")
+      #expect(terminal.waitForScreen { $0.contains("Delete 5 tasks? [y/N]") }, "\(terminal.screen())")
+      try terminal.type("n")
+      try terminal.press("Enter")
+      #expect(terminal.waitForScreen { $0.contains("status=1") }, "\(terminal.screen())")
+      let errors = try String(contentsOfFile: log, encoding: .utf8)
+      #expect(!errors.contains("[y/N]") && !errors.contains("errand 1"), "\(errors)")
+      #expect(errors.hasPrefix("{\"error\":{\"code\":\"cancelled\"") && errors.split(separator: "\n").count == 1, "\(errors)")
+      #expect(try statuses(sandbox) == Array(repeating: "pending", count: 5))
+    }
+  }
+
   @Test func aLargeChangeAsksOnATerminalAndOnlyYesChangesAnything() throws {
     try withTerminal { sandbox, terminal in
       // Added through a pipe: no terminal, so nothing asks.

@@ -215,6 +215,11 @@ import Testing
     ], "\(why)")
     let whyJSON = try todo("why", "1", "--json").jsonObject()
     #expect((whyJSON["terms"] as? [[String: Any]])?.map { $0["name"] as? String } == ["blocking", "priority"])
+    // `why` gives the number `next` gives (three decimals), and its terms to the same precision.
+    let dueSoon = try todo("why", "2", "--json").jsonObject()
+    #expect(dueSoon["urgency"] as? Double == urgencies[2], "\(dueSoon)")
+    let contribution = (dueSoon["terms"] as? [[String: Any]])?.first?["contribution"] as? Double
+    #expect(contribution == urgencies[2], "\(dueSoon)")
   }
 
   // MARK: small commands

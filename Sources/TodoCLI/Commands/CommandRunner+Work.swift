@@ -44,19 +44,21 @@ extension CommandRunner {
         ], rows: rows))
       output.write("Urgency is the sum of each term's factor (0 to 1) times its coefficient; see 'man todo', URGENCY.\n")
     case .json, .jsonLines:
+      // To three decimals, as `next` and the reports print urgency: the same task, the same number.
+      func round(_ value: Double) -> Double { (value * 1000).rounded() / 1000 }
       writeJSON { json in
         json.object { json in
           json.field("id", Int(todo.id))
-          json.field("urgency", total)
+          json.field("urgency", round(total))
           json.key("terms")
           json.array { json in
             for term in terms {
               json.object { json in
                 json.field("name", term.name)
                 json.field("reason", term.reason)
-                json.field("factor", term.factor)
+                json.field("factor", round(term.factor))
                 json.field("coefficient", term.coefficient)
-                json.field("contribution", term.contribution)
+                json.field("contribution", round(term.contribution))
               }
             }
           }

@@ -199,12 +199,7 @@ final class Session {
       throw .environment("cannot find the database: HOME is not set; give --db PATH or set TODO_DB")
     }
     if let open = openContexts[path], readOnly || !readOnlyPaths.contains(path) { return open }
-    if FileSystem.isDirectory(path) {
-      throw .databaseFile(path: path, reason: "it is a directory; give a file path")
-    }
-    if FileSystem.isLinkToAnotherUsersFile(path) {
-      throw .databaseFile(path: path, reason: "it is a symbolic link to a file another user owns; give the path of your own file")
-    }
+    try refuseUnusable(path)
     // A real change after a dry run in the same shell opens the file properly (and upgrades it).
     dryRunContexts[path] = nil
     if readOnly && !FileSystem.exists(path) {
@@ -261,12 +256,7 @@ final class Session {
     }
     if let open = openContexts[path], !readOnlyPaths.contains(path) { return open }
     if let open = dryRunContexts[path] { return open }
-    if FileSystem.isDirectory(path) {
-      throw .databaseFile(path: path, reason: "it is a directory; give a file path")
-    }
-    if FileSystem.isLinkToAnotherUsersFile(path) {
-      throw .databaseFile(path: path, reason: "it is a symbolic link to a file another user owns; give the path of your own file")
-    }
+    try refuseUnusable(path)
     guard FileSystem.exists(path) else { return try context(path: option, readOnly: true) }
     guard FileSystem.isWritable(path) else {
       throw .databaseFile(path: path, reason: "the file is read-only, so it cannot be changed (chmod u+w makes it writable)")
@@ -274,6 +264,16 @@ final class Session {
     let context = try open(path, shownAs: path, readOnly: false, immutable: false, upgrade: false)
     dryRunContexts[path] = context
     return context
+  }
+
+  /// Refuses a database path that is a folder, or a link to another user's file.
+  private func refuseUnusable(_ path: String) throws(Failure) {
+    if FileSystem.isDirectory(path) {
+      throw .databaseFile(path: path, reason: "it is a directory; give a file path")
+    }
+    if FileSystem.isLinkToAnotherUsersFile(path) {
+      throw .databaseFile(path: path, reason: "it is a symbolic link to a file another user owns; give the path of your own file")
+    }
   }
 
   /// The database as completion reads it: as the file is, without creating, upgrading or

@@ -111,13 +111,9 @@ final class ShellTerminal {
   /// Starts `todo ARGUMENTS…` (the shell unless told otherwise; again, after a previous one
   /// ended) and, for the shell, waits for its prompt.
   func start(_ arguments: [String] = ["shell"], prompt: String = "todo>") throws {
-    close()
-    sockets.append(sandbox.root.appendingPathComponent("\(name)-\(sockets.count).socket").path)
-    let variables = sandbox.environment.sorted { $0.key < $1.key }.map { quoted("\($0.key)=\($0.value)") }
     let command = ([ShellSandbox.binary.path] + arguments).map(quoted).joined(separator: " ")
     let script = "\(command); echo status=$?; exec sleep 60"
-    let shell = "env -i " + variables.joined(separator: " ") + " bash --norc --noprofile -c " + quoted(script)
-    try tmux(["-f", "/dev/null", "new-session", "-d", "-s", "main", "-x", "100", "-y", "30", shell])
+    try newServer(running: "bash --norc --noprofile -c " + quoted(script), environment: sandbox.environment)
     if arguments == ["shell"] {
       try #require(waitForLastLine(timeout: 10) { $0 == prompt }, "no prompt:\n\(screen())")
     }
@@ -127,13 +123,19 @@ final class ShellTerminal {
   /// environment, the folder of `todo` first on the PATH, and waits for its prompt (anything
   /// on the screen).
   func startProgram(_ program: String) throws {
-    close()
-    sockets.append(sandbox.root.appendingPathComponent("\(name)-\(sockets.count).socket").path)
     var environment = sandbox.environment
     environment["PATH"] = ShellSandbox.binary.deletingLastPathComponent().path + ":" + (environment["PATH"] ?? "")
-    let variables = environment.sorted { $0.key < $1.key }.map { quoted("\($0.key)=\($0.value)") }
-    try tmux(["-f", "/dev/null", "new-session", "-d", "-s", "main", "-x", "100", "-y", "30", "env -i " + variables.joined(separator: " ") + " " + program])
+    try newServer(running: program, environment: environment)
     try #require(waitForScreen(timeout: 10) { !$0.isEmpty }, "\(program) did not start")
+  }
+
+  /// A tmux server of its own (after closing the previous one) whose pane runs `command` with
+  /// exactly `environment`, in a 100×30 window.
+  private func newServer(running command: String, environment: [String: String]) throws {
+    close()
+    sockets.append(sandbox.root.appendingPathComponent("\(name)-\(sockets.count).socket").path)
+    let variables = environment.sorted { $0.key < $1.key }.map { quoted("\($0.key)=\($0.value)") }
+    try tmux(["-f", "/dev/null", "new-session", "-d", "-s", "main", "-x", "100", "-y", "30", "env -i " + variables.joined(separator: " ") + " " + command])
   }
 
   /// Types `text` literally (no key names are interpreted).

@@ -90,18 +90,21 @@ struct ShellCompletion {
       guard !previous.isEmpty else { return none }
       previous.removeFirst()
     }
-    if wantsFiles(for: current, after: previous) {
+    // The configuration's reports are read once per Tab (the source reads the file for them).
+    let commands = source.commandNames + source.reportNames
+    if wantsFiles(for: current, after: previous, commands: commands) {
       return Completion(word: current, candidates: [], wantsFiles: true)
     }
-    return Completion(word: current, candidates: unique(candidates(for: current, after: previous)), wantsFiles: false)
+    return Completion(
+      word: current, candidates: unique(candidates(for: current, after: previous, commands: commands)), wantsFiles: false)
   }
 
   /// The options whose value is a file or folder name.
   static let fileOptions: Set<String> = ["--db", "--output", "--vdir"]
 
-  private func wantsFiles(for current: String, after previous: [String]) -> Bool {
+  private func wantsFiles(for current: String, after previous: [String], commands: [String]) -> Bool {
     if let last = previous.last, Self.fileOptions.contains(last) { return true }
-    guard let commandIndex = previous.firstIndex(where: allCommandNames.contains) else { return false }
+    guard let commandIndex = previous.firstIndex(where: commands.contains) else { return false }
     // `import FILE`: the first word that is not an option or an option's value.
     guard previous[commandIndex] == "import", !current.hasPrefix("-") else { return false }
     let arguments = previous[(commandIndex + 1)...]
@@ -111,7 +114,6 @@ struct ShellCompletion {
     return true
   }
 
-  private var allCommandNames: [String] { source.commandNames + source.reportNames }
 
   /// The longest text every candidate's replacement starts with (by characters), which the
   /// editor inserts when several candidates remain.
@@ -124,8 +126,7 @@ struct ShellCompletion {
     return String(prefix)
   }
 
-  private func candidates(for current: String, after previous: [String]) -> [Candidate] {
-    let commands = allCommandNames
+  private func candidates(for current: String, after previous: [String], commands: [String]) -> [Candidate] {
     if let values = optionValues(after: previous.last) { return names(values, matching: current) }
     guard let commandIndex = previous.firstIndex(where: commands.contains) else {
       if current.hasPrefix("-") { return options(forCommand: nil, matching: current) }

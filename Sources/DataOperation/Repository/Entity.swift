@@ -1,3 +1,5 @@
+import CSQLite
+
 /// A type stored as the rows of one table, with an integer primary key that SQLite assigns.
 ///
 /// The table name is derived from the type name (`JournalEntry` → `journal_entry`) unless the type
@@ -35,34 +37,108 @@ extension Entity {
   public static var primaryKey: String { "id" }
 }
 
+/// One column an entity writes: its name and value.
+public struct Column: Sendable {
+  /// The column's name, as the table names it.
+  public var name: String
+  /// The value to write.
+  public var value: SQLValue
+}
+
 /// The column values an entity writes, in the order it writes them.
 ///
 /// ```swift
 /// columns["title"] = "Dune"
 /// columns["due"] = Optional<Int64>.none
 /// ```
-public struct Columns: Sendable {
-  /// The column names and values, in insertion order.
-  public private(set) var values: [(name: String, value: SQLValue)] = []
+///
+/// The repository's usual insert and update bind each value straight into the prepared
+/// statement as the entity sets it: nothing is collected, no array is made, and reading a column
+/// back gives nil. Otherwise (a diff, or an entity that writes other columns than usual) the
+/// values are collected in `values`.
+public struct Columns {
+  /// The column names and values, in insertion order (empty while binding).
+  public private(set) var values: [Column] = []
+  /// The names an entity of the type is known to write, in order (the repository's columns),
+  /// and whether the entity still follows them: then a name that matches the next expected one
+  /// is taken without searching the earlier ones (the same literal, so one pointer compare), and
+  /// the repository uses its prepared statements without comparing every name.
+  private let expected: [String]
+  private var followsExpected = true
+  /// How many of the expected columns were set.
+  private var written = 0
+  /// While binding: the statement's handle (its parameters are the expected columns, in order;
+  /// the statement outlives the columns), and SQLite's code for the first value that could not
+  /// be bound, thrown once the entity has written its columns. Plain values, so that setting a
+  /// column retains nothing and copies no error.
+  private let statement: OpaquePointer?
+  private(set) var bindingFailure = SQLITE_OK
 
   /// An empty set of columns.
-  public init() {}
+  public init() {
+    expected = []
+    statement = nil
+  }
 
   /// An empty set of columns with room for `capacity` of them.
   public init(capacity: Int) {
+    self.init()
     values.reserveCapacity(capacity)
   }
 
-  /// Sets a column's value (replacing an earlier one of the same name); reads it back typed.
+  /// An empty set of columns that expects `names` in this order (each at most once).
+  init(expecting names: [String]) {
+    expected = names
+    statement = nil
+    values.reserveCapacity(names.count)
+  }
+
+  /// Columns bound into `statement`, whose first parameters are `names` in this order.
+  init(binding statement: OpaquePointer, expecting names: [String]) {
+    expected = names
+    self.statement = statement
+  }
+
+  /// True when exactly the expected names were written, in order (each once).
+  var isExpectedShape: Bool { followsExpected && written == expected.count }
+
+  /// Sets a column's value (replacing an earlier one of the same name). Reading it back gives
+  /// the value collected, or nil while binding (see the type's note).
   /// Generic rather than `any SQLValueConvertible`, so that encoding a row boxes nothing.
   public subscript<Value: SQLValueConvertible>(name: String) -> Value? {
     get { values.first { $0.name == name }.flatMap { Value(sqlValue: $0.value) } }
     set {
+      // While the columns so far are a prefix of the (distinct) expected names, the next
+      // expected name cannot be among them.
+      let isNextExpected = followsExpected && written < expected.count && expected[written] == name
+      if let statement {
+        // Binding: any other shape is left to the caller, who encodes again and collects.
+        guard isNextExpected else {
+          followsExpected = false
+          return
+        }
+        written += 1
+        guard bindingFailure == SQLITE_OK else { return }
+        // Text and integers are bound as they are, without wrapping them in an SQLValue first
+        // (the casts are resolved when the setter is specialised for the column's type).
+        let index = Int32(written)
+        switch newValue {
+        case nil: bindingFailure = sqlite3_bind_null(statement, index)
+        case let text as String: bindingFailure = bindText(text, at: index, to: statement)
+        case let integer as Int64: bindingFailure = sqlite3_bind_int64(statement, index, integer)
+        case let value?: bindingFailure = bindValue(value.sqlValue, at: index, to: statement)
+        }
+        return
+      }
       let value = newValue?.sqlValue ?? .null
-      if let index = values.firstIndex(where: { $0.name == name }) {
+      if isNextExpected {
+        written += 1
+        values.append(Column(name: name, value: value))
+      } else if let index = values.firstIndex(where: { $0.name == name }) {
         values[index].value = value
       } else {
-        values.append((name, value))
+        followsExpected = false
+        values.append(Column(name: name, value: value))
       }
     }
   }

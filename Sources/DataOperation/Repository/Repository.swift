@@ -27,14 +27,19 @@ public struct Repository<E: Entity>: Sendable {
     return encoded.values.map(\.name)
   }
 
-  /// The statements for the columns an entity encoded: the prepared ones when they are the usual
-  /// columns (always, for an entity that encodes every column as `Entity` asks).
-  private func writeSQL(for columns: Columns) -> (insert: String, insertWithKey: String, update: String) {
-    let usual = statements.columns
-    if columns.values.count == usual.count && zip(columns.values, usual).allSatisfy({ $0.0.name == $0.1 }) {
-      return (statements.insert, statements.insertWithKey, statements.update)
-    }
-    return RepositoryStatements.writeSQL(table: table, key: key, columns: columns.values.map(\.name))
+  /// The INSERT for the columns an entity encoded (with the key column when `withKey`): the
+  /// prepared one when they are the usual columns (always, for an entity that encodes every
+  /// column as `Entity` asks).
+  private func insertSQL(for columns: Columns, withKey: Bool) -> String {
+    if columns.isExpectedShape { return withKey ? statements.insertWithKey : statements.insert }
+    let written = RepositoryStatements.writeSQL(table: table, key: key, columns: columns.values.map(\.name))
+    return withKey ? written.1 : written.0
+  }
+
+  /// The UPDATE of every column an entity encoded (see `insertSQL`).
+  private func updateSQL(for columns: Columns) -> String {
+    if columns.isExpectedShape { return statements.update }
+    return RepositoryStatements.writeSQL(table: table, key: key, columns: columns.values.map(\.name)).2
   }
 
   /// The entities that match a predicate, in an order, at most `limit` of them.
@@ -99,13 +104,14 @@ public struct Repository<E: Entity>: Sendable {
     DataOperation { connection throws(DatabaseError) in
       var entity = E()
       build(&entity)
-      var columns = Columns(capacity: statements.columns.count + 1)
-      entity.encode(to: &columns)
-      let statements = writeSQL(for: columns)
-      if entity.id != 0 {
-        try connection.execute(statements.insertWithKey, columns: columns, key: .integer(entity.id))
-      } else {
-        try connection.execute(statements.insert, columns: columns, key: nil)
+      let key = entity.id != 0 ? entity.id : nil
+      let written = try connection.executeBinding(
+        key == nil ? statements.insert : statements.insertWithKey, expecting: statements.columns, key: key
+      ) { columns in entity.encode(to: &columns) }
+      if !written {
+        var columns = Columns(expecting: statements.columns)
+        entity.encode(to: &columns)
+        try connection.execute(insertSQL(for: columns, withKey: key != nil), columns: columns, key: key.map { .integer($0) })
       }
       entity.id = connection.lastInsertedRowID
       return entity
@@ -121,12 +127,15 @@ public struct Repository<E: Entity>: Sendable {
   /// ```
   public func update(_ entity: E) -> DataOperation<E, DatabaseError> {
     DataOperation { connection throws(DatabaseError) in
-      var columns = Columns(capacity: statements.columns.count + 1)
-      entity.encode(to: &columns)
-      guard !columns.values.isEmpty else { return entity }
-      var arguments = columns.values.map(\.value)
-      arguments.append(.integer(entity.id))
-      try connection.execute(writeSQL(for: columns).update, arguments)
+      let written = try connection.executeBinding(statements.update, expecting: statements.columns, key: entity.id) {
+        columns in entity.encode(to: &columns)
+      }
+      if !written {
+        var columns = Columns(expecting: statements.columns)
+        entity.encode(to: &columns)
+        guard !columns.values.isEmpty else { return entity }
+        try connection.execute(updateSQL(for: columns), columns: columns, key: .integer(entity.id))
+      }
       guard connection.changes > 0 else { throw .notFound(table: E.tableName, key: String(entity.id)) }
       return entity
     }
@@ -146,9 +155,9 @@ public struct Repository<E: Entity>: Sendable {
   /// - Throws: `DatabaseError.notFound` when a column differs and no row has the entity's key.
   public func update(_ entity: E, from original: E) -> DataOperation<E, DatabaseError> {
     DataOperation { connection throws(DatabaseError) in
-      var columns = Columns(capacity: statements.columns.count)
+      var columns = Columns(expecting: statements.columns)
       entity.encode(to: &columns)
-      var old = Columns(capacity: statements.columns.count)
+      var old = Columns(expecting: statements.columns)
       original.encode(to: &old)
       var names: [String] = []
       var arguments: [SQLValue] = []

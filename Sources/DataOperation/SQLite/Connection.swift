@@ -19,6 +19,11 @@ public final class Connection {
   /// The last few statements lent, newest last (see `statement(for:)`).
   @exclusivity(unchecked) private var recentStatements: [Statement] = []
   private static let recentLimit = 4
+  /// The statement lent last and its SQL, checked before anything else: a loop runs the same
+  /// statement again and again, and the same string compares as one word.
+  @exclusivity(unchecked) private var lastSQL = ""
+  @exclusivity(unchecked) private var lastStatement: Statement?
+
   /// How many prepared statements the cache keeps before it starts again.
   static let statementCacheLimit = 64
   /// How many transactions (outermost plus savepoints) are open on this connection.
@@ -30,6 +35,8 @@ public final class Connection {
 
   deinit {
     statements.removeAll()
+    recentStatements.removeAll()
+    lastStatement = nil
     sqlite3_close_v2(handle)
   }
 
@@ -48,9 +55,21 @@ public final class Connection {
 
   /// A cached prepared statement for `sql`, or a fresh one when the cached one is in use.
   private func statement(for sql: String) throws(DatabaseError) -> Statement {
+    if sql == lastSQL, let last = lastStatement, !last.isBusy { return last }
+    let statement = try cachedOrNewStatement(for: sql)
+    lastSQL = sql
+    lastStatement = statement
+    return statement
+  }
+
+  private func cachedOrNewStatement(for sql: String) throws(DatabaseError) -> Statement {
     // The statements used last, checked before the dictionary: a loop runs the same few again
     // and again, and comparing a string with itself is a pointer check, not a hash.
-    for recent in recentStatements where recent.sql == sql && !recent.isBusy { return recent }
+    // The length is compared first: different SQL of another length costs no string comparison.
+    let length = sql.utf8.count
+    for recent in recentStatements where recent.sql.utf8.count == length && recent.sql == sql && !recent.isBusy {
+      return recent
+    }
     if let cached = statements[sql], !cached.isBusy {
       remember(cached)
       return cached
@@ -120,6 +139,26 @@ public final class Connection {
       try statement.bind(columns.values.lazy.map(\.value), connection: handle)
     }
     try step(statement, wrap: { (error: DatabaseError) in error }) { (_: Row) throws(DatabaseError) in }
+  }
+
+  /// Runs a write whose parameters are `names`, in order, and then `key` if any: `encode`
+  /// sets the columns, each bound into the statement as it is set (no array, no copy). Returns
+  /// false, having run nothing, when `encode` wrote other columns than `names` (the caller then
+  /// collects them and builds the SQL for what was written).
+  /// - Throws: `DatabaseError` when a value cannot be bound or the statement fails.
+  func executeBinding(
+    _ sql: String, expecting names: [String], key: Int64?, _ encode: (inout Columns) -> Void
+  ) throws(DatabaseError) -> Bool {
+    let statement = try statement(for: sql)
+    var columns = Columns(binding: statement.handle, expecting: names)
+    statement.isBusy = true
+    encode(&columns)
+    statement.isBusy = false
+    guard columns.isExpectedShape else { return false }
+    guard columns.bindingFailure == SQLITE_OK else { throw failure(columns.bindingFailure, sql) }
+    if let key { try statement.bind(.integer(key), at: Int32(names.count + 1), connection: handle) }
+    try step(statement, wrap: { (error: DatabaseError) in error }) { (_: Row) throws(DatabaseError) in }
+    return true
   }
 
   /// Runs one statement that returns no rows, with arguments bound by name.

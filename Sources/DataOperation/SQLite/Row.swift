@@ -38,6 +38,7 @@ public struct Row {
   /// let value = try row.value("title")   // .text("Buy milk")
   /// ```
   /// - Throws: `DatabaseError.decoding` when the result has no such column.
+  @inline(__always)
   public func value(_ column: String) throws(DatabaseError) -> SQLValue {
     guard let index = statement.index(ofColumn: column) else {
       throw .decoding(column: column, expected: "a column", found: "no such column", sql: statement.sql)
@@ -72,11 +73,11 @@ public struct Row {
     guard let index = statement.index(ofColumn: column) else {
       throw .decoding(column: column, expected: "String", found: "no such column", sql: statement.sql)
     }
-    let type = sqlite3_column_type(statement.handle, index)
-    guard type == SQLITE_TEXT else {
-      throw .decoding(column: column, expected: "String", found: statement.value(at: index).typeName, sql: statement.sql)
+    let cell = statement.cell(index)
+    guard sqlite3_value_type(cell) == SQLITE_TEXT else {
+      throw .decoding(column: column, expected: "String", found: sqlValue(of: cell).typeName, sql: statement.sql)
     }
-    return statement.text(at: index)
+    return valueText(of: cell)
   }
 
   // MARK: - By position
@@ -101,8 +102,9 @@ public struct Row {
   /// The integer at `index`; `nil` when it is NULL.
   /// - Throws: `DatabaseError.decoding` when it is another type.
   public func integer(at index: Int32) throws(DatabaseError) -> Int64? {
-    switch sqlite3_column_type(statement.handle, index) {
-    case SQLITE_INTEGER: return sqlite3_column_int64(statement.handle, index)
+    let cell = statement.cell(index)
+    switch sqlite3_value_type(cell) {
+    case SQLITE_INTEGER: return sqlite3_value_int64(cell)
     case SQLITE_NULL: return nil
     default: throw mismatch(at: index, expected: "Int64")
     }
@@ -111,8 +113,9 @@ public struct Row {
   /// The text at `index`; `nil` when it is NULL.
   /// - Throws: `DatabaseError.decoding` when it is another type.
   public func text(at index: Int32) throws(DatabaseError) -> String? {
-    switch sqlite3_column_type(statement.handle, index) {
-    case SQLITE_TEXT: return statement.text(at: index)
+    let cell = statement.cell(index)
+    switch sqlite3_value_type(cell) {
+    case SQLITE_TEXT: return valueText(of: cell)
     case SQLITE_NULL: return nil
     default: throw mismatch(at: index, expected: "String")
     }
@@ -123,10 +126,11 @@ public struct Row {
   /// inside `body`.
   /// - Throws: `DatabaseError.decoding` when the value is neither text nor NULL.
   public func withText<Value>(at index: Int32, _ body: (UnsafeBufferPointer<UInt8>?) -> Value) throws(DatabaseError) -> Value {
-    switch sqlite3_column_type(statement.handle, index) {
+    let cell = statement.cell(index)
+    switch sqlite3_value_type(cell) {
     case SQLITE_TEXT:
-      let pointer = sqlite3_column_text(statement.handle, index)
-      let count = Int(sqlite3_column_bytes(statement.handle, index))
+      let pointer = sqlite3_value_text(cell)
+      let count = Int(sqlite3_value_bytes(cell))
       return body(UnsafeBufferPointer(start: pointer, count: count))
     case SQLITE_NULL: return body(nil)
     default: throw mismatch(at: index, expected: "String")

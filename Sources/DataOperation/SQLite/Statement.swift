@@ -11,7 +11,15 @@ final class Statement {
   @exclusivity(unchecked) var isBusy = false
   /// The result columns' names, read once; a linear search of a dozen short names is faster
   /// than hashing the name for a dictionary.
-  private var columnNames: [String]?
+  @exclusivity(unchecked) private var columnNames: [String] = []
+  @exclusivity(unchecked) private var hasColumnNames = false
+  /// Where the next name is looked for first: just after the last one found. A decoder reads
+  /// the columns of `SELECT *` in table order, so this finds each at once (and an equal short
+  /// name compares as one word; a different one costs a full string comparison).
+  @exclusivity(unchecked) private var nextGuess = 0
+  /// False when two result columns share a name (`SELECT a.x, b.x`): then the guess is not used,
+  /// since the first column of the name must win, as SQLite resolves it.
+  @exclusivity(unchecked) private var namesAreDistinct = true
   /// How many `?` parameters the statement has.
   let parameterCount: Int
 
@@ -26,12 +34,33 @@ final class Statement {
   var columnCount: Int32 { sqlite3_column_count(handle) }
 
   /// The index of a result column by name (case-sensitive, as SQL names it), built once.
+  /// The guess is checked inline (a decoder calls this once per column per row); the rest is
+  /// out of line.
+  @inline(__always)
   func index(ofColumn name: String) -> Int32? {
-    if columnNames == nil {
-      columnNames = (0..<columnCount).map { index in sqlite3_column_name(handle, index).map { String(cString: $0) } ?? "" }
+    // After the last column, the next row starts again at the first.
+    let guess = nextGuess < columnNames.count ? nextGuess : 0
+    if namesAreDistinct && guess < columnNames.count && columnNames[guess] == name {
+      nextGuess = guess + 1
+      return Int32(guess)
     }
-    // The first column of that name, as SQLite resolves `SELECT a.x, b.x`.
-    return columnNames?.firstIndex(of: name).map(Int32.init)
+    return searchIndex(ofColumn: name)
+  }
+
+  @inline(never)
+  private func searchIndex(ofColumn name: String) -> Int32? {
+    if !hasColumnNames {
+      columnNames = (0..<columnCount).map { index in sqlite3_column_name(handle, index).map { String(cString: $0) } ?? "" }
+      namesAreDistinct = Set(columnNames).count == columnNames.count
+      hasColumnNames = true
+      if namesAreDistinct && nextGuess < columnNames.count && columnNames[nextGuess] == name {
+        nextGuess += 1
+        return Int32(nextGuess - 1)
+      }
+    }
+    guard let index = columnNames.firstIndex(of: name) else { return nil }
+    nextGuess = index + 1
+    return Int32(index)
   }
 
   /// Binds every parameter by position. The statement is always reset when it is lent (every
@@ -73,58 +102,96 @@ final class Statement {
     }
   }
 
-  private func bind(_ value: SQLValue, at index: Int32, connection: OpaquePointer) throws(DatabaseError) {
-    let code: Int32
-    switch value {
-    case .null:
-      code = sqlite3_bind_null(handle, index)
-    case .integer(let int):
-      code = sqlite3_bind_int64(handle, index, int)
-    case .real(let double):
-      code = sqlite3_bind_double(handle, index, double)
-    case .text(var text):
-      code = text.withUTF8 { bytes in
-        guard let base = bytes.baseAddress, bytes.count > 0 else {
-          // A nil pointer would bind NULL: an empty string must stay an empty string.
-          return sqlite3_bind_text(handle, index, "", 0, csqlite_transient())
-        }
-        return base.withMemoryRebound(to: CChar.self, capacity: bytes.count) { chars in
-          sqlite3_bind_text(handle, index, chars, Int32(bytes.count), csqlite_transient())
-        }
-      }
-    case .blob(let bytes):
-      code = bytes.withUnsafeBytes { raw in
-        guard let base = raw.baseAddress, raw.count > 0 else { return sqlite3_bind_zeroblob(handle, index, 0) }
-        return sqlite3_bind_blob(handle, index, base, Int32(raw.count), csqlite_transient())
-      }
-    }
+  /// Binds one value at a 1-based parameter position.
+  func bind(_ value: SQLValue, at index: Int32, connection: OpaquePointer) throws(DatabaseError) {
+    let code = bindValue(value, at: index, to: handle)
     guard code == SQLITE_OK else {
       throw .sqlite(Connection.error(code: code, handle: connection, sql: sql))
     }
   }
+}
 
-  /// The value of a column of the current row.
-  func value(at index: Int32) -> SQLValue {
-    switch sqlite3_column_type(handle, index) {
-    case SQLITE_INTEGER:
-      return .integer(sqlite3_column_int64(handle, index))
-    case SQLITE_FLOAT:
-      return .real(sqlite3_column_double(handle, index))
-    case SQLITE_TEXT:
-      return .text(text(at: index))
-    case SQLITE_BLOB:
-      let count = Int(sqlite3_column_bytes(handle, index))
-      guard count > 0, let pointer = sqlite3_column_blob(handle, index) else { return .blob([]) }
-      return .blob(Array(UnsafeRawBufferPointer(start: pointer, count: count)))
-    default:
-      return .null
+/// Binds one value at a 1-based parameter position of a statement handle; SQLite's result code.
+/// A free function, not a static method: calling that would first fetch the class's metadata.
+func bindValue(_ value: SQLValue, at index: Int32, to handle: OpaquePointer) -> Int32 {
+  let code: Int32
+  switch value {
+  case .null:
+    code = sqlite3_bind_null(handle, index)
+  case .integer(let int):
+    code = sqlite3_bind_int64(handle, index, int)
+  case .real(let double):
+    code = sqlite3_bind_double(handle, index, double)
+  case .text(let text):
+    code = bindText(text, at: index, to: handle)
+  case .blob(let bytes):
+    code = bytes.withUnsafeBytes { raw in
+      guard let base = raw.baseAddress, raw.count > 0 else { return sqlite3_bind_zeroblob(handle, index, 0) }
+      return sqlite3_bind_blob(handle, index, base, Int32(raw.count), csqlite_transient())
     }
   }
+  return code
+}
+
+extension Statement {
+  /// A column of the current row as SQLite's value object: one API call, after which its type
+  /// and contents are read by plain accessors (each `sqlite3_column_*` call would go through
+  /// SQLite's API entry and exit again). The value is SQLite's "unprotected" kind, which its
+  /// documentation allows to read only without other threads on the connection: a connection
+  /// is only ever used by one thread at a time (its `Context` serializes it). It is valid until
+  /// the statement steps or resets.
+  @inline(__always)
+  func cell(_ index: Int32) -> OpaquePointer {
+    // Never nil: an index out of range or a statement not on a row gives SQLite's NULL value.
+    sqlite3_column_value(handle, index)
+  }
+
+  /// The value of a column of the current row.
+  func value(at index: Int32) -> SQLValue { sqlValue(of: cell(index)) }
 
   /// The text of a column, read by length so an embedded NUL cannot cut it short.
-  func text(at index: Int32) -> String {
-    guard let pointer = sqlite3_column_text(handle, index) else { return "" }
-    let count = Int(sqlite3_column_bytes(handle, index))
-    return String(decoding: UnsafeBufferPointer(start: pointer, count: count), as: UTF8.self)
+  func text(at index: Int32) -> String { valueText(of: cell(index)) }
+}
+
+/// Binds a string's UTF-8 bytes (SQLite copies them); SQLite's result code.
+@inline(__always)
+func bindText(_ text: String, at index: Int32, to handle: OpaquePointer) -> Int32 {
+  var text = text
+  return text.withUTF8 { bytes in
+    guard let base = bytes.baseAddress, bytes.count > 0 else {
+      // A nil pointer would bind NULL: an empty string must stay an empty string.
+      return sqlite3_bind_text(handle, index, "", 0, csqlite_transient())
+    }
+    return base.withMemoryRebound(to: CChar.self, capacity: bytes.count) { chars in
+      sqlite3_bind_text(handle, index, chars, Int32(bytes.count), csqlite_transient())
+    }
   }
+}
+
+/// The SQLValue of one of SQLite's values (free functions, like `bindValue`).
+@inline(__always)
+func sqlValue(of cell: OpaquePointer) -> SQLValue {
+  switch sqlite3_value_type(cell) {
+  case SQLITE_INTEGER:
+    return .integer(sqlite3_value_int64(cell))
+  case SQLITE_FLOAT:
+    return .real(sqlite3_value_double(cell))
+  case SQLITE_TEXT:
+    return .text(valueText(of: cell))
+  case SQLITE_BLOB:
+    guard let pointer = sqlite3_value_blob(cell) else { return .blob([]) }
+    let count = Int(sqlite3_value_bytes(cell))
+    guard count > 0 else { return .blob([]) }
+    return .blob(Array(UnsafeRawBufferPointer(start: pointer, count: count)))
+  default:
+    return .null
+  }
+}
+
+/// The text of a value (its text first, then its length in bytes, as SQLite asks).
+@inline(__always)
+func valueText(of cell: OpaquePointer) -> String {
+  guard let pointer = sqlite3_value_text(cell) else { return "" }
+  let count = Int(sqlite3_value_bytes(cell))
+  return String(decoding: UnsafeBufferPointer(start: pointer, count: count), as: UTF8.self)
 }

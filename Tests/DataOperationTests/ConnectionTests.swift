@@ -52,6 +52,44 @@ import Testing
     }
   }
 
+  @Test func everyKindOfValueReadsBackThroughARowByNameAndByPosition() throws {
+    let context = try makeContext()
+    let read = try run(context) { connection throws(DatabaseError) in
+      try connection.executeScript("CREATE TABLE cell (v)")
+      let values: [SQLValue] = [.null, .integer(-7), .real(2.5), .text("nul\u{0}inside"), .text(""), .blob([0, 1, 0, 255]), .blob([])]
+      for value in values { try connection.execute("INSERT INTO cell (v) VALUES (?)", [value]) }
+      return try connection.all("SELECT v FROM cell ORDER BY rowid") { row throws(DatabaseError) in
+        let byName = try row.value("v")
+        #expect(row[0] == byName)
+        return byName
+      }
+    }
+    #expect(read == [.null, .integer(-7), .real(2.5), .text("nul\u{0}inside"), .text(""), .blob([0, 1, 0, 255]), .blob([])])
+  }
+
+  @Test func columnsAreFoundByNameAfterAnotherConnectionRebuildsTheTable() throws {
+    let folder = TemporaryFolder()
+    let path = folder.path + "/shared.db"
+    let reader = try Context(path: path)
+    let writer = try Context(path: path)
+    try run(writer) { connection throws(DatabaseError) in
+      try connection.executeScript("CREATE TABLE pair (a TEXT, b TEXT); INSERT INTO pair VALUES ('A', 'B');")
+    }
+    func readPair() throws -> String {
+      try run(reader) { connection throws(DatabaseError) in
+        try connection.first("SELECT * FROM pair") { row throws(DatabaseError) in "\(try row.string("a"))\(try row.string("b"))" } ?? ""
+      }
+    }
+    #expect(try readPair() == "AB")
+    // The same table rebuilt with its columns the other way round: the reader's cached
+    // statement is prepared again by SQLite, and its column names must be read again.
+    try run(writer) { connection throws(DatabaseError) in
+      try connection.executeScript(
+        "CREATE TABLE pair2 (b TEXT, a TEXT); INSERT INTO pair2 SELECT b, a FROM pair; DROP TABLE pair; ALTER TABLE pair2 RENAME TO pair;")
+    }
+    #expect(try readPair() == "AB")
+  }
+
   @Test func anSQLErrorCarriesTheSQLAndSQLitesMessage() throws {
     let context = try makeContext()
     do {

@@ -183,6 +183,68 @@ import Testing
     #expect(throws: DatabaseError.notFound(table: "book", key: "99")) { try odd.update(ghost).operate(in: context) }
   }
 
+  /// A book that derives its year from the title it has just written, reading it back.
+  struct DerivedBook: Entity {
+    static var tableName: String { "book" }
+    var id: Int64 = 0
+    var title = ""
+    init() {}
+    init(row: Row) throws(DatabaseError) {
+      id = try row.decode("id")
+      title = try row.string("title")
+    }
+    func encode(to columns: inout Columns) {
+      columns["title"] = title
+      let written: String? = columns["title"]
+      columns["year"] = written?.count
+      columns["author_id"] = Int64?.none
+    }
+  }
+
+  @Test func anEntityCanReadBackAColumnItHasWritten() throws {
+    let context = try makeContext()
+    let derived = Repository<DerivedBook>()
+    let added = try derived.add { $0.title = "Persuasion" }.operate(in: context)
+    #expect(try books.object(id: added.id).operate(in: context).year == 10)
+    var changed = try derived.object(id: added.id).operate(in: context)
+    changed.title = "Emma"
+    _ = try derived.update(changed).operate(in: context)
+    #expect(try books.object(id: added.id).operate(in: context) == Book(id: added.id, title: "Emma", year: 4))
+  }
+
+  @Test func anEntityAddedWithItsOwnIdKeepsIt() throws {
+    let context = try makeContext()
+    let book = try books.add { $0.id = 40; $0.title = "Forty"; $0.year = 1940 }.operate(in: context)
+    #expect(book.id == 40)
+    #expect(try books.object(id: 40).operate(in: context) == Book(id: 40, title: "Forty", year: 1940))
+    #expect(throws: DatabaseError.self) { try books.add { $0.id = 40; $0.title = "Again" }.operate(in: context) }
+  }
+
+  /// A row with nothing but its key.
+  struct Marker: Entity {
+    var id: Int64 = 0
+    init() {}
+    init(row: Row) throws(DatabaseError) { id = try row.decode("id") }
+    func encode(to columns: inout Columns) {}
+  }
+
+  @Test func anEntityWithoutColumnsIsAddedAndItsUpdateWritesNothing() throws {
+    let context = try makeContext()
+    try DataOperation<Void, DatabaseError> { connection throws(DatabaseError) in
+      try connection.executeScript("CREATE TABLE marker (id INTEGER PRIMARY KEY)")
+    }.operate(in: context)
+    let markers = Repository<Marker>()
+    let first = try markers.add { _ in }.operate(in: context)
+    let keyed = try markers.add { $0.id = 9 }.operate(in: context)
+    #expect([first.id, keyed.id] == [1, 9])
+    #expect(try markers.count().operate(in: context) == 2)
+    // Nothing to write, so nothing is written or looked for (a missing row is no error).
+    var ghost = Marker()
+    ghost.id = 77
+    #expect(try markers.update(ghost).operate(in: context).id == 77)
+    #expect(try markers.count().operate(in: context) == 2)
+  }
+
   @Test func columnsAreFoundByNameInAnyOrderRowAfterRow() throws {
     let context = try seeded()
     let rows = try DataOperation<[String], DatabaseError> { connection throws(DatabaseError) in

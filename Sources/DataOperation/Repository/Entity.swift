@@ -53,9 +53,9 @@ public struct Column: Sendable {
 /// ```
 ///
 /// The repository's usual insert and update bind each value straight into the prepared
-/// statement as the entity sets it: nothing is collected, no array is made, and reading a column
-/// back gives nil. Otherwise (a diff, or an entity that writes other columns than usual) the
-/// values are collected in `values`.
+/// statement as the entity sets it: nothing is collected and no array is made. Otherwise (a
+/// diff, or an entity that writes other columns than usual, or reads one back) the values are
+/// collected in `values`.
 public struct Columns {
   /// The column names and values, in insertion order (empty while binding).
   public private(set) var values: [Column] = []
@@ -102,11 +102,15 @@ public struct Columns {
   /// True when exactly the expected names were written, in order (each once).
   var isExpectedShape: Bool { followsExpected && written == expected.count }
 
-  /// Sets a column's value (replacing an earlier one of the same name). Reading it back gives
-  /// the value collected, or nil while binding (see the type's note).
+  /// Sets a column's value (replacing an earlier one of the same name); reads it back typed.
   /// Generic rather than `any SQLValueConvertible`, so that encoding a row boxes nothing.
   public subscript<Value: SQLValueConvertible>(name: String) -> Value? {
-    get { values.first { $0.name == name }.flatMap { Value(sqlValue: $0.value) } }
+    mutating get {
+      // While binding nothing was kept to read back: give up binding, so that the repository
+      // encodes the entity again, collecting, where this read sees what was set.
+      if statement != nil { followsExpected = false }
+      return values.first { $0.name == name }.flatMap { Value(sqlValue: $0.value) }
+    }
     set {
       // While the columns so far are a prefix of the (distinct) expected names, the next
       // expected name cannot be among them.

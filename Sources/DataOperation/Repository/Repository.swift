@@ -127,8 +127,12 @@ public struct Repository<E: Entity>: Sendable {
   /// ```
   public func update(_ entity: E) -> DataOperation<E, DatabaseError> {
     DataOperation { connection throws(DatabaseError) in
-      let written = try connection.executeBinding(statements.update, expecting: statements.columns, key: entity.id) {
-        columns in entity.encode(to: &columns)
+      // A type without columns has nothing to write (and its row is not looked for).
+      var written = false
+      if !statements.columns.isEmpty {
+        written = try connection.executeBinding(statements.update, expecting: statements.columns, key: entity.id) {
+          columns in entity.encode(to: &columns)
+        }
       }
       if !written {
         var columns = Columns(expecting: statements.columns)

@@ -105,9 +105,14 @@ public final class Connection {
       sqlite3_reset(statement.handle)
       statement.isBusy = false
     }
+    var isFirstRow = true
     while true {
       let code = sqlite3_step(statement.handle)
       if code == SQLITE_ROW {
+        if isFirstRow {
+          statement.forgetStaleColumnNames()
+          isFirstRow = false
+        }
         try body(Row(statement: statement))
       } else if code == SQLITE_DONE {
         return
@@ -150,6 +155,13 @@ public final class Connection {
     _ sql: String, expecting names: [String], key: Int64?, _ encode: (inout Columns) -> Void
   ) throws(DatabaseError) -> Bool {
     let statement = try statement(for: sql)
+    guard statement.parameterCount == names.count + (key == nil ? 0 : 1) else {
+      throw .sqlite(
+        SQLiteError(
+          extendedCode: SQLITE_RANGE,
+          message: "the statement takes \(statement.parameterCount) arguments, \(names.count + (key == nil ? 0 : 1)) were given",
+          sql: sql))
+    }
     var columns = Columns(binding: statement.handle, expecting: names)
     statement.isBusy = true
     encode(&columns)
@@ -262,7 +274,10 @@ public final class Connection {
     }
     // Only the first row is wanted: step once, not through the whole result.
     let code = sqlite3_step(statement.handle)
-    if code == SQLITE_ROW { return try decode(Row(statement: statement)) }
+    if code == SQLITE_ROW {
+      statement.forgetStaleColumnNames()
+      return try decode(Row(statement: statement))
+    }
     if code == SQLITE_DONE { return nil }
     throw failure(code, sql)
   }

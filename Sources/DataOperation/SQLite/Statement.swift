@@ -20,6 +20,9 @@ final class Statement {
   /// False when two result columns share a name (`SELECT a.x, b.x`): then the guess is not used,
   /// since the first column of the name must win, as SQLite resolves it.
   @exclusivity(unchecked) private var namesAreDistinct = true
+  /// SQLite's count of the statement's re-preparations when the names were read (see
+  /// `forgetStaleColumnNames`).
+  @exclusivity(unchecked) private var namesPreparation: Int32 = 0
   /// How many `?` parameters the statement has.
   let parameterCount: Int
 
@@ -30,6 +33,18 @@ final class Statement {
   }
 
   deinit { sqlite3_finalize(handle) }
+
+  /// Forgets the column names read earlier when SQLite has prepared the statement again since:
+  /// another connection changed the schema, and `SELECT *` may now have other columns, in
+  /// another order. Called once per run, after its first step (where SQLite re-prepares).
+  @inline(__always)
+  func forgetStaleColumnNames() {
+    guard hasColumnNames, sqlite3_stmt_status(handle, SQLITE_STMTSTATUS_REPREPARE, 0) != namesPreparation else { return }
+    columnNames = []
+    hasColumnNames = false
+    namesAreDistinct = true
+    nextGuess = 0
+  }
 
   var columnCount: Int32 { sqlite3_column_count(handle) }
 
@@ -52,6 +67,7 @@ final class Statement {
     if !hasColumnNames {
       columnNames = (0..<columnCount).map { index in sqlite3_column_name(handle, index).map { String(cString: $0) } ?? "" }
       namesAreDistinct = Set(columnNames).count == columnNames.count
+      namesPreparation = sqlite3_stmt_status(handle, SQLITE_STMTSTATUS_REPREPARE, 0)
       hasColumnNames = true
       if namesAreDistinct && nextGuess < columnNames.count && columnNames[nextGuess] == name {
         nextGuess += 1

@@ -122,6 +122,19 @@ public final class Connection {
     }
   }
 
+  /// Runs a statement that returns no rows (a write) to its end. Rows it does return are stepped
+  /// over, unread.
+  private func run(_ statement: Statement) throws(DatabaseError) {
+    statement.isBusy = true
+    defer {
+      sqlite3_reset(statement.handle)
+      statement.isBusy = false
+    }
+    var code = sqlite3_step(statement.handle)
+    while code == SQLITE_ROW { code = sqlite3_step(statement.handle) }
+    guard code == SQLITE_DONE else { throw failure(code, statement.sql) }
+  }
+
   /// Runs one statement that returns no rows, with arguments bound by position.
   ///
   /// ```swift
@@ -131,7 +144,7 @@ public final class Connection {
   public func execute(_ sql: String, _ arguments: [SQLValue] = []) throws(DatabaseError) {
     let statement = try statement(for: sql)
     try statement.bind(arguments, connection: handle)
-    try step(statement, wrap: { (error: DatabaseError) in error }) { (_: Row) throws(DatabaseError) in }
+    try run(statement)
   }
 
   /// Runs one statement that returns no rows, binding the values of `columns` by position and
@@ -143,7 +156,7 @@ public final class Connection {
     } else {
       try statement.bind(columns.values.lazy.map(\.value), connection: handle)
     }
-    try step(statement, wrap: { (error: DatabaseError) in error }) { (_: Row) throws(DatabaseError) in }
+    try run(statement)
   }
 
   /// Runs a write whose parameters are `names`, in order, and then `key` if any: `encode`
@@ -155,13 +168,7 @@ public final class Connection {
     _ sql: String, expecting names: [String], key: Int64?, _ encode: (inout Columns) -> Void
   ) throws(DatabaseError) -> Bool {
     let statement = try statement(for: sql)
-    guard statement.parameterCount == names.count + (key == nil ? 0 : 1) else {
-      throw .sqlite(
-        SQLiteError(
-          extendedCode: SQLITE_RANGE,
-          message: "the statement takes \(statement.parameterCount) arguments, \(names.count + (key == nil ? 0 : 1)) were given",
-          sql: sql))
-    }
+    try statement.checkArgumentCount(names.count + (key == nil ? 0 : 1))
     var columns = Columns(binding: statement.handle, expecting: names)
     statement.isBusy = true
     encode(&columns)
@@ -169,7 +176,7 @@ public final class Connection {
     guard columns.isExpectedShape else { return false }
     guard columns.bindingFailure == SQLITE_OK else { throw failure(columns.bindingFailure, sql) }
     if let key { try statement.bind(.integer(key), at: Int32(names.count + 1), connection: handle) }
-    try step(statement, wrap: { (error: DatabaseError) in error }) { (_: Row) throws(DatabaseError) in }
+    try run(statement)
     return true
   }
 
@@ -182,7 +189,7 @@ public final class Connection {
   public func execute(_ sql: String, named arguments: [String: SQLValue]) throws(DatabaseError) {
     let statement = try statement(for: sql)
     try statement.bind(named: arguments, connection: handle)
-    try step(statement, wrap: { (error: DatabaseError) in error }) { (_: Row) throws(DatabaseError) in }
+    try run(statement)
   }
 
   /// Runs several `;`-separated statements without arguments (schema scripts), uncached.

@@ -69,10 +69,6 @@ final class Statement {
       namesAreDistinct = Set(columnNames).count == columnNames.count
       namesPreparation = sqlite3_stmt_status(handle, SQLITE_STMTSTATUS_REPREPARE, 0)
       hasColumnNames = true
-      if namesAreDistinct && nextGuess < columnNames.count && columnNames[nextGuess] == name {
-        nextGuess += 1
-        return Int32(nextGuess - 1)
-      }
     }
     guard let index = columnNames.firstIndex(of: name) else { return nil }
     nextGuess = index + 1
@@ -82,14 +78,7 @@ final class Statement {
   /// Binds every parameter by position. The statement is always reset when it is lent (every
   /// run resets it on the way out), and every parameter is bound, so nothing is left to clear.
   func bind(_ arguments: some Collection<SQLValue>, connection: OpaquePointer) throws(DatabaseError) {
-    let expected = parameterCount
-    guard arguments.count == expected else {
-      throw .sqlite(
-        SQLiteError(
-          extendedCode: SQLITE_RANGE,
-          message: "the statement takes \(expected) arguments, \(arguments.count) were given",
-          sql: sql))
-    }
+    try checkArgumentCount(arguments.count)
     for (offset, value) in arguments.enumerated() {
       try bind(value, at: Int32(offset + 1), connection: connection)
     }
@@ -116,6 +105,20 @@ final class Statement {
         SQLiteError(
           extendedCode: SQLITE_RANGE, message: "some named arguments match no parameter", sql: sql))
     }
+  }
+
+  /// Refuses a number of arguments other than the statement's parameters (a missing one would
+  /// be a silent NULL). The comparison is inline; the error is built out of line.
+  @inline(__always)
+  func checkArgumentCount(_ count: Int) throws(DatabaseError) {
+    guard count == parameterCount else { throw argumentCountError(count) }
+  }
+
+  @inline(never)
+  private func argumentCountError(_ count: Int) -> DatabaseError {
+    .sqlite(
+      SQLiteError(
+        extendedCode: SQLITE_RANGE, message: "the statement takes \(parameterCount) arguments, \(count) were given", sql: sql))
   }
 
   /// Binds one value at a 1-based parameter position.
@@ -164,9 +167,6 @@ extension Statement {
 
   /// The value of a column of the current row.
   func value(at index: Int32) -> SQLValue { sqlValue(of: cell(index)) }
-
-  /// The text of a column, read by length so an embedded NUL cannot cut it short.
-  func text(at index: Int32) -> String { valueText(of: cell(index)) }
 }
 
 /// Binds a string's UTF-8 bytes (SQLite copies them); SQLite's result code.
@@ -204,7 +204,8 @@ func sqlValue(of cell: OpaquePointer) -> SQLValue {
   }
 }
 
-/// The text of a value (its text first, then its length in bytes, as SQLite asks).
+/// The text of a value, read by length so an embedded NUL cannot cut it short (its text first,
+/// then its length in bytes, as SQLite asks).
 @inline(__always)
 func valueText(of cell: OpaquePointer) -> String {
   guard let pointer = sqlite3_value_text(cell) else { return "" }

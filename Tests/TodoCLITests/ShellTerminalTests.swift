@@ -112,7 +112,12 @@ final class ShellTerminal {
   /// ended) and, for the shell, waits for its prompt.
   func start(_ arguments: [String] = ["shell"], prompt: String = "todo>") throws {
     let command = ([ShellSandbox.binary.path] + arguments).map(quoted).joined(separator: " ")
-    let script = "\(command); echo status=$?; exec sleep 60"
+    // `set -m` runs `todo` in a process group of its own, in the foreground, as an interactive
+    // shell would. Without it bash shares todo's group, and libedit answers Ctrl-C by sending
+    // SIGINT again to the whole group (`kill(0, SIGINT)`): a second SIGINT that reaches bash
+    // between two of its `waitpid` calls makes bash kill itself, closing the pane while the
+    // shell still runs (seen once in CI, under load).
+    let script = "set -m; \(command); echo status=$?; exec sleep 60"
     try newServer(running: "bash --norc --noprofile -c " + quoted(script), environment: sandbox.environment)
     if arguments == ["shell"] {
       try #require(waitForLastLine(timeout: 10) { $0 == prompt }, "no prompt:\n\(screen())")

@@ -9,9 +9,13 @@ import Glibc
 /// How it cancels the line being edited: libedit (with `rl_catch_signals` left at its default)
 /// installs its own SIGINT handler while `readline()` waits for a key. That handler puts the
 /// terminal back in cooked mode, reinstalls the handler that was there before (this one) and
-/// raises the signal again. Because this handler is installed without `SA_RESTART`, the
-/// `read(2)` libedit is blocked in fails with `EINTR`, libedit drops the line and `readline()`
-/// returns NULL, which alone would look like Ctrl-D; the flag tells the two apart.
+/// raises the signal again, with `kill(0, SIGINT)`: to the whole process group, so a
+/// non-interactive parent shell that shares the group (`bash -c 'todo shell; …'`, no job control)
+/// gets Ctrl-C twice, and bash 5.2 can take the second one for its own and exit while the shell
+/// goes on. Interactive shells run `todo` in a group of its own. Because this handler is
+/// installed without `SA_RESTART`, the `read(2)` libedit is blocked in fails with `EINTR`,
+/// libedit drops the line and `readline()` returns NULL, which alone would look like Ctrl-D;
+/// the flag tells the two apart.
 ///
 /// SIGINT is also unblocked in the calling thread (the one that will run `readline()`): a
 /// blocked mask is inherited across `exec`, and a parent that ran us with SIGINT blocked (seen

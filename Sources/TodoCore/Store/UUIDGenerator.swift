@@ -1,6 +1,5 @@
 /// Random (version 4) UUIDs in lowercase text, without Foundation.
 public enum UUIDGenerator {
-  /// A new random UUID such as `1c9e44a0-5b7e-4c1d-9f0e-2a6d8b3c4e5f`.
   /// Whether `text` is a UUID as `make` writes them: 8-4-4-4-12 lowercase hex digits.
   public static func isUUID(_ text: String) -> Bool {
     let bytes = Array(text.utf8)
@@ -16,9 +15,13 @@ public enum UUIDGenerator {
     return true
   }
 
+  /// A new random UUID such as `1c9e44a0-5b7e-4c1d-9f0e-2a6d8b3c4e5f`.
   public static func make() -> String {
+    // Two 64-bit draws: each is one getrandom(2) call, where a byte at a time made sixteen.
     var generator = SystemRandomNumberGenerator()
-    var bytes = (0..<16).map { _ in UInt8.random(in: 0...255, using: &generator) }
+    let high: UInt64 = generator.next()
+    let low: UInt64 = generator.next()
+    var bytes = (0..<16).map { index in UInt8(truncatingIfNeeded: (index < 8 ? high : low) >> (UInt64(index % 8) * 8)) }
     bytes[6] = (bytes[6] & 0x0F) | 0x40  // version 4
     bytes[8] = (bytes[8] & 0x3F) | 0x80  // RFC 4122 variant
     return text(bytes)

@@ -94,7 +94,8 @@ struct ShellSandbox {
 /// `/tmp/tmux-UID` (`tmux -L`): tmux leaves its socket file behind after `kill-server`, and
 /// the sandbox's removal takes it away.
 ///
-/// After the shell ends, the pane prints `status=N` and stays open so the test can read it.
+/// After the shell ends, the pane prints `status=N` and stays open so the test can read it
+/// (unless todo was killed by SIGINT: see `start`).
 final class ShellTerminal {
   let sandbox: ShellSandbox
   /// Distinguishes the sockets of several terminals on one sandbox.
@@ -116,7 +117,9 @@ final class ShellTerminal {
     // shell would. Without it bash shares todo's group, and libedit answers Ctrl-C by sending
     // SIGINT again to the whole group (`kill(0, SIGINT)`): a second SIGINT that reaches bash
     // between two of its `waitpid` calls makes bash kill itself, closing the pane while the
-    // shell still runs (seen once in CI, under load).
+    // shell still runs (seen once in CI, under load). The price: if todo itself dies of SIGINT,
+    // bash (job control on) drops the rest of the line, so the pane closes without `status=130`;
+    // a test that needs that status should keep the pane with tmux's `remain-on-exit`.
     let script = "set -m; \(command); echo status=$?; exec sleep 60"
     try newServer(running: "bash --norc --noprofile -c " + quoted(script), environment: sandbox.environment)
     if arguments == ["shell"] {

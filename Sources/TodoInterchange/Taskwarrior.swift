@@ -8,13 +8,28 @@ import TodoCore
 /// one at local midnight reads as an all-day date (Taskwarrior has no other way to say "a day").
 /// Keys `todo` has no field for (user-defined attributes) are kept with the task, as their JSON
 /// text, and written back on export.
+///
+/// What Taskwarrior has no key for is written as attributes of todo's own, which Taskwarrior keeps
+/// (as orphaned user-defined attributes) and gives back in its export, so a round trip through
+/// either program keeps them:
+///
+/// | key | value |
+/// |---|---|
+/// | `todo_parent` | the UUID of the task this one is a subtask of (Taskwarrior's `parent` means a recurrence template) |
+/// | `todo_series`, `todo_instance`, `todo_rule`, `todo_series_ended` | the series, the instance's number, the rule in todo's words (`+1w` counts from completion, which `recur` cannot say), and when the series ended |
+/// | `todo_reason` | why the task was closed other than by a command (`expired`) |
+///
+/// On import they win over what `recur`, `parent` and `imask` would make of the task.
 public enum Taskwarrior {
   /// Keys read into fields, or computed by Taskwarrior and ignored.
-  static let knownKeys: Set<String> = [
+  static let knownKeys = Set([
     "id", "uuid", "description", "status", "project", "tags", "priority", "due", "wait", "scheduled", "until",
     "entry", "modified", "end", "start", "annotations", "depends", "parent", "recur", "mask", "imask", "rtype",
     "urgency",
-  ]
+  ]).union(ownKeys)
+
+  /// The attributes of todo's own (see the type's summary).
+  static let ownKeys: Set<String> = ["todo_parent", "todo_series", "todo_instance", "todo_rule", "todo_series_ended", "todo_reason"]
 
   /// `now` stands in for a missing `entry` (as `task import` does).
   public static func records(_ bytes: [UInt8], now: Int64) throws(InterchangeError) -> [TaskRecord] {
@@ -69,6 +84,7 @@ public enum Taskwarrior {
           record.todo.series = SeriesLink(id: 0, uuid: RecordUUID.named("series:" + record.todo.uuid), index: 1, rule: rule, ended: nil)
         }
       }
+      try readOwnKeys(&fields, into: &record.todo)
       fields.skip(["recur", "imask", "mask", "rtype", "parent"])
       // Everything else is a user-defined attribute: kept as its JSON text.
       for member in fields.rest {
@@ -78,6 +94,42 @@ public enum Taskwarrior {
       records.append(record)
     }
     return records
+  }
+
+  /// Reads `todo_parent`, `todo_series`… (see the type's summary) into `todo`.
+  private static func readOwnKeys(_ fields: inout Fields, into todo: inout Todo) throws(InterchangeError) {
+    if let parent = try fields.string("todo_parent") {
+      guard UUIDGenerator.isUUID(parent.lowercased()) else { throw fields.error("\"todo_parent\" is not a UUID: '\(parent)'") }
+      todo.parentUUID = parent.lowercased()
+    }
+    todo.reason = try fields.string("todo_reason") ?? todo.reason
+    let ruleText = try fields.string("todo_rule")
+    let instance = fields.take("todo_instance")
+    let ended = try instant(&fields, "todo_series_ended")
+    guard let series = try fields.string("todo_series") else {
+      if ruleText != nil || instance != nil || ended != nil {
+        throw fields.error("\"todo_rule\", \"todo_instance\" and \"todo_series_ended\" need \"todo_series\"")
+      }
+      return
+    }
+    guard UUIDGenerator.isUUID(series.lowercased()) else { throw fields.error("\"todo_series\" is not a UUID: '\(series)'") }
+    var index = todo.series?.index ?? 1
+    switch instance {
+    case nil, .null?: break
+    case .number(let text)?, .string(let text)?:
+      guard let number = Int(text), number >= 1 else { throw fields.error("\"todo_instance\" is not a number from 1: \(text)") }
+      index = number
+    default: throw fields.error("\"todo_instance\" is not a number from 1")
+    }
+    var rule = todo.series?.rule
+    if let ruleText {
+      guard let parsed = RecurrenceRule(parsing: ruleText) else {
+        throw fields.error("\"todo_rule\" '\(ruleText)' is not a rule todo knows (weekly, 2w, +1w…)")
+      }
+      rule = parsed
+    }
+    guard let rule else { throw fields.error("\"todo_series\" needs \"todo_rule\" or \"recur\"") }
+    todo.series = SeriesLink(id: 0, uuid: series.lowercased(), index: index, rule: rule, ended: ended)
   }
 
   private static func task(_ fields: inout Fields, status: String, uuid: String?, now: Int64) throws(InterchangeError)
@@ -219,6 +271,14 @@ public enum Taskwarrior {
     if let series = todo.series, todo.status == .pending, series.ended == nil {
       add("recur", taskwarriorRule(series.rule))
     }
+    add("todo_parent", todo.parentUUID)
+    if let series = todo.series {
+      add("todo_series", series.uuid)
+      members.append(("todo_instance", .number(String(series.index))))
+      add("todo_rule", series.rule.description)
+      add("todo_series_ended", series.ended.map(formatTime))
+    }
+    add("todo_reason", todo.reason)
     if !todo.tags.isEmpty { members.append(("tags", .array(todo.tags.map(JSONValue.string)))) }
     if !todo.depends.isEmpty { members.append(("depends", .array(todo.depends.map { .string($0.uuid) }))) }
     if !todo.notes.isEmpty {

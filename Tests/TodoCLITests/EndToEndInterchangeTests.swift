@@ -253,6 +253,45 @@ import Testing
     }
   }
 
+  /// What Taskwarrior has no key for (subtask parents, series, their rule in todo's words) goes
+  /// out as todo's own attributes: back into todo whole, and kept by a real Taskwarrior.
+  @Test func ourTaskwarriorExportKeepsSubtasksAndSeries() throws {
+    try #require(TodoSandbox.hasTool("task"), "make test installs taskwarrior")
+    let todo = try TodoSandbox()
+    todo("add", "Move house").expectSuccess()
+    todo("add", "Pack books", "parent:1").expectSuccess()
+    todo("add", "Water plants", "recur:+1w", "due:tomorrow").expectSuccess()
+    todo("done", "3").expectSuccess()
+    let file = todo.folder.appendingPathComponent("tw.json").path
+    todo("export", "--format", "taskwarrior", "--output", file).expectSuccess()
+
+    // Into a fresh todo: every link as it was.
+    let other = try TodoSandbox()
+    other("import", file).expectSuccess()
+    func links(_ sandbox: TodoSandbox) throws -> [String: String] {
+      let run = sandbox("list", "status:all", "--json")
+      run.expectSuccess()
+      let tasks = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [[String: Any]])
+      return Dictionary(uniqueKeysWithValues: tasks.map { task in
+        let recur = task["recur"] as? [String: Any]
+        let link = [task["parent"], recur?["series"], recur?["instance"], recur?["rule"], task["status"]]
+          .map { $0.map { "\($0)" } ?? "-" }.joined(separator: " ")
+        return (task["uuid"] as? String ?? "", link)
+      })
+    }
+    let before = try links(todo)
+    #expect(before.count == 4)
+    #expect(before.values.filter { $0.contains("+1w") }.count == 2, "\(before)")
+    #expect(try links(other) == before)
+
+    // Through Taskwarrior: it keeps the subtask's link as an attribute of its own.
+    taskwarrior(todo, "tw", "import \(file)").expectSuccess()
+    let again = try taskObjects(taskwarrior(todo, "tw", "export").stdout)
+    let child = try todo.task(2)
+    let parent = try todo.task(1)
+    #expect(again[child["uuid"] as? String ?? ""]?["todo_parent"] as? String == parent["uuid"] as? String)
+  }
+
   private func taskObjects(_ text: String) throws -> [String: [String: Any]] {
     let array = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [[String: Any]])
     return Dictionary(uniqueKeysWithValues: array.compactMap { task in (task["uuid"] as? String).map { ($0, task) } })

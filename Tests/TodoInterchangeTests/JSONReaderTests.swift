@@ -98,4 +98,48 @@ import TodoCore
     let error = #expect(throws: InterchangeError.self) { try Taskwarrior.records(Array(bad.utf8), now: 0) }
     #expect(error?.reason.contains("'sometimes'") == true)
   }
+
+  @Test func taskwarriorExportKeepsWhatTaskwarriorHasNoKeyFor() throws {
+    var todo = Todo()
+    todo.uuid = "aaaaaaaa-1111-4111-8111-111111111111"
+    todo.title = "Water the plants"
+    todo.status = .done
+    todo.created = 1_795_000_000
+    todo.modified = 1_795_100_000
+    todo.completed = 1_795_100_000
+    todo.reason = "expired"
+    todo.parentUUID = "bbbbbbbb-2222-4222-8222-222222222222"
+    todo.series = SeriesLink(
+      id: 0, uuid: "cccccccc-3333-4333-8333-333333333333", index: 3, rule: RecurrenceRule(parsing: "+1w")!, ended: 1_795_200_000)
+    let line = Taskwarrior.line(TaskRecord(todo: todo, extras: [], line: 0))
+    #expect(line.contains(#""todo_rule":"+1w""#), "\(line)")
+    let back = try #require(try Taskwarrior.records(Array(line.utf8), now: 0).first)
+    #expect(back.todo.parentUUID == todo.parentUUID)
+    #expect(back.todo.series == todo.series)
+    #expect(back.todo.reason == "expired")
+    #expect(back.extras.isEmpty, "\(back.extras)")
+
+    // A pending instance: Taskwarrior's own `recur` is written too, and todo's keys win on the way back.
+    todo.status = .pending
+    todo.completed = nil
+    todo.series?.ended = nil
+    let pending = Taskwarrior.line(TaskRecord(todo: todo, extras: [], line: 0))
+    #expect(pending.contains(#""recur":"weekly""#), "\(pending)")
+    #expect(try Taskwarrior.records(Array(pending.utf8), now: 0).first?.todo.series == todo.series)
+  }
+
+  @Test func taskwarriorsTodoKeysAreChecked() {
+    let start = #"{"uuid":"aaaaaaaa-1111-4111-8111-111111111111","description":"d","status":"pending","#
+    for (keys, complaint) in [
+      (#""todo_series":"not-a-uuid","todo_rule":"weekly""#, "\"todo_series\" is not a UUID"),
+      (#""todo_series":"cccccccc-3333-4333-8333-333333333333","todo_rule":"weekly","todo_instance":0"#, "\"todo_instance\""),
+      (#""todo_series":"cccccccc-3333-4333-8333-333333333333","todo_rule":"sometimes""#, "'sometimes'"),
+      (#""todo_series":"cccccccc-3333-4333-8333-333333333333""#, "needs \"todo_rule\""),
+      (#""todo_rule":"weekly""#, "need \"todo_series\""),
+      (#""todo_parent":"12""#, "\"todo_parent\" is not a UUID"),
+    ] {
+      let error = #expect(throws: InterchangeError.self) { try Taskwarrior.records(Array((start + keys + "}").utf8), now: 0) }
+      #expect(error?.reason.contains(complaint) == true, "\(keys): \(error?.reason ?? "no error")")
+    }
+  }
 }

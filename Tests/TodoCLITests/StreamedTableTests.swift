@@ -39,6 +39,24 @@ import TodoCore
     #expect(lines[3].unicodeScalars.contains("\u{E9}"))
   }
 
+  /// A list that fits the window but spans several buffer chunks (256 rows each) is laid out
+  /// from all its rows, the widest in the last chunk included, and keeps their order.
+  @Test func aListOfSeveralChunksIsLaidOutFromAllItsRows() {
+    var tasks = (1...700).map { todo(Int64($0), "Task \($0)") }
+    tasks[650].project = "the.widest.project"
+    tasks[650].status = .done
+    let lines = draw(tasks, width: nil, window: 1000)
+    #expect(lines.count == 701)
+    // The status and project columns exist only because of row 651, in the third chunk.
+    #expect(lines[0] == " ID  Status   Project             Title", "\(lines[0])")
+    let titleColumn = lines[0].range(of: "Title")!.lowerBound.utf16Offset(in: lines[0])
+    for (index, line) in lines.dropFirst().enumerated() {
+      #expect(line.hasSuffix("Task \(index + 1)"), "\(line)")
+      #expect(line.range(of: "Task ")!.lowerBound.utf16Offset(in: line) == titleColumn, "\(line)")
+    }
+    #expect(lines[651].contains("done") && lines[651].contains("the.widest.project"))
+  }
+
   @Test func aListThatFitsTheWindowIsLaidOutExactly() {
     let lines = draw([todo(1, "Sweep", tags: ["chore"]), todo(2, "Read")], width: nil, window: 10)
     #expect(lines == ["ID  Tags   Title", " 1  chore  Sweep", " 2         Read"])

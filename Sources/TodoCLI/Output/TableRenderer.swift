@@ -285,16 +285,30 @@ final class TableWriter {
   /// columns that are empty in every first row are left out only with `dropEmptyColumns` (a
   /// later row may need them); `widestCells` gives columns at least that width (a later row may
   /// be wider). Nil, writing nothing, when there are no rows.
-  init?(
+  convenience init?(
     columns: [Table.Column], firstRows: [Table.MeasuredCell], hidden: Set<Int> = [], widestCells: [Int: Int] = [:],
     width: Int?, colorEnabled: Bool, to stream: OutputStream, dropEmptyColumns: Bool
   ) {
+    self.init(
+      columns: columns, firstRowChunks: [firstRows], hidden: hidden, widestCells: widestCells, width: width,
+      colorEnabled: colorEnabled, to: stream, dropEmptyColumns: dropEmptyColumns)
+  }
+
+  /// The same, with the first rows in chunks of whole rows (a long list is buffered in chunks:
+  /// one growing array would be copied, and its pages touched again, at every doubling).
+  init?(
+    columns: [Table.Column], firstRowChunks: [[Table.MeasuredCell]], hidden: Set<Int> = [], widestCells: [Int: Int] = [:],
+    width: Int?, colorEnabled: Bool, to stream: OutputStream, dropEmptyColumns: Bool
+  ) {
     let columnCount = columns.count
-    guard columnCount > 0, !firstRows.isEmpty else { return nil }
-    let rowCount = firstRows.count / columnCount
+    guard columnCount > 0, firstRowChunks.contains(where: { !$0.isEmpty }) else { return nil }
+    func rowStarts(_ chunk: [Table.MeasuredCell]) -> StrideTo<Int> {
+      stride(from: 0, to: chunk.count / columnCount * columnCount, by: columnCount)
+    }
     let visible = columns.indices.filter { column in
       !hidden.contains(column)
-        && (!dropEmptyColumns || (0..<rowCount).contains { !firstRows[$0 * columnCount + column].text.isEmpty })
+        && (!dropEmptyColumns
+          || firstRowChunks.contains { chunk in rowStarts(chunk).contains { !chunk[$0 + column].text.isEmpty } })
     }
     guard !visible.isEmpty else { return nil }
     self.columnCount = columnCount
@@ -302,17 +316,21 @@ final class TableWriter {
     self.colorEnabled = colorEnabled
     let header = columns.map { Table.MeasuredCell(Table.Cell($0.header, style: .heading)) }
     var natural = visible.map { max(header[$0].width, widestCells[$0] ?? 0) }
-    for start in stride(from: 0, to: rowCount * columnCount, by: columnCount) {
-      for (position, column) in visible.enumerated() where firstRows[start + column].width > natural[position] {
-        natural[position] = firstRows[start + column].width
+    for chunk in firstRowChunks {
+      for start in rowStarts(chunk) {
+        for (position, column) in visible.enumerated() where chunk[start + column].width > natural[position] {
+          natural[position] = chunk[start + column].width
+        }
       }
     }
     layout = Table.Layout(columns: visible.map { columns[$0] }, natural: natural, width: width)
     shown = layout.kept.map { visible[$0] }
     header.withUnsafeBufferPointer { write($0) }
-    firstRows.withUnsafeBufferPointer { cells in
-      for start in stride(from: 0, to: rowCount * columnCount, by: columnCount) {
-        write(UnsafeBufferPointer(rebasing: cells[start..<start + columnCount]))
+    for chunk in firstRowChunks {
+      chunk.withUnsafeBufferPointer { cells in
+        for start in rowStarts(chunk) {
+          write(UnsafeBufferPointer(rebasing: cells[start..<start + columnCount]))
+        }
       }
     }
   }

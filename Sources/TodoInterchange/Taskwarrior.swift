@@ -19,15 +19,9 @@ import TodoCore
 /// | `todo_series`, `todo_instance`, `todo_rule`, `todo_series_ended` | the series, the instance's number, the rule in todo's words (`+1w` counts from completion, which `recur` cannot say), and when the series ended |
 /// | `todo_reason` | why the task was closed other than by a command (`expired`) |
 ///
-/// On import they win over what `recur`, `parent` and `imask` would make of the task.
+/// On import they win over what `recur`, `parent` and `imask` would make of the task, except
+/// where the file shows an edit made in Taskwarrior (see `readOwnKeys`).
 public enum Taskwarrior {
-  /// Keys read into fields, or computed by Taskwarrior and ignored.
-  static let knownKeys = Set([
-    "id", "uuid", "description", "status", "project", "tags", "priority", "due", "wait", "scheduled", "until",
-    "entry", "modified", "end", "start", "annotations", "depends", "parent", "recur", "mask", "imask", "rtype",
-    "urgency",
-  ]).union(ownKeys)
-
   /// The attributes of todo's own (see the type's summary).
   static let ownKeys: Set<String> = ["todo_parent", "todo_series", "todo_instance", "todo_rule", "todo_series_ended", "todo_reason"]
 
@@ -54,6 +48,8 @@ public enum Taskwarrior {
       let uuid = (try fields.string("uuid"))?.lowercased()
       if status == "recurring", let uuid, childrenOf[uuid, default: 0] > 0 { continue }
       var record = try task(&fields, status: status, uuid: uuid, now: now)
+      // For a child of a Taskwarrior template: how many instances after the template's it is.
+      var childOffset = 0
       // The series: the parent's (for a child), or its own (a parent without children here).
       if status == "recurring" {
         guard let rule = try recurrence(fields.take("recur"), line: line) else {
@@ -61,7 +57,11 @@ public enum Taskwarrior {
         }
         record.todo.status = .pending
         record.todo.series = SeriesLink(id: 0, uuid: record.todo.uuid, index: 1, rule: rule, ended: nil)
-        record.todo.uuid = RecordUUID.instance(1, of: record.todo.uuid) ?? record.todo.uuid
+        // A template Taskwarrior made of a task todo wrote (it has todo's series): that task,
+        // which keeps its UUID.
+        if !members.contains(where: { $0.key == "todo_series" }) {
+          record.todo.uuid = RecordUUID.instance(1, of: record.todo.uuid) ?? record.todo.uuid
+        }
       } else if case .string(let parent)? = fields.take("parent") {
         let parentID = parent.lowercased()
         let recur = fields.take("recur")
@@ -77,6 +77,7 @@ public enum Taskwarrior {
             }
           }
           record.todo.series = SeriesLink(id: 0, uuid: parentID, index: index, rule: rule, ended: nil)
+          childOffset = index - 1
         }
       } else if let recur = fields.take("recur") {
         // A pending task with its own rule and no parent: Taskwarrior makes it a series too.
@@ -84,7 +85,7 @@ public enum Taskwarrior {
           record.todo.series = SeriesLink(id: 0, uuid: RecordUUID.named("series:" + record.todo.uuid), index: 1, rule: rule, ended: nil)
         }
       }
-      try readOwnKeys(&fields, into: &record.todo)
+      try readOwnKeys(&fields, into: &record.todo, childOffset: childOffset)
       fields.skip(["recur", "imask", "mask", "rtype", "parent"])
       // Everything else is a user-defined attribute: kept as its JSON text.
       for member in fields.rest {
@@ -97,19 +98,23 @@ public enum Taskwarrior {
   }
 
   /// Reads `todo_parent`, `todo_series`… (see the type's summary) into `todo`.
-  private static func readOwnKeys(_ fields: inout Fields, into todo: inout Todo) throws(InterchangeError) {
+  ///
+  /// A file that went through Taskwarrior differs from what todo wrote: a pending instance came
+  /// back as a template with children that copied its attributes (child `imask` n is instance
+  /// `todo_instance` + n), the user may have changed `recur` there (which then wins over
+  /// `todo_rule`), and reopened a task (whose old `todo_reason` no longer holds).
+  private static func readOwnKeys(_ fields: inout Fields, into todo: inout Todo, childOffset: Int) throws(InterchangeError) {
     if let parent = try fields.string("todo_parent") {
       guard UUIDGenerator.isUUID(parent.lowercased()) else { throw fields.error("\"todo_parent\" is not a UUID: '\(parent)'") }
       todo.parentUUID = parent.lowercased()
     }
-    todo.reason = try fields.string("todo_reason") ?? todo.reason
+    if let reason = try fields.string("todo_reason"), todo.status != .pending { todo.reason = reason }
     let ruleText = try fields.string("todo_rule")
     let instance = fields.take("todo_instance")
     let ended = try instant(&fields, "todo_series_ended")
     guard let series = try fields.string("todo_series") else {
-      if ruleText != nil || instance != nil || ended != nil {
-        throw fields.error("\"todo_rule\", \"todo_instance\" and \"todo_series_ended\" need \"todo_series\"")
-      }
+      let present = [("todo_rule", ruleText != nil), ("todo_instance", instance != nil), ("todo_series_ended", ended != nil)]
+      if let key = present.first(where: { $0.1 })?.0 { throw fields.error("\"\(key)\" needs \"todo_series\"") }
       return
     }
     guard UUIDGenerator.isUUID(series.lowercased()) else { throw fields.error("\"todo_series\" is not a UUID: '\(series)'") }
@@ -117,16 +122,20 @@ public enum Taskwarrior {
     switch instance {
     case nil, .null?: break
     case .number(let text)?, .string(let text)?:
-      guard let number = Int(text), number >= 1 else { throw fields.error("\"todo_instance\" is not a number from 1: \(text)") }
-      index = number
-    default: throw fields.error("\"todo_instance\" is not a number from 1")
+      // Taskwarrior may give a number back as `3.000000`.
+      guard let number = Double(text), number >= 1, number < 1e9, number == number.rounded() else {
+        throw fields.error("\"todo_instance\" is not a whole number from 1: \(text)")
+      }
+      index = Int(number) + childOffset
+    case let other?: throw fields.error("\"todo_instance\" is not a whole number from 1: \(other.text)")
     }
     var rule = todo.series?.rule
     if let ruleText {
       guard let parsed = RecurrenceRule(parsing: ruleText) else {
         throw fields.error("\"todo_rule\" '\(ruleText)' is not a rule todo knows (weekly, 2w, +1w…)")
       }
-      rule = parsed
+      // `recur` changed in Taskwarrior since todo wrote the file: the new rule wins.
+      if rule == nil || (rule?.unit == parsed.unit && rule?.count == parsed.count) { rule = parsed }
     }
     guard let rule else { throw fields.error("\"todo_series\" needs \"todo_rule\" or \"recur\"") }
     todo.series = SeriesLink(id: 0, uuid: series.lowercased(), index: index, rule: rule, ended: ended)
@@ -292,7 +301,8 @@ public enum Taskwarrior {
       }
       members.append(("annotations", .array(annotations)))
     }
-    for extra in record.extras where extra.format == "taskwarrior" {
+    // An extra named like one of todo's own keys (stored by an older version) would write it twice.
+    for extra in record.extras where extra.format == "taskwarrior" && !ownKeys.contains(extra.name) {
       var reader = JSONReader(bytes: Array(extra.value.utf8))
       let value = (try? reader.value()) ?? .string(extra.value)
       members.append((extra.name, value))

@@ -290,6 +290,13 @@ import Testing
     let child = try todo.task(2)
     let parent = try todo.task(1)
     #expect(again[child["uuid"] as? String ?? ""]?["todo_parent"] as? String == parent["uuid"] as? String)
+    // And back into todo: Taskwarrior turned the pending instance into a template with a child
+    // of a new UUID, and wrote the numbers as `2.000000`; the links are the same as before.
+    let third = try TodoSandbox()
+    let back = todo.folder.appendingPathComponent("back.json").path
+    try taskwarrior(todo, "tw", "export").stdout.write(toFile: back, atomically: true, encoding: .utf8)
+    third("import", back).expectSuccess()
+    #expect(try links(third).values.sorted() == before.values.sorted())
   }
 
   private func taskObjects(_ text: String) throws -> [String: [String: Any]] {

@@ -135,11 +135,45 @@ import TodoCore
       (#""todo_series":"cccccccc-3333-4333-8333-333333333333","todo_rule":"weekly","todo_instance":0"#, "\"todo_instance\""),
       (#""todo_series":"cccccccc-3333-4333-8333-333333333333","todo_rule":"sometimes""#, "'sometimes'"),
       (#""todo_series":"cccccccc-3333-4333-8333-333333333333""#, "needs \"todo_rule\""),
-      (#""todo_rule":"weekly""#, "need \"todo_series\""),
+      (#""todo_rule":"weekly""#, "\"todo_rule\" needs \"todo_series\""),
+      (#""todo_series":"cccccccc-3333-4333-8333-333333333333","todo_rule":"weekly","todo_instance":"2.5""#, "whole number"),
       (#""todo_parent":"12""#, "\"todo_parent\" is not a UUID"),
     ] {
       let error = #expect(throws: InterchangeError.self) { try Taskwarrior.records(Array((start + keys + "}").utf8), now: 0) }
       #expect(error?.reason.contains(complaint) == true, "\(keys): \(error?.reason ?? "no error")")
     }
+  }
+
+  /// What Taskwarrior makes of todo's export: the pending instance becomes a template whose
+  /// children copy its attributes, numbers come back as `3.000000`, and the user may have
+  /// changed `recur` or reopened a task there.
+  @Test func todoKeysThatWentThroughTaskwarriorAreReadAsTaskwarriorLeftThem() throws {
+    let series = "cccccccc-3333-4333-8333-333333333333"
+    let template = "aaaaaaaa-1111-4111-8111-111111111111"
+    let own = #""todo_series":"\#(series)","todo_instance":"3.000000","todo_rule":"+1w","todo_reason":"expired""#
+    let file = """
+      [{"uuid":"\(template)","description":"Water","status":"recurring","recur":"weekly","due":"20261101T000000Z",\(own)},
+      {"uuid":"dddddddd-1111-4111-8111-111111111111","description":"Water","status":"pending","parent":"\(template)","imask":0,"recur":"weekly","due":"20261101T000000Z",\(own)},
+      {"uuid":"eeeeeeee-1111-4111-8111-111111111111","description":"Water","status":"completed","parent":"\(template)","imask":1,"recur":"weekly","due":"20261108T000000Z","end":"20261108T000000Z",\(own)}]
+      """
+    let records = try Taskwarrior.records(Array(file.utf8), now: 0)
+    // The template is not a task of its own; its children are instances 3 and 4 of todo's series.
+    #expect(records.map(\.todo.series?.index) == [3, 4])
+    #expect(records.allSatisfy { $0.todo.series?.uuid == series && $0.todo.series?.rule.description == "+1w" })
+    // The reason holds for the closed task only.
+    #expect(records.map(\.todo.reason) == [nil, "expired"])
+
+    // A template alone is the task todo wrote, with its UUID; `recur` changed there wins.
+    let alone = #"{"uuid":"\#(template)","description":"Water","status":"recurring","recur":"monthly","due":"20261101T000000Z",\#(own)}"#
+    let record = try #require(try Taskwarrior.records(Array(alone.utf8), now: 0).first)
+    #expect(record.todo.uuid == template)
+    #expect(record.todo.series?.rule.description == "monthly")
+    #expect(record.todo.series?.index == 3)
+
+    // An older version stored todo_* keys as extras: they are not written twice.
+    var todo = record.todo
+    todo.reason = nil
+    let line = Taskwarrior.line(TaskRecord(todo: todo, extras: [TaskExtra(format: "taskwarrior", name: "todo_series", value: "\"x\"")], line: 0))
+    #expect(line.split(separator: "todo_series\"", omittingEmptySubsequences: false).count == 2, "\(line)")
   }
 }

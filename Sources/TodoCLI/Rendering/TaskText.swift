@@ -370,7 +370,7 @@ final class StreamedTaskTable: @unchecked Sendable {
     // Reserving the whole window at once would cost every short list a 2 MB allocation.
     if bufferedRows % Self.chunkRows == 0 {
       buffered.append([])
-      buffered[buffered.count - 1].reserveCapacity(Self.chunkRows * shape.columns.count)
+      buffered[buffered.count - 1].reserveCapacity(min(window, Self.chunkRows) * shape.columns.count)
     }
     shape.appendMeasuredRow(todo, to: &buffered[buffered.count - 1], cache: &cache)
     bufferedRows += 1

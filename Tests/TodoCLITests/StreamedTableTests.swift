@@ -57,6 +57,21 @@ import TodoCore
     #expect(lines[651].contains("done") && lines[651].contains("the.widest.project"))
   }
 
+  /// Past a window of more than one chunk, the layout comes from every chunk of the window and
+  /// the rest are written after it, in order.
+  @Test func aWindowOfSeveralChunksFixesTheLayoutThenStreams() {
+    var tasks = (1...400).map { todo(Int64($0), "Task \($0)") }
+    tasks[289].project = "wide.project.name"
+    let lines = draw(tasks, width: nil, window: 300)
+    #expect(lines.count == 401)
+    let titleColumn = lines[0].range(of: "Title")!.lowerBound.utf16Offset(in: lines[0])
+    for (index, line) in lines.dropFirst().enumerated() {
+      #expect(line.hasSuffix("Task \(index + 1)"), "\(line)")
+      #expect(line.range(of: "Task ")!.lowerBound.utf16Offset(in: line) == titleColumn, "\(line)")
+    }
+    #expect(lines[290].contains("wide.project.name"))
+  }
+
   @Test func aListThatFitsTheWindowIsLaidOutExactly() {
     let lines = draw([todo(1, "Sweep", tags: ["chore"]), todo(2, "Read")], width: nil, window: 10)
     #expect(lines == ["ID  Tags   Title", " 1  chore  Sweep", " 2         Read"])

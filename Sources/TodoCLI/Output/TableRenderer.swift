@@ -102,7 +102,8 @@ struct Table: Sendable {
       for column in columns.indices { measured.append(MeasuredCell(column < row.count ? row[column] : Cell(""))) }
     }
     _ = TableWriter(
-      columns: columns, firstRows: measured, width: width, colorEnabled: colorEnabled, to: stream, dropEmptyColumns: true)
+      columns: columns, firstRowChunks: [measured], width: width, colorEnabled: colorEnabled, to: stream,
+      dropEmptyColumns: true)
   }
 
   /// The lines of the table (header first, no line feeds) fitted to `width` columns (nil: no limit).
@@ -267,7 +268,7 @@ struct Table: Sendable {
 /// where every row is known first.
 ///
 /// ```swift
-/// let writer = TableWriter(columns: columns, firstRows: window, width: nil, colorEnabled: false,
+/// let writer = TableWriter(columns: columns, firstRowChunks: [window], width: nil, colorEnabled: false,
 ///                          to: output, dropEmptyColumns: false)
 /// writer?.write(measured: row.map(Table.MeasuredCell.init))
 /// ```
@@ -280,22 +281,13 @@ final class TableWriter {
   private let stream: OutputStream
   private let colorEnabled: Bool
 
-  /// Fixes the layout from `firstRows` (one measured cell per column for each row, the rows one
-  /// after the other), and writes the header and those rows. `hidden` columns are never shown;
-  /// columns that are empty in every first row are left out only with `dropEmptyColumns` (a
-  /// later row may need them); `widestCells` gives columns at least that width (a later row may
-  /// be wider). Nil, writing nothing, when there are no rows.
-  convenience init?(
-    columns: [Table.Column], firstRows: [Table.MeasuredCell], hidden: Set<Int> = [], widestCells: [Int: Int] = [:],
-    width: Int?, colorEnabled: Bool, to stream: OutputStream, dropEmptyColumns: Bool
-  ) {
-    self.init(
-      columns: columns, firstRowChunks: [firstRows], hidden: hidden, widestCells: widestCells, width: width,
-      colorEnabled: colorEnabled, to: stream, dropEmptyColumns: dropEmptyColumns)
-  }
-
-  /// The same, with the first rows in chunks of whole rows (a long list is buffered in chunks:
-  /// one growing array would be copied, and its pages touched again, at every doubling).
+  /// Fixes the layout from the first rows (one measured cell per column for each row, the rows
+  /// one after the other, in chunks of whole rows: a long list is buffered in chunks, since one
+  /// growing array would be copied, and its pages touched again, at every doubling), and writes
+  /// the header and those rows. `hidden` columns are never shown; columns that are empty in every
+  /// first row are left out only with `dropEmptyColumns` (a later row may need them);
+  /// `widestCells` gives columns at least that width (a later row may be wider). Nil, writing
+  /// nothing, when there are no rows.
   init?(
     columns: [Table.Column], firstRowChunks: [[Table.MeasuredCell]], hidden: Set<Int> = [], widestCells: [Int: Int] = [:],
     width: Int?, colorEnabled: Bool, to stream: OutputStream, dropEmptyColumns: Bool

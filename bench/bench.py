@@ -218,13 +218,14 @@ def hyperfine(commands, runs, warmup, prepare=None, shell=False, rounds=5):
                          "--runs", str(round_runs), "--export-json", export.name]
             if not shell:
                 arguments.append("-N")
-            if prepare:
-                for command in commands:
-                    arguments += ["--prepare", prepare]
             # Alternate which command goes first, so neither always follows the other's writes.
             order = list(range(len(commands)))
             if round_index % 2:
                 order.reverse()
+            if prepare:
+                # One preparation for all, or one for each command (given in the commands' order).
+                for index in order:
+                    arguments += ["--prepare", prepare[index] if isinstance(prepare, list) else prepare]
             arguments += [commands[index] for index in order]
             done = subprocess.run(arguments, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
                                   env=bench_environment())
@@ -377,6 +378,10 @@ def main():
             runs, warmup, shell=True)
         table.add("update --where (~1%) + undo vs set-based SQL", largest, ours, reference, budget(1.5))
 
+        import_size = "100k" if "100k" in sizes else largest
+        ours, reference = import_workload(todo, data[import_size], scratch, runs, 1 if warmup else 0)
+        table.add("import (JSON Lines) vs sqlite3 INSERTs", import_size, ours, reference, budget(3.0))
+
         for name, command, sql in [("tags", "tags", TAGS_SQL), ("projects", "projects", PROJECTS_SQL), ("stats", "stats", STATS_SQL)]:
             ours, reference = hyperfine([f"{todo} --db {path} {command}", f"sqlite3 {path} {quoted(sql)}"], runs, warmup)
             table.add(f"{name} vs minimal SQL", largest, ours, reference, budget(1.2))
@@ -411,6 +416,42 @@ def main():
         print(f"{len(table.failed)} budget(s) failed", file=sys.stderr)
         return 1
     return 0
+
+
+# The tables a task's fields live in (the journal aside): what an import writes, as rows.
+TASK_TABLES = ["todo", "tag", "note", "dependency", "interval", "extra", "series"]
+
+
+def import_workload(todo, path, scratch, runs, warmup):
+    """`todo import` of a data set's JSON Lines export into an empty database, against the sqlite3
+    CLI executing the same rows as INSERT statements in one transaction on the same empty
+    database. Both start from a fresh copy of it before every run."""
+    exported = os.path.join(scratch, "import.jsonl")
+    run([todo, "--db", path, "export", "--format", "jsonl", "--output", exported], stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL, env=bench_environment())
+    empty = os.path.join(scratch, "import-empty.db")
+    nothing = os.path.join(scratch, "nothing.jsonl")
+    open(nothing, "w").close()
+    run([todo, "--db", empty, "import", nothing], stdout=subprocess.DEVNULL, env=bench_environment())
+    if os.path.exists(empty + "-wal"):
+        raise SystemExit("the empty database kept a -wal file; the copies would miss its schema")
+    statements = os.path.join(scratch, "import.sql")
+    with open(statements, "w") as handle:
+        handle.write("PRAGMA foreign_keys = ON; BEGIN IMMEDIATE;\n")
+        handle.flush()
+        for table in TASK_TABLES:
+            run(["sqlite3", "-cmd", f".mode insert {table}", path, f"SELECT * FROM {table}"], stdout=handle)
+        handle.write("COMMIT;\n")
+    ours_db, reference_db = os.path.join(scratch, "imported.db"), os.path.join(scratch, "imported-ref.db")
+    # Each side starts from its own fresh copy (hyperfine -N runs a preparation without a shell too).
+    prepare = [f"sh -c {quoted(f'rm -f {db}* && cp {empty} {db}')}" for db in [ours_db, reference_db]]
+    timings = hyperfine([f"{todo} --db {ours_db} --yes import {exported}", f"sqlite3 {reference_db} '.read {statements}'"],
+                        runs, warmup, prepare=prepare, rounds=2)
+    counts = [subprocess.run(["sqlite3", db, "SELECT count(*) FROM todo"], capture_output=True, text=True,
+                             check=True).stdout.strip() for db in [path, ours_db, reference_db]]
+    if len(set(counts)) != 1:
+        raise SystemExit(f"import workload: task counts differ (data set, ours, reference): {counts}")
+    return timings
 
 
 def taskwarrior(table, todo, path, scratch, runs, warmup):

@@ -3,7 +3,7 @@
 // data layer against the SQLite C API in one process.
 //
 //   todo-bench generate PATH COUNT     a deterministic database of COUNT tasks at PATH
-//   todo-bench datalayer [COUNT]       DataOperation vs C API: point reads and inserts, as ratios
+//   todo-bench datalayer [COUNT [ROUNDS]]  DataOperation vs C API: point reads and inserts, as ratios
 
 #if canImport(Glibc)
 import Glibc
@@ -16,8 +16,18 @@ do {
     guard arguments.count == 3, let count = Int(arguments[2]), count > 0 else { throw BenchError.usage }
     try DataSet.generate(path: arguments[1], count: count)
   case "datalayer":
-    let count = arguments.count > 1 ? Int(arguments[1]) ?? 100_000 : 100_000
-    try DataLayerBenchmark(count: count).run()
+    guard arguments.count <= 3 else { throw BenchError.usage }
+    var benchmark = DataLayerBenchmark(count: 100_000)
+    if arguments.count > 1 {
+      guard let count = Int(arguments[1]), count > 0 else { throw BenchError.usage }
+      benchmark.count = count
+    }
+    if arguments.count > 2 {
+      // Fewer rounds, for a profiler (the budget is measured with the default).
+      guard let rounds = Int(arguments[2]), rounds > 0 else { throw BenchError.usage }
+      benchmark.rounds = rounds
+    }
+    try benchmark.run()
   default:
     throw BenchError.usage
   }
@@ -33,7 +43,7 @@ enum BenchError: Error, CustomStringConvertible {
 
   var description: String {
     switch self {
-    case .usage: "usage: todo-bench generate PATH COUNT | todo-bench datalayer [COUNT]"
+    case .usage: "usage: todo-bench generate PATH COUNT | todo-bench datalayer [COUNT [ROUNDS]]"
     case .failed(let reason): reason
     }
   }

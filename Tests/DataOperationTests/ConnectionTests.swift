@@ -127,6 +127,79 @@ import Testing
     #expect(!FileManager.default.fileExists(atPath: folder.path + "/absent.db"))
   }
 
+  /// `Int64`, `Int64?`, `String` and `String?` by name have their own decoders (no `SQLValue`
+  /// in between): the values, and errors naming the column, the type asked for and the one found.
+  @Test func theCommonTypesDecodeByNameAndNameTheColumnWhenTheyCannot() throws {
+    let context = try makeContext()
+    let (values, failures) = try run(context) { connection throws(DatabaseError) in
+      let sql = "SELECT 7 AS n, NULL AS none, 'text' AS t, 2.5 AS r"
+      var failures: [String] = []
+      func failure(_ body: (Row) throws(DatabaseError) -> Void) {
+        do {
+          _ = try connection.first(sql) { row throws(DatabaseError) in try body(row) }
+          failures.append("none")
+        } catch .decoding(let column, let expected, let found, _) {
+          failures.append("\(column) \(expected) \(found)")
+        } catch {
+          failures.append("\(error)")
+        }
+      }
+      let values = try connection.first(sql) { row throws(DatabaseError) -> [String] in
+        let n: Int64 = try row.decode("n")
+        let missing: Int64? = try row.decode("none")
+        let present: Int64? = try row.decode("n")
+        let t: String = try row.decode("t")
+        let noText: String? = try row.decode("none")
+        let someText: String? = try row.decode("t")
+        return ["\(n)", "\(String(describing: missing))", "\(String(describing: present))", t,
+                "\(String(describing: noText))", "\(String(describing: someText))"]
+      }
+      failure { row throws(DatabaseError) in _ = try row.decode("t", as: Int64.self) }
+      failure { row throws(DatabaseError) in _ = try row.decode("none", as: Int64.self) }
+      failure { row throws(DatabaseError) in _ = try row.decode("r", as: Int64?.self) }
+      failure { row throws(DatabaseError) in _ = try row.decode("n", as: String.self) }
+      failure { row throws(DatabaseError) in _ = try row.decode("r", as: String?.self) }
+      failure { row throws(DatabaseError) in _ = try row.decode("absent", as: Int64.self) }
+      failure { row throws(DatabaseError) in _ = try row.decode("absent", as: String?.self) }
+      return (values, failures)
+    }
+    #expect(values == ["7", "nil", "Optional(7)", "text", "nil", "Optional(\"text\")"])
+    #expect(failures == [
+      "t Int64 TEXT", "none Int64 NULL", "r Optional<Int64> REAL", "n String INTEGER", "r Optional<String> REAL",
+      "absent Int64 no such column", "absent Optional<String> no such column",
+    ])
+  }
+
+  /// Short text is bound from a slot per parameter, without SQLite copying it (`bindText`):
+  /// parameters side by side, at the slots' size and one byte over it, bound again with other
+  /// lengths, and read back while a nested run of the same SQL binds other text.
+  @Test func textBoundFromSlotsStaysEachParametersOwnWhileRowsAreRead() throws {
+    let context = try makeContext()
+    let limit = 128
+    let samples = [
+      ["a", "b", "c"], [String(repeating: "x", count: limit), String(repeating: "y", count: limit), "z"],
+      [String(repeating: "p", count: limit + 1), "q", String(repeating: "r", count: limit - 1)],
+      ["", "nul\u{0}inside", "é🎉"], ["short", String(repeating: "é", count: limit / 2 + 1), ""],
+    ]
+    let read = try run(context) { connection throws(DatabaseError) in
+      for value in 1...2 { try connection.execute("INSERT INTO log (value) VALUES (?)", [.integer(Int64(value))]) }
+      let sql = "SELECT ? AS a, value, ? AS b, ? AS c FROM log ORDER BY id"
+      var read: [[String]] = []
+      for sample in samples {
+        try connection.query(sql, sample.map { .text($0) }) { outer throws(DatabaseError) in
+          // The same SQL with other text while this one is on a row: its slots must not change.
+          let other = sample.map { String($0.reversed()) + "!" }
+          try connection.query(sql, other.map { .text($0) }) { inner throws(DatabaseError) in
+            #expect([try inner.string("a"), try inner.string("b"), try inner.string("c")] == other)
+          }
+          read.append([try outer.string("a"), try outer.string("b"), try outer.string("c")])
+        }
+      }
+      return read
+    }
+    #expect(read == samples.flatMap { [$0, $0] })
+  }
+
   @Test func nestedQueriesOfTheSameSQLDoNotDisturbEachOther() throws {
     let context = try makeContext()
     let pairs = try run(context) { connection throws(DatabaseError) in

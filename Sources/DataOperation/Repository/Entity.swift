@@ -72,12 +72,14 @@ public struct Columns {
   /// be bound, thrown once the entity has written its columns. Plain values, so that setting a
   /// column retains nothing and copies no error.
   private let statement: OpaquePointer?
+  private let textSlots: UnsafeMutablePointer<UInt8>?
   private(set) var bindingFailure = SQLITE_OK
 
   /// An empty set of columns.
   public init() {
     expected = []
     statement = nil
+    textSlots = nil
   }
 
   /// An empty set of columns with room for `capacity` of them.
@@ -90,13 +92,15 @@ public struct Columns {
   init(expecting names: [String]) {
     expected = names
     statement = nil
+    textSlots = nil
     values.reserveCapacity(names.count)
   }
 
   /// Columns bound into `statement`, whose first parameters are `names` in this order.
-  init(binding statement: OpaquePointer, expecting names: [String]) {
+  init(binding statement: Statement, expecting names: [String]) {
     expected = names
-    self.statement = statement
+    self.statement = statement.handle
+    textSlots = statement.textSlots
   }
 
   /// True when exactly the expected names were written, in order (each once).
@@ -128,9 +132,9 @@ public struct Columns {
         let index = Int32(written)
         switch newValue {
         case nil: bindingFailure = sqlite3_bind_null(statement, index)
-        case let text as String: bindingFailure = bindText(text, at: index, to: statement)
+        case let text as String: bindingFailure = bindText(text, at: index, to: statement, slots: textSlots)
         case let integer as Int64: bindingFailure = sqlite3_bind_int64(statement, index, integer)
-        case let value?: bindingFailure = bindValue(value.sqlValue, at: index, to: statement)
+        case let value?: bindingFailure = bindValue(value.sqlValue, at: index, to: statement, slots: textSlots)
         }
         return
       }

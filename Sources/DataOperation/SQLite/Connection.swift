@@ -169,7 +169,7 @@ public final class Connection {
   ) throws(DatabaseError) -> Bool {
     let statement = try statement(for: sql)
     try statement.checkArgumentCount(names.count + (key == nil ? 0 : 1))
-    var columns = Columns(binding: statement.handle, expecting: names)
+    var columns = Columns(binding: statement, expecting: names)
     statement.isBusy = true
     encode(&columns)
     statement.isBusy = false

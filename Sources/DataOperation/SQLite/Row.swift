@@ -63,6 +63,62 @@ public struct Row {
     return value
   }
 
+  // MARK: - The common types by name, without the generic path
+
+  // Overloads for the types entities read most. Swift picks a non-generic overload over the
+  // generic one, so `let id: Int64 = try row.decode("id")` lands here: the value is read with
+  // SQLite's typed accessors, and no `SQLValue` is made only to be taken apart again.
+
+  /// `decode(_:as:)` for `Int64`.
+  public func decode(_ column: String, as type: Int64.Type = Int64.self) throws(DatabaseError) -> Int64 {
+    let cell = try cell(named: column, expected: "Int64")
+    guard sqlite3_value_type(cell) == SQLITE_INTEGER else { throw mismatch(column, cell, expected: "Int64") }
+    return sqlite3_value_int64(cell)
+  }
+
+  /// `decode(_:as:)` for `Int64?`.
+  public func decode(_ column: String, as type: Int64?.Type = Int64?.self) throws(DatabaseError) -> Int64? {
+    let cell = try cell(named: column, expected: "Optional<Int64>")
+    switch sqlite3_value_type(cell) {
+    case SQLITE_INTEGER: return sqlite3_value_int64(cell)
+    case SQLITE_NULL: return nil
+    default: throw mismatch(column, cell, expected: "Optional<Int64>")
+    }
+  }
+
+  /// `decode(_:as:)` for `String`: the same as `string(_:)`.
+  public func decode(_ column: String, as type: String.Type = String.self) throws(DatabaseError) -> String {
+    try string(column)
+  }
+
+  /// `decode(_:as:)` for `String?`.
+  public func decode(_ column: String, as type: String?.Type = String?.self) throws(DatabaseError) -> String? {
+    let cell = try cell(named: column, expected: "Optional<String>")
+    switch sqlite3_value_type(cell) {
+    case SQLITE_TEXT: return valueText(of: cell)
+    case SQLITE_NULL: return nil
+    default: throw mismatch(column, cell, expected: "Optional<String>")
+    }
+  }
+
+  /// The value of a column by name, or the error naming it when the result has no such column.
+  /// The look-up is inline; the error is built out of line, keeping the decoders small.
+  @inline(__always)
+  private func cell(named column: String, expected: String) throws(DatabaseError) -> OpaquePointer {
+    guard let index = statement.index(ofColumn: column) else { throw missing(column, expected: expected) }
+    return statement.cell(index)
+  }
+
+  @inline(never)
+  private func missing(_ column: String, expected: String) -> DatabaseError {
+    .decoding(column: column, expected: expected, found: "no such column", sql: statement.sql)
+  }
+
+  @inline(never)
+  private func mismatch(_ column: String, _ cell: OpaquePointer, expected: String) -> DatabaseError {
+    .decoding(column: column, expected: expected, found: sqlValue(of: cell).typeName, sql: statement.sql)
+  }
+
   /// Reads a TEXT column straight from SQLite's buffer (the fast path for large lists).
   ///
   /// ```swift
@@ -70,13 +126,8 @@ public struct Row {
   /// ```
   /// - Throws: `DatabaseError.decoding` when the column is missing or not TEXT.
   public func string(_ column: String) throws(DatabaseError) -> String {
-    guard let index = statement.index(ofColumn: column) else {
-      throw .decoding(column: column, expected: "String", found: "no such column", sql: statement.sql)
-    }
-    let cell = statement.cell(index)
-    guard sqlite3_value_type(cell) == SQLITE_TEXT else {
-      throw .decoding(column: column, expected: "String", found: sqlValue(of: cell).typeName, sql: statement.sql)
-    }
+    let cell = try cell(named: column, expected: "String")
+    guard sqlite3_value_type(cell) == SQLITE_TEXT else { throw mismatch(column, cell, expected: "String") }
     return valueText(of: cell)
   }
 

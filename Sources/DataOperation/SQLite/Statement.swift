@@ -25,14 +25,22 @@ final class Statement {
   @exclusivity(unchecked) private var namesPreparation: Int32 = 0
   /// How many `?` parameters the statement has.
   let parameterCount: Int
+  /// A buffer of `TextSlots.size` bytes per parameter, where short text is copied to be bound
+  /// without SQLite copying it again (see `bindText`); nil for a statement without parameters.
+  let textSlots: UnsafeMutablePointer<UInt8>?
 
   init(handle: OpaquePointer, sql: String) {
     self.handle = handle
     self.sql = sql
     self.parameterCount = Int(sqlite3_bind_parameter_count(handle))
+    textSlots = parameterCount == 0 ? nil : .allocate(capacity: parameterCount * TextSlots.size)
   }
 
-  deinit { sqlite3_finalize(handle) }
+  deinit {
+    // SQLite may point into the slots until the statement is finalized: finalize first.
+    sqlite3_finalize(handle)
+    textSlots?.deallocate()
+  }
 
   /// Forgets the column names read earlier when SQLite has prepared the statement again since:
   /// another connection changed the schema, and `SELECT *` may now have other columns, in
@@ -123,7 +131,7 @@ final class Statement {
 
   /// Binds one value at a 1-based parameter position.
   func bind(_ value: SQLValue, at index: Int32, connection: OpaquePointer) throws(DatabaseError) {
-    let code = bindValue(value, at: index, to: handle)
+    let code = bindValue(value, at: index, to: handle, slots: textSlots)
     guard code == SQLITE_OK else {
       throw .sqlite(Connection.error(code: code, handle: connection, sql: sql))
     }
@@ -132,7 +140,7 @@ final class Statement {
 
 /// Binds one value at a 1-based parameter position of a statement handle; SQLite's result code.
 /// A free function, not a static method: calling that would first fetch the class's metadata.
-func bindValue(_ value: SQLValue, at index: Int32, to handle: OpaquePointer) -> Int32 {
+func bindValue(_ value: SQLValue, at index: Int32, to handle: OpaquePointer, slots: UnsafeMutablePointer<UInt8>?) -> Int32 {
   let code: Int32
   switch value {
   case .null:
@@ -142,7 +150,7 @@ func bindValue(_ value: SQLValue, at index: Int32, to handle: OpaquePointer) -> 
   case .real(let double):
     code = sqlite3_bind_double(handle, index, double)
   case .text(let text):
-    code = bindText(text, at: index, to: handle)
+    code = bindText(text, at: index, to: handle, slots: slots)
   case .blob(let bytes):
     code = bytes.withUnsafeBytes { raw in
       guard let base = raw.baseAddress, raw.count > 0 else { return sqlite3_bind_zeroblob(handle, index, 0) }
@@ -169,14 +177,34 @@ extension Statement {
   func value(at index: Int32) -> SQLValue { sqlValue(of: cell(index)) }
 }
 
-/// Binds a string's UTF-8 bytes (SQLite copies them); SQLite's result code.
+/// Where short text is bound from. SQLite's usual way, `SQLITE_TRANSIENT`, has it allocate a
+/// copy of every bound string and free it again; text of at most `size` bytes is instead copied
+/// into the statement's own slot for that parameter and bound as `SQLITE_STATIC`, SQLite reading
+/// it in place. That is sound because a slot outlives every use SQLite can make of it: it belongs
+/// to one parameter of one statement, lives until the statement is finalized, and is only
+/// overwritten when that parameter is bound again, which happens on a statement that is not
+/// running (checked: a running statement refuses a binding, and its slot must then keep what
+/// the running step reads).
+enum TextSlots {
+  static let size = 128
+}
+
+/// Binds a string's UTF-8 bytes (from the parameter's slot when they fit, else copied by
+/// SQLite); SQLite's result code.
 @inline(__always)
-func bindText(_ text: String, at index: Int32, to handle: OpaquePointer) -> Int32 {
+func bindText(_ text: String, at index: Int32, to handle: OpaquePointer, slots: UnsafeMutablePointer<UInt8>?) -> Int32 {
   var text = text
   return text.withUTF8 { bytes in
     guard let base = bytes.baseAddress, bytes.count > 0 else {
       // A nil pointer would bind NULL: an empty string must stay an empty string.
       return sqlite3_bind_text(handle, index, "", 0, csqlite_transient())
+    }
+    if let slots, bytes.count <= TextSlots.size, index >= 1, sqlite3_stmt_busy(handle) == 0 {
+      let slot = slots + Int(index - 1) * TextSlots.size
+      slot.update(from: base, count: bytes.count)
+      return slot.withMemoryRebound(to: CChar.self, capacity: bytes.count) { chars in
+        sqlite3_bind_text(handle, index, chars, Int32(bytes.count), nil)
+      }
     }
     return base.withMemoryRebound(to: CChar.self, capacity: bytes.count) { chars in
       sqlite3_bind_text(handle, index, chars, Int32(bytes.count), csqlite_transient())

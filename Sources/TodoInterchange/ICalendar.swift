@@ -397,13 +397,18 @@ public enum ICalendar {
 
 extension ICalendar {
   /// Writes tasks as iCalendar. Links (parent, dependencies) name the other task's UID, so the
-  /// writer is made from every task being written (a linked task outside them is named by UUID).
+  /// writer is made from every task being written, and the extras of linked tasks outside them.
   public struct Writer {
     private var uidOf: [String: String] = [:]
     /// Every task written: a kept RELATED-TO line to one of them is a link removed here.
     private var known: Set<String> = []
 
-    public init(_ records: [TaskRecord]) {
+    /// `linked`: the extras of tasks that the records link to but that are not written (see
+    /// `TodoStore.extrasOfLinkedTasks`), so that a link to one names the UID it was read with.
+    public init(_ records: [TaskRecord], linked: [String: [TaskExtra]] = [:]) {
+      for (uuid, extras) in linked {
+        if let uid = extras.first(where: { $0.format == "ical" && $0.name == "uid" })?.value { uidOf[uuid] = uid }
+      }
       for record in records {
         known.insert(record.todo.uuid)
         if let uid = record.extras.first(where: { $0.format == "ical" && $0.name == "uid" })?.value {

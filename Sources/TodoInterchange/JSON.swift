@@ -109,6 +109,12 @@ public struct JSONReader {
     if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { index = 3 }
   }
 
+  /// A reader of a later piece of an input, whose first byte is on line `line`.
+  private init(piece: [UInt8], line: Int) {
+    bytes = piece
+    self.line = line
+  }
+
   /// True when only whitespace is left.
   public mutating func atEnd() -> Bool {
     skipWhitespace()
@@ -317,6 +323,64 @@ public struct JSONReader {
     var records: [(line: Int, value: JSONValue)] = []
     try forEachRecord(bytes) { line, value throws(InterchangeError) in records.append((line, value)) }
     return records
+  }
+
+  /// `forEachRecord(_:_:)` over an input read piece by piece, so that a large file is never held
+  /// whole: `next(atLeast:)` gives the next piece of the input (at least that many bytes unless
+  /// the input ends; nil at its end). Values one after another (JSON Lines) are read as the
+  /// pieces come, and only the bytes of the value being read are kept; a value cut by the end of
+  /// a piece is read again once the next one has come (asking for twice as much, so that even a
+  /// 100 MB line is read again only a few times). A top-level array is read whole.
+  public static func forEachRecord(
+    reading next: (_ atLeast: Int) throws(InterchangeError) -> [UInt8]?,
+    _ body: (Int, JSONValue) throws(InterchangeError) -> Void
+  ) throws(InterchangeError) {
+    let pieceSize = 1 << 20
+    var buffer: [UInt8] = []
+    var exhausted = false
+    func read(_ atLeast: Int) throws(InterchangeError) {
+      if let piece = try next(atLeast) { buffer += piece } else { exhausted = true }
+    }
+    // Enough to see the first value's first byte.
+    repeat { try read(pieceSize) } while !exhausted && buffer.count < 4
+    var first = JSONReader(bytes: buffer)
+    if first.peek() == UInt8(ascii: "[") {
+      while !exhausted { try read(max(pieceSize, buffer.count)) }
+      try forEachRecord(buffer, body)
+      return
+    }
+    var reader = first
+    while true {
+      // Every whole value in the buffer; `kept` is where the first one not yet read starts.
+      var kept = reader.index
+      var keptLine = reader.line
+      var progressed = false
+      while !reader.atEnd() {
+        let line = reader.line
+        let value: JSONValue
+        do {
+          value = try reader.value()
+        } catch {
+          // Perhaps only cut by the end of the piece: read it again with more input (an error
+          // that is one is thrown once the input has ended).
+          if !exhausted { break }
+          throw error
+        }
+        // A value up to the very end may go on in the next piece (a number: `12` of `123`).
+        if !exhausted && reader.index >= reader.bytes.count { break }
+        try body(line, value)
+        kept = reader.index
+        keptLine = reader.line
+        progressed = true
+      }
+      if exhausted { return }
+      let unread = Array(buffer[kept...])
+      // Nothing whole in the buffer: the value is longer; ask for as much again at once.
+      let wanted = progressed ? pieceSize : max(pieceSize, buffer.count)
+      buffer = unread
+      try read(wanted)
+      reader = JSONReader(piece: buffer, line: keptLine)
+    }
   }
 
   /// Hands each top-level value to `body` as soon as it is read, so that a large input is never

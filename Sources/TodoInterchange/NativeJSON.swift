@@ -43,6 +43,18 @@ public enum NativeJSON {
     return records
   }
 
+  /// `records(_:)` of an input read piece by piece (see `JSONReader.forEachRecord(reading:_:)`):
+  /// JSON Lines are turned into tasks as they are read, without holding the whole input.
+  public static func records(reading next: (_ atLeast: Int) throws(InterchangeError) -> [UInt8]?) throws(InterchangeError)
+    -> [TaskRecord]
+  {
+    var records: [TaskRecord] = []
+    try JSONReader.forEachRecord(reading: next) { line, value throws(InterchangeError) in
+      records.append(try record(value, line: line))
+    }
+    return records
+  }
+
   static func record(_ value: JSONValue, line: Int) throws(InterchangeError) -> TaskRecord {
     guard case .object(let members) = value else { throw InterchangeError(line: line, "a task must be a JSON object") }
     var fields = Fields(members: members, line: line)

@@ -96,20 +96,54 @@ public enum FileSystem {
 
   /// Every byte of a file, or of standard input when `path` is nil.
   public static func readAll(_ path: String?) -> Result<[UInt8], ReadProblem> {
-    let descriptor = path.map { open($0, O_RDONLY | O_CLOEXEC) } ?? STDIN_FILENO
-    guard descriptor >= 0 else { return .failure(ReadProblem(reason: String(cString: strerror(errno)))) }
-    defer { if path != nil { close(descriptor) } }
-    if let path, isDirectory(path) { return .failure(ReadProblem(reason: "it is a directory")) }
-    var bytes: [UInt8] = []
-    var chunk = [UInt8](repeating: 0, count: 1 << 16)
-    while true {
-      let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
-      if count < 0 {
-        if errno == EINTR { continue }
-        return .failure(ReadProblem(reason: String(cString: strerror(errno))))
+    do throws(ReadProblem) {
+      let input = try InputFile(path)
+      var bytes: [UInt8] = []
+      while let piece = try input.read(atLeast: 1 << 16) { bytes += piece }
+      return .success(bytes)
+    } catch {
+      return .failure(error)
+    }
+  }
+
+  /// A file (or standard input) read piece by piece, for inputs too large to hold twice.
+  public final class InputFile {
+    private let descriptor: Int32
+    private let owned: Bool
+
+    /// Opens `path`, or standard input when it is nil.
+    public init(_ path: String?) throws(ReadProblem) {
+      if let path {
+        if FileSystem.isDirectory(path) { throw ReadProblem(reason: "it is a directory") }
+        descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw ReadProblem(reason: String(cString: strerror(errno))) }
+        owned = true
+      } else {
+        descriptor = STDIN_FILENO
+        owned = false
       }
-      if count == 0 { return .success(bytes) }
-      bytes.append(contentsOf: chunk[0..<count])
+    }
+
+    deinit { if owned { close(descriptor) } }
+
+    /// The next `atLeast` bytes (fewer only at the end of the input); nil at its end.
+    public func read(atLeast wanted: Int) throws(ReadProblem) -> [UInt8]? {
+      var bytes = [UInt8](repeating: 0, count: max(wanted, 1))
+      var filled = 0
+      while filled < bytes.count {
+        let count = bytes.withUnsafeMutableBytes { buffer in
+          Glibc.read(descriptor, buffer.baseAddress! + filled, buffer.count - filled)
+        }
+        if count < 0 {
+          if errno == EINTR { continue }
+          throw ReadProblem(reason: String(cString: strerror(errno)))
+        }
+        if count == 0 { break }
+        filled += count
+      }
+      guard filled > 0 else { return nil }
+      bytes.removeSubrange(filled...)
+      return bytes
     }
   }
 

@@ -185,6 +185,48 @@ import Testing
     #expect(try other.task(1)["completed"] is NSNull)
   }
 
+  /// An export of some tasks names a linked task outside them by the UID it was read with (a
+  /// phone's UID is not our UUID), in one calendar and in a vdir, for links made here too.
+  @Test func aFilteredExportNamesLinkedTasksOutsideItByTheirOwnUIDs() throws {
+    let todo = try TodoSandbox()
+    let file = todo.folder.appendingPathComponent("phone.ics").path
+    try """
+      BEGIN:VCALENDAR
+      VERSION:2.0
+      PRODID:-//phone//EN
+      BEGIN:VTODO
+      UID:parent-from-phone@example.org
+      SUMMARY:Parent
+      END:VTODO
+      BEGIN:VTODO
+      UID:blocker-from-phone@example.org
+      SUMMARY:Blocker
+      END:VTODO
+      BEGIN:VTODO
+      UID:child-from-phone@example.org
+      SUMMARY:Child
+      CATEGORIES:only
+      END:VTODO
+      END:VCALENDAR
+
+      """.write(toFile: file, atomically: true, encoding: .utf8)
+    todo("import", file).expectSuccess()
+    // Linked here, not on the phone: the child's item has no RELATED-TO line of its own to keep.
+    todo("update", "3", "parent:1", "depends:2").expectSuccess()
+    let shown = todo("list", "+only", "--jsonl").stdout
+    #expect(shown.contains("\"parent_id\":1") && shown.contains("\"depends_ids\":[2]"), "\(shown)")
+    let calendar = todo("export", "+only", "--format", "ical")
+    calendar.expectSuccess()
+    let folder = todo.folder.appendingPathComponent("vdir").path
+    todo("export", "+only", "--vdir", folder).expectSuccess()
+    let written = try String(contentsOfFile: folder + "/child-from-phone@example.org.ics", encoding: .utf8)
+    for text in [calendar.stdout, written] {
+      #expect(text.contains("RELATED-TO;RELTYPE=PARENT:parent-from-phone@example.org\r\n"), "\(text)")
+      #expect(text.contains("RELATED-TO;RELTYPE=DEPENDS-ON:blocker-from-phone@example.org\r\n"), "\(text)")
+      #expect(text.components(separatedBy: "BEGIN:VTODO").count == 2, "\(text)")
+    }
+  }
+
   @Test func malformedCalendarsFailWithTheirLineAndWriteNothing() throws {
     let todo = try TodoSandbox()
     todo("add", "Keep me").expectSuccess()

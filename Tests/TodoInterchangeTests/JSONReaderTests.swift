@@ -32,6 +32,52 @@ import TodoCore
     #expect(throws: InterchangeError.self) { try JSONReader.records([0x22, 0xFF, 0x22]) }
   }
 
+  /// Reading piece by piece (`forEachRecord(reading:)`, what an import of JSON Lines does) gives
+  /// the values, line numbers and errors that reading the whole input gives, wherever the pieces
+  /// are cut: inside numbers, strings, UTF-8 sequences, escapes and surrogate pairs, between
+  /// values, after a byte order mark.
+  @Test func readingInPiecesGivesWhatReadingWholeGives() {
+    let inputs = [
+      "{\"a\":1}\n\n{\"b\":[true,null,\"x\\u00e9\\ud83d\\ude00 é🎉\"]}\n",
+      "\u{FEFF}{\"n\": 12345678901234}\n{\"n\": -0.5e10}\n  \n{\"n\": 7}",
+      "{\n  \"pretty\": [\n    1,\n    2\n  ]\n}\n{\n  \"second\": \"x\"\n}\n",
+      "[\n {\"a\": 1},\n {\"a\": 2.50}\n]",
+      "", "   \n  ", "12 34\n56",
+      "{\"a\":1}\n{\"a\":}\n{\"a\":3}", "{\"a\":1}\n{\"a\":\"open\n\"}", "{\"a\":1}\n\n\n{\"a\" 1}",
+      "{\"a\":1}\n\"\\ud800\"", "{\"a\":1} x", "{\"a\":1}\n{\"b\":tru}", "{\"a\":1}\n{\"b\":",
+    ]
+    func whole(_ bytes: [UInt8]) -> String {
+      var seen: [String] = []
+      do throws(InterchangeError) {
+        try JSONReader.forEachRecord(bytes) { line, value throws(InterchangeError) in seen.append("\(line): \(value.text)") }
+      } catch {
+        seen.append("error \(error)")
+      }
+      return seen.joined(separator: " | ")
+    }
+    for input in inputs {
+      let bytes = Array(input.utf8)
+      let expected = whole(bytes)
+      for size in [1, 2, 3, 5, 8, 13, 64, 1 << 20] {
+        var offset = 0
+        var seen: [String] = []
+        do throws(InterchangeError) {
+          try JSONReader.forEachRecord(reading: { _ in
+            guard offset < bytes.count else { return nil }
+            let piece = Array(bytes[offset..<min(offset + size, bytes.count)])
+            offset += piece.count
+            return piece
+          }) { line, value throws(InterchangeError) in seen.append("\(line): \(value.text)") }
+        } catch {
+          seen.append("error \(error)")
+        }
+        #expect(seen.joined(separator: " | ") == expected, "\(input.debugDescription) in pieces of \(size)")
+      }
+    }
+    // The malformed value is named by its line, after the good ones were read.
+    #expect(whole(Array("{\"a\":1}\n{\"a\":}\n{\"a\":3}".utf8)).hasPrefix("1: {\"a\":1} | error line 2:"))
+  }
+
   @Test func valuesWriteBackAsTheyCame() throws {
     let text = #"{"b":[1,2.000000,"x\"y\n"],"a":{"z":null,"t":true}}"#
     let value = try #require(try JSONReader.records(Array(text.utf8)).first?.value)

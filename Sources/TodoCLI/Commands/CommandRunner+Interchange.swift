@@ -7,15 +7,21 @@ import TodoSync
 /// only reads and writes files and renders the report.
 extension CommandRunner {
   func export(_ request: ExportRequest) throws(Failure) {
-    let records = try perform(TodoStore.records(request.filter, now: now), access: .read)
-    if let folder = request.vdir {
-      try exportVdir(records, to: folder)
-      return
-    }
     // `--format`, else the file's extension, else `--jsonl` (JSON Lines) or JSON.
     let format =
-      request.format ?? request.output.flatMap { InterchangeFormat.byExtension($0)?.rawValue }
+      request.vdir != nil ? "ical" : request.format ?? request.output.flatMap { InterchangeFormat.byExtension($0)?.rawValue }
       ?? (self.format == .jsonLines ? "jsonl" : "json")
+    // iCalendar links name the UID a task was read with, those outside the filter too: their
+    // extras are read in the same transaction as the tasks.
+    let (records, linked) = try perform(
+      TodoStore.records(request.filter, now: now).flatMap { records in
+        format == "ical"
+          ? TodoStore.extrasOfLinkedTasks(outside: records).map { linked in (records, linked) } : .pure((records, [:]))
+      }, access: .read)
+    if let folder = request.vdir {
+      try exportVdir(records, linked: linked, to: folder)
+      return
+    }
     var bytes: [UInt8] = []
     switch format {
     case "json", "jsonl":
@@ -36,7 +42,7 @@ extension CommandRunner {
     case "todotxt":
       bytes = Array(records.map { TodoTxt.line($0) + "\n" }.joinedText("").utf8)
     default:
-      bytes = ICalendar.Writer(records).calendar(records)
+      bytes = ICalendar.Writer(records, linked: linked).calendar(records)
     }
     guard let path = request.output else {
       output.write(bytes: bytes)
@@ -54,14 +60,14 @@ extension CommandRunner {
   /// One `.ics` file per task in a folder (created if missing): each task's file keeps its name
   /// (the one it was imported from, else its UID); a file whose content would not change is not
   /// rewritten, so a sync program sees only real changes. Other files are left alone.
-  private func exportVdir(_ records: [TaskRecord], to folder: String) throws(Failure) {
+  private func exportVdir(_ records: [TaskRecord], linked: [String: [TaskExtra]], to folder: String) throws(Failure) {
     if let problem = FileSystem.createParentFolders(of: folder + "/x") {
       throw .environment("cannot write to \(folder): \(problem); nothing was written")
     }
     if FileSystem.exists(folder), !FileSystem.isDirectory(folder) {
       throw .environment("\(folder) is not a folder; nothing was written")
     }
-    let writer = ICalendar.Writer(records)
+    let writer = ICalendar.Writer(records, linked: linked)
     // Written without a flush each, then flushed once (as a sync writes its vdir).
     let vdir = Vdir(folder: folder)
     defer { vdir.flush() }
@@ -145,29 +151,63 @@ extension CommandRunner {
     if name == "-", session.inputIsTerminal {
       throw .usage(.invalid("import reads a file, or tasks piped in: todo import FILE, or … | todo import -"))
     }
-    let bytes: [UInt8]
-    switch FileSystem.readAll(name == "-" ? nil : name) {
-    case .success(let read): bytes = read
-    case .failure(let problem): throw .environment("cannot read \(name == "-" ? "standard input" : name): \(problem.reason)")
+    let source = name == "-" ? "standard input" : name
+    // The input is read piece by piece: our JSON Lines become tasks as they come, so that a
+    // large file is not held twice (as bytes and as tasks); the other formats are read whole.
+    var readProblem: FileSystem.ReadProblem?
+    let input: FileSystem.InputFile
+    do throws(FileSystem.ReadProblem) {
+      input = try FileSystem.InputFile(name == "-" ? nil : name)
+    } catch {
+      throw .environment("cannot read \(source): \(error.reason)")
     }
+    func next(_ atLeast: Int) -> [UInt8]? {
+      guard readProblem == nil else { return nil }
+      do throws(FileSystem.ReadProblem) {
+        return try input.read(atLeast: atLeast)
+      } catch {
+        readProblem = error
+        return nil
+      }
+    }
+    // Enough of the start to tell the format by (see `InterchangeFormat.byContent`).
+    var head: [UInt8]? = next(8_192) ?? []
+    if let readProblem { throw .environment("cannot read \(source): \(readProblem.reason)") }
+    let start = head ?? []
     let format =
       request.format.flatMap(InterchangeFormat.init(rawValue:))
       ?? (name == "-" ? nil : InterchangeFormat.byExtension(name)).map { detected in
         // `.json` holds either our objects or Taskwarrior's: the content tells.
-        detected == .json || detected == .jsonl ? (InterchangeFormat.byContent(bytes) == .taskwarrior ? .taskwarrior : detected) : detected
+        detected == .json || detected == .jsonl ? (InterchangeFormat.byContent(start) == .taskwarrior ? .taskwarrior : detected) : detected
       }
-      ?? InterchangeFormat.byContent(bytes)
+      ?? InterchangeFormat.byContent(start)
     let records: [TaskRecord]
     do throws(InterchangeError) {
       switch format {
-      case .json, .jsonl: records = try NativeJSON.records(bytes)
-      case .taskwarrior: records = try Taskwarrior.records(bytes, now: now)
-      case .todotxt: records = try TodoTxt.records(bytes)
-      case .ical: records = try ICalendar.records(bytes, now: now)
+      case .json, .jsonl:
+        records = try NativeJSON.records(reading: { atLeast in
+          if let first = head {
+            head = nil
+            if !first.isEmpty { return first }
+          }
+          return next(atLeast)
+        })
+      case .taskwarrior, .todotxt, .ical:
+        var bytes = start
+        head = nil
+        while let piece = next(1 << 20) { bytes += piece }
+        switch format {
+        case .taskwarrior: records = try Taskwarrior.records(bytes, now: now)
+        case .todotxt: records = try TodoTxt.records(bytes)
+        default: records = try ICalendar.records(bytes, now: now)
+        }
       }
     } catch {
-      throw .environment("cannot import \(name == "-" ? "standard input" : name) as \(format.rawValue): \(error); nothing was imported")
+      if let readProblem { throw .environment("cannot read \(source): \(readProblem.reason)") }
+      throw .environment("cannot import \(source) as \(format.rawValue): \(error); nothing was imported")
     }
+    // A read that failed part of the way ends the input early: nothing is imported from it.
+    if let readProblem { throw .environment("cannot read \(source): \(readProblem.reason); nothing was imported") }
     try importRecords(records, from: name, format: format)
   }
 

@@ -134,6 +134,39 @@ extension TodoStore {
     }
   }
 
+  /// The extras of the tasks that `records` link to (parents, dependencies) but that are not
+  /// among them, by UUID: an export of some tasks names a linked task outside them by what it
+  /// was imported with (an iCalendar UID that is not its UUID, say).
+  public static func extrasOfLinkedTasks(outside records: [TaskRecord]) -> DataOperation<[String: [TaskExtra]], TodoError> {
+    let inside = Set(records.map(\.todo.uuid))
+    var outside: Set<String> = []
+    for record in records {
+      for uuid in [record.todo.parentUUID].compactMap({ $0 }) + record.todo.depends.map(\.uuid) where !inside.contains(uuid) {
+        outside.insert(uuid)
+      }
+    }
+    let uuids = outside.sorted()
+    return DataOperation { connection throws(TodoError) in
+      guard !uuids.isEmpty else { return [:] }
+      return try database { () throws(DatabaseError) in
+        var extras: [String: [TaskExtra]] = [:]
+        for uuid in uuids {
+          try connection.query(
+            """
+            SELECT extra.format, extra.name, extra.value FROM extra JOIN todo ON todo.id = extra.todo_id
+            WHERE todo.uuid = ? ORDER BY extra.format, extra.name
+            """, [.text(uuid)]
+          ) { row throws(DatabaseError) in
+            let extra = TaskExtra(
+              format: try row.text(at: 0) ?? "", name: try row.text(at: 1) ?? "", value: try row.text(at: 2) ?? "")
+            extras[uuid, default: []].append(extra)
+          }
+        }
+        return extras
+      }
+    }
+  }
+
   /// The extras of tasks, by task id, each task's sorted by format and name.
   static func loadExtras(of ids: [Int64], on connection: Connection) throws(DatabaseError) -> [Int64: [TaskExtra]] {
     guard !ids.isEmpty else { return [:] }

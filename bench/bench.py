@@ -281,6 +281,14 @@ class Table:
         return [row for row in self.rows if row[6] == "FAIL"]
 
 
+def commit():
+    """The commit measured (with `+` when the working tree differs from it)."""
+    head = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True).stdout.strip()
+    dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no", "--", ".", ":!bench/RESULTS.md"], cwd=ROOT, capture_output=True,
+                           text=True).stdout.strip()
+    return (head or "unknown") + ("+" if dirty else "")
+
+
 def fmt(value, unit):
     if value is None:
         return "—"
@@ -332,6 +340,10 @@ def main():
             [f"{todo} --db {path} list --jsonl status:all", f"sqlite3 {path} {quoted(JSONL_SQL)}"], runs, warmup)
         table.add("list --jsonl status:all", jsonl_size, ours, reference, budget(1.2))
 
+        # Commands on one task take a few milliseconds, mostly waiting for the disk (fsync): ten runs
+        # let one slow flush decide a ratio (add at 1M measured 1.08x in one full run and 1.27x in
+        # the next, and 1.06x in 40 paired runs), so fifty.
+        one_runs = runs if options.smoke else 50
         # Commands on one task: flat from the smallest to the largest data set.
         small = working_copy(data[smallest], scratch, "small.db")
         large = working_copy(data[largest], scratch, "large.db")
@@ -343,7 +355,7 @@ def main():
             ("update N +x (and -x)", "{todo} --db {db} update {id} +x >/dev/null && {todo} --db {db} update {id} -x >/dev/null", True),
         ]:
             commands = [template.format(todo=todo, db=large, id=one["large"]), template.format(todo=todo, db=small, id=one["small"])]
-            ours, reference = hyperfine(commands, runs, warmup, shell=shell)
+            ours, reference = hyperfine(commands, one_runs, warmup, shell=shell)
             table.add(f"{name}: {largest} vs {smallest}", largest, ours, reference, budget(1.3))
 
         for label in dict.fromkeys(l for l in ["10k", largest] if l in sizes):
@@ -351,7 +363,7 @@ def main():
             reference_copy = working_copy(data[label], scratch, f"add-ref-{label}.db")
             ours, reference = hyperfine(
                 [f"{todo} --db {target} add Benchmark task +bench", f"sqlite3 {reference_copy} {quoted(ADD_SQL)}"],
-                runs, warmup)
+                one_runs, warmup)
             table.add("add (one task)", label, ours, reference, budget(1.3))
             if label == largest:
                 add_large = ours
@@ -379,8 +391,10 @@ def main():
         table.add("update --where (~1%) + undo vs set-based SQL", largest, ours, reference, budget(1.5))
 
         import_size = "100k" if "100k" in sizes else largest
-        ours, reference = import_workload(todo, data[import_size], scratch, runs, 1 if warmup else 0)
+        ours, reference, memory, size = import_workload(todo, data[import_size], scratch, runs, 1 if warmup else 0)
         table.add("import (JSON Lines) vs sqlite3 INSERTs", import_size, ours, reference, budget(3.0))
+        # No budget: reported against the size of the input (it is read in pieces, never whole).
+        table.add("peak memory: import (JSON Lines) vs its file", import_size, memory, size, None, unit="MiB")
 
         for name, command, sql in [("tags", "tags", TAGS_SQL), ("projects", "projects", PROJECTS_SQL), ("stats", "stats", STATS_SQL)]:
             ours, reference = hyperfine([f"{todo} --db {path} {command}", f"sqlite3 {path} {quoted(sql)}"], runs, warmup)
@@ -409,7 +423,8 @@ def main():
     with open(options.out, "w") as results:
         results.write(f"# Benchmark results\n\n{datetime.date.today().isoformat()}, {machine}; "
                       f"`make {'bench-quick' if options.quick else 'bench'}`. Medians of hyperfine runs "
-                      "(warm-up 3, 10 runs, interleaved); ratios are ours / reference.\n\n")
+                      "(warm-up 3, 10 runs, 50 for the commands on one task and 100 for --version, interleaved in rounds); "
+                      f"ratios are ours / reference. Commit {commit()}.\n\n")
         results.write(table.markdown() + "\n")
     print(f"written to {os.path.relpath(options.out, ROOT)}")
     if table.failed:
@@ -451,7 +466,10 @@ def import_workload(todo, path, scratch, runs, warmup):
                              check=True).stdout.strip() for db in [path, ours_db, reference_db]]
     if len(set(counts)) != 1:
         raise SystemExit(f"import workload: task counts differ (data set, ours, reference): {counts}")
-    return timings
+    memory_db = os.path.join(scratch, "imported-memory.db")
+    shutil.copyfile(empty, memory_db)
+    memory = peak_memory([todo, "--db", memory_db, "--yes", "import", exported])
+    return timings + [memory, os.path.getsize(exported) / (1 << 20)]
 
 
 def taskwarrior(table, todo, path, scratch, runs, warmup):

@@ -286,10 +286,15 @@ final class Session {
     }
     if let open = openContexts[path] { return open }
     // Read-only makes no change, but on a WAL database SQLite still creates -wal and -shm files,
-    // which may then outlive a chmod or belong to the wrong user. Without a log in use, the file
-    // alone holds every task: read it as it is.
-    let immutable = !FileSystem.exists(path + "-wal")
-    let context = try open(path, shownAs: path, readOnly: true, immutable: immutable, upgrade: false)
+    // which may then outlive a chmod or belong to the wrong user: see `openUnchanged`.
+    let context: Context
+    do throws(TodoError) {
+      context = try TodoDatabase.openUnchanged(path: path)
+    } catch .database(let error) {
+      throw .database(path: path, error)
+    } catch {
+      throw .domain(error)
+    }
     openContexts[path] = context
     return context
   }

@@ -110,6 +110,8 @@ public enum FileSystem {
   public final class InputFile {
     private let descriptor: Int32
     private let owned: Bool
+    /// True once a read met the end: later reads return nil without reading (or allocating).
+    private var ended = false
 
     /// Opens `path`, or standard input when it is nil.
     public init(_ path: String?) throws(ReadProblem) {
@@ -128,6 +130,7 @@ public enum FileSystem {
 
     /// The next `atLeast` bytes (fewer only at the end of the input); nil at its end.
     public func read(atLeast wanted: Int) throws(ReadProblem) -> [UInt8]? {
+      guard !ended else { return nil }
       var bytes = [UInt8](repeating: 0, count: max(wanted, 1))
       var filled = 0
       while filled < bytes.count {
@@ -138,7 +141,10 @@ public enum FileSystem {
           if errno == EINTR { continue }
           throw ReadProblem(reason: String(cString: strerror(errno)))
         }
-        if count == 0 { break }
+        if count == 0 {
+          ended = true
+          break
+        }
         filled += count
       }
       guard filled > 0 else { return nil }
@@ -187,7 +193,7 @@ public enum FileSystem {
     }
     if problem == nil, durable, fsync(descriptor) != 0 { problem = String(cString: strerror(errno)) }
     if close(descriptor) != 0, problem == nil { problem = String(cString: strerror(errno)) }
-    if problem == nil, rename(temporary, target) != 0 { problem = String(cString: strerror(errno)) }
+    if problem == nil, Glibc.rename(temporary, target) != 0 { problem = String(cString: strerror(errno)) }
     if problem != nil {
       unlink(temporary)
       return problem
@@ -225,6 +231,11 @@ public enum FileSystem {
     var status = stat()
     guard stat(path, &status) == 0 else { return nil }
     return "\(status.st_mtim.tv_sec).\(status.st_mtim.tv_nsec);\(status.st_size)"
+  }
+
+  /// Renames a file (replacing `target` if it exists); the reason when it cannot.
+  public static func rename(_ path: String, to target: String) -> String? {
+    Glibc.rename(path, target) == 0 ? nil : String(cString: strerror(errno))
   }
 
   /// Removes a file; the reason when it cannot (a file already gone is not a problem).

@@ -29,7 +29,7 @@ import Testing
       #expect(
         run.errorLines == [
           "todo: error: cannot use the database \(todo.databasePath): the file is damaged (SQLite: database disk image is malformed); nothing was written",
-          "todo: hint: copy the file aside as it is; sqlite3 FILE 'PRAGMA integrity_check' shows the damage; restore the file from a backup",
+          "todo: hint: copy the file aside as it is; 'todo check' shows the damage; 'todo recover NEW.db' copies every task that can still be read into a new file",
         ], "\(arguments): \(run)")
       #expect(todo.contents(of: todo.databasePath) == before, "\(arguments) changed the file")
     }
@@ -53,9 +53,72 @@ import Testing
       #expect(
         run.errorLines.first == "todo: error: the database file is damaged (SQLite: database disk image is malformed); nothing was written",
         "\(arguments): \(run)")
-      #expect(run.errorLines.dropFirst().first?.contains("PRAGMA integrity_check") == true, "\(run)")
+      #expect(run.errorLines.dropFirst().first?.contains("'todo check' shows the damage") == true, "\(run)")
       #expect(todo.contents(of: todo.databasePath) == before, "\(arguments) changed the file")
     }
+    // `check` says so; `recover` copies the rest into a new file that is whole; neither writes.
+    let checked = todo("check")
+    #expect(checked.status == 1 && checked.stdout.contains("is damaged") && checked.stdout.contains("  Page \(page):"), "\(checked)")
+    let copy = todo.folder.appendingPathComponent("copy.db").path
+    let recovered = todo("recover", copy)
+    #expect(recovered.status == 0 && recovered.stdout.contains("Damage was met in todo"), "\(recovered)")
+    #expect(todo.contents(of: todo.databasePath) == before, "check or recover changed the file")
+    #expect(!FileManager.default.fileExists(atPath: todo.databasePath + "-wal"), "a -wal file was left next to the damaged one")
+    #expect(todo("--db", copy, "check").status == 0)
+    let tasks = todo("--db", copy, "list", "--jsonl").stdout.split(separator: "\n").count
+    #expect(tasks > 250 && tasks < 300, "\(tasks) of 300 tasks recovered")
+    let report = todo("recover", copy + "2", "--json")
+    let tables = try #require(try JSONSerialization.jsonObject(with: Data(report.stdout.utf8)) as? [String: Any])
+    #expect(tables["complete"] as? Bool == false && tables["copy"] as? String == copy + "2", "\(report)")
+  }
+
+  /// Damage in an index only: commands that never read it go on, `check` finds it, and
+  /// `recover` copies every task with its tags and notes.
+  @Test func damageOutsideWhatCommandsReadIsFoundByCheckAndRecoveredInFull() throws {
+    let todo = try filled()
+    for id in 1...300 where id % 3 == 0 { todo("update", String(id), "+third", "--note", "note \(id)").expectSuccess() }
+    let leaf = todo.shell("sqlite3 '\(todo.databasePath)' \"SELECT pageno FROM dbstat WHERE name = 'sqlite_autoindex_todo_1' AND pagetype = 'leaf' LIMIT 1 OFFSET 1\"")
+    let page = try #require(Int(leaf.stdout.trimmingCharacters(in: .whitespacesAndNewlines)), "\(leaf)")
+    let expected = todo("export", "--format", "jsonl").stdout
+    let handle = try #require(FileHandle(forWritingAtPath: todo.databasePath))
+    try handle.seek(toOffset: UInt64((page - 1) * 4096 + 8))
+    handle.write(Data(repeating: 0xFF, count: 64))
+    try handle.close()
+    let before = todo.contents(of: todo.databasePath)
+    #expect(todo("list", "+third").stdout.contains("Task 300"), "a list that does not read the index works")
+    let check = todo("check", "--json")
+    #expect(check.status == 1, "\(check)")
+    let found = try #require(try JSONSerialization.jsonObject(with: Data(check.stdout.utf8)) as? [String: Any])
+    #expect(found["ok"] as? Bool == false && (found["problems"] as? [String])?.isEmpty == false, "\(check)")
+    let copy = todo.folder.appendingPathComponent("copy.db").path
+    let recovered = todo("recover", copy)
+    #expect(recovered.status == 0 && recovered.stdout.contains("Recovered 300 tasks") && recovered.stdout.contains("complete"), "\(recovered)")
+    #expect(todo("--db", copy, "export", "--format", "jsonl").stdout == expected)
+    #expect(todo.contents(of: todo.databasePath) == before)
+  }
+
+  /// A whole database, every kind of row: the copy exports the same and undoes the same.
+  @Test func recoveringAnIntactDatabaseCopiesEveryKindOfRow() throws {
+    let todo = try TodoSandbox()
+    todo("add", "Parent", "+a", "project:p.q", "due:fri", "pri:H", "--note", "first").expectSuccess()
+    todo("add", "Child", "parent:1", "recur:weekly", "due:tomorrow").expectSuccess()
+    todo("add", "Blocked", "depends:1", "until:2027-01-01").expectSuccess()
+    todo("start", "3").expectSuccess()
+    todo("done", "2").expectSuccess()
+    let ics = todo.folder.appendingPathComponent("a.ics").path
+    try "BEGIN:VCALENDAR\r\nBEGIN:VTODO\r\nUID:phone-1@example.org\r\nSUMMARY:From the phone\r\nX-PHONE-ORDER:3\r\nEND:VTODO\r\nEND:VCALENDAR\r\n"
+      .write(toFile: ics, atomically: true, encoding: .utf8)
+    todo("import", ics).expectSuccess()
+    let copy = todo.folder.appendingPathComponent("sub/copy.db").path
+    let recovered = todo("recover", copy)
+    #expect(recovered.status == 0 && recovered.stdout.contains("Every row was read"), "\(recovered)")
+    for arguments in [["export", "--format", "jsonl"], ["history"], ["export", "--format", "ical"], ["timesheet"]] {
+      #expect(todo.run(["--db", copy] + arguments).stdout == todo.run(arguments).stdout, "\(arguments)")
+    }
+    #expect(todo("--db", copy, "undo").status == 0)
+    #expect(todo("recover", copy).status == 2, "an existing file is never overwritten")
+    #expect(todo("recover").status == 2)
+    #expect(todo("recover", "a", "b").status == 2)
   }
 
   @Test func aDatabaseOfANewerTodoIsRefusedUnchanged() throws {

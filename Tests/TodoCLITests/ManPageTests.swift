@@ -14,7 +14,8 @@ import Testing
   static let documentedCommands = [
     "add", "log", "duplicate", "list", "ls", "next", "tree", "waiting", "show", "why", "update", "edit", "append",
     "prepend", "done", "reopen", "delete", "rm", "purge", "note", "start", "stop", "timesheet", "undo", "history",
-    "tags", "projects", "stats", "export", "import", "sync", "config", "context", "date", "completions", "shell", "help",
+    "tags", "projects", "stats", "export", "import", "sync", "config", "context", "date", "completions", "check", "recover",
+    "shell", "help",
   ]
 
   /// The sections a reader looks for, in the order the page gives them.

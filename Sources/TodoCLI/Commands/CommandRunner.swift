@@ -171,6 +171,10 @@ struct CommandRunner {
       try undo()
     case .history(let limit):
       try history(limit: limit)
+    case .check:
+      try check()
+    case .recover(let path):
+      try recover(into: path)
     case .tags:
       try names(perform(TodoStore.tags(), access: .read), heading: "Tag", prefix: "+", key: "tag")
     case .projects:

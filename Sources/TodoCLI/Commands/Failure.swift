@@ -73,7 +73,7 @@ enum Failure: Error {
     case .sqlite(let error) where error.isDiskFull:
       "free some space ('df -h' shows where) and run the command again; the tasks are as they were"
     case .sqlite(let error) where error.primaryCode == SQLiteError.corrupt:
-      "copy the file aside as it is; sqlite3 FILE 'PRAGMA integrity_check' shows the damage; restore the file from a backup"
+      "copy the file aside as it is; 'todo check' shows the damage; 'todo recover NEW.db' copies every task that can still be read into a new file"
     case .schemaTooNew: "this database was written by a newer version of todo"
     case .foreignDatabase: "give the path of a todo database (or a new file) with --db or TODO_DB"
     case .sqlite(let error) where error.primaryCode == SQLiteError.notADatabase:

@@ -41,6 +41,8 @@ enum Help {
       NAME [filter]                  a report of the configuration's
       date EXPR…                     show how a date expression is read
       completions bash|zsh|fish      print a Tab-completion script for that shell
+      check                          check the database file for damage
+      recover FILE                   copy what can be read of a damaged database
       shell                          interactive shell (line editing, completion)
       help [COMMAND|TOPIC]           this text, or help on a command; topics:
                                      dates, filters, attributes, recurrence,
@@ -580,6 +582,26 @@ enum Help {
 
       The undo journal, newest first: when, what each command did and the
       command as typed. --limit N (1 or more) shows the newest N.
+      """,
+    "check": """
+      Usage: todo check
+
+      SQLite's integrity check of the whole database file: every page, not only
+      those a command reads (a command stops at damage it meets, but damage in
+      pages it does not read goes unseen). Prints what it found; exit status 1
+      when the file is damaged. It only reads the file.
+      """,
+    "recover": """
+      Usage: todo recover FILE
+
+      Copies every row that can still be read from the database (which may be
+      damaged; it is only read) into a new database at FILE, which must not
+      exist. Each table is read forwards until the damage, then backwards from
+      its end: only rows stored in the damaged part are lost, and the report
+      names the tables where that happened. Rows left pointing at lost ones
+      (tags of a lost task, say) are removed. Look at the copy with
+      'todo --db FILE list status:all', then put it in place of the damaged
+      file. (sqlite3's .recover, where it is built in, is another way.)
       """,
     "tags": """
       Usage: todo tags

@@ -176,6 +176,16 @@ struct ArgumentDecoder {
       case .stats: return .stats
       default: return .shell
       }
+    case .check:
+      if let extra = tokens.first { throw .unexpectedArgument(command: command.rawValue, word: extra.text) }
+      return .check
+    case .recover:
+      let words = tokens.map(\.text).filter { $0 != "--" }
+      guard let path = words.first, !path.isEmpty else {
+        throw .missingArgument(command: "recover", what: "the path of a new file to copy the tasks into")
+      }
+      if words.count > 1 { throw .unexpectedArgument(command: "recover", word: words[1]) }
+      return .recover(path)
     case .history:
       var limit: Int?
       var reader = OptionReader(tokens: tokens[...], command: command)

@@ -2,7 +2,7 @@
 enum CommandName: String, CaseIterable, Sendable {
   case add, log, duplicate, list, next, tree, waiting, show, why, update, append, prepend, done, reopen, delete, purge, note
   case start, stop, timesheet, undo, history, tags, projects, stats, export, `import`, sync, date, help, shell
-  case config, context, edit, completions
+  case config, context, edit, completions, check, recover
 
   /// Every name a user may type, aliases included.
   static let spellings: [String: CommandName] = {
@@ -17,7 +17,8 @@ enum CommandName: String, CaseIterable, Sendable {
   static let allSpellings = [
     "add", "log", "duplicate", "list", "ls", "next", "tree", "waiting", "show", "why", "update", "edit", "append",
     "prepend", "done", "reopen", "delete", "rm", "purge", "note", "start", "stop", "timesheet", "undo", "history",
-    "tags", "projects", "stats", "export", "import", "sync", "config", "context", "date", "completions", "help", "shell",
+    "tags", "projects", "stats", "export", "import", "sync", "config", "context", "date", "completions", "check", "recover",
+    "help", "shell",
   ]
 
   /// Whether the command acts on tasks named by id, so that `todo 3 done` can mean `done 3`.

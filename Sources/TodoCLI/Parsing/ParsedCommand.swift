@@ -47,6 +47,10 @@ enum Command: Equatable, Sendable {
   case note(TaskReference, String)
   case undo
   case history(limit: Int?)
+  /// `check`: SQLite's integrity check of the database file.
+  case check
+  /// `recover FILE`: what can be read of a damaged database, copied into a new file.
+  case recover(String)
   case tags
   case projects
   case stats

@@ -1,5 +1,9 @@
 import DataOperation
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// The database schema of todo, step by step. Never edit a released step: add a new one.
 public enum Schema {
   /// Version 1: tasks, tags, notes and the undo journal, with the indexes the filters use.
@@ -224,6 +228,17 @@ public enum TodoDatabase {
     } catch {
       throw .database(error)
     }
+  }
+
+  /// Opens the database at `path` to read it exactly as it is: read-only, not upgraded, not
+  /// switched to WAL, and, when there is no write-ahead log (no `-wal` file), immutable: the file
+  /// alone then holds every task, and SQLite creates no `-wal`/`-shm` files next to it (which
+  /// would outlive a later chmod, or clutter a damaged file's folder). With a log (another todo
+  /// has the file open, or one stopped before checkpointing), it is read the normal way, log
+  /// included: a writer may move pages from the log into the file while it is read.
+  public static func openUnchanged(path: String) throws(TodoError) -> Context {
+    let logExists = access(path + "-wal", F_OK) == 0
+    return try open(path: path, readOnly: true, immutable: !logExists, upgrade: false)
   }
 
   /// `operation`, run after the migrations a database opened with `upgrade: false` may still need

@@ -1,0 +1,116 @@
+import DataOperation
+import TodoCore
+import TodoSync
+
+/// `check` and `recover`: what to do with a damaged database file. Both only read it.
+extension CommandRunner {
+  /// The database file's path, which must exist.
+  private func existingDatabase() throws(Failure) -> String {
+    guard let (path, _) = FileSystem.databasePath(option: invocation.options.databasePath, environment: session.environment)
+    else {
+      throw .environment("cannot find the database: HOME is not set; give --db PATH or set TODO_DB")
+    }
+    guard FileSystem.exists(path) else { throw .environment("there is no database at \(path)") }
+    if FileSystem.isDirectory(path) { throw .databaseFile(path: path, reason: "it is a directory; give a file path") }
+    return path
+  }
+
+  /// `todo check`: SQLite's integrity check of the whole file (every page, not only those a
+  /// command reads); exit 1 when it finds damage.
+  func check() throws(Failure) {
+    let path = try existingDatabase()
+    let problems: [String]
+    do throws(TodoError) {
+      problems = try TodoDatabase.integrityProblems(path: path)
+    } catch .database(let error) {
+      throw .database(path: path, error)
+    } catch {
+      throw .domain(error)
+    }
+    switch format {
+    case .human:
+      if problems.isEmpty {
+        output.write("The database \(path) is intact (SQLite's integrity check found nothing wrong).\n")
+      } else {
+        output.write("The database \(path) is damaged; SQLite's integrity check found:\n")
+        for problem in problems { output.write("  \(problem)\n") }
+      }
+    case .json, .jsonLines:
+      writeJSON { json in
+        json.object { json in
+          json.field("database", path)
+          json.field("ok", problems.isEmpty)
+          json.field("problems", problems)
+        }
+      }
+    }
+    if !problems.isEmpty {
+      throw .environment(
+        "the database \(path) is damaged; 'todo recover NEW.db' copies every task that can still be read into a new file")
+    }
+  }
+
+  /// `todo recover FILE`: every row that can still be read, copied into a new database at FILE
+  /// (written under a temporary name in the same folder, then renamed): the damaged file is
+  /// left exactly as it is.
+  func recover(into target: String) throws(Failure) {
+    let source = try existingDatabase()
+    guard !FileSystem.exists(target) else {
+      throw .usage(.invalid("\(target) exists; give the path of a new file (the copy never overwrites one)"))
+    }
+    if let problem = FileSystem.createParentFolders(of: target) {
+      throw .environment("cannot write \(target): \(problem); nothing was written")
+    }
+    let partial = target + ".partial-\(UUIDGenerator.make().prefix(8))"
+    func removePartial() {
+      for suffix in ["", "-wal", "-shm", "-journal"] { _ = FileSystem.remove(partial + suffix) }
+    }
+    removePartial()
+    let report: RecoveryReport
+    do throws(TodoError) {
+      report = try TodoDatabase.recover(from: source, into: partial)
+    } catch {
+      removePartial()
+      if case .database(let error) = error { throw .database(path: source, error) }
+      throw .domain(error)
+    }
+    if let problem = FileSystem.rename(partial, to: target) {
+      removePartial()
+      throw .environment("cannot write \(target): \(problem); nothing was written")
+    }
+    let tasks = report.tables.first { $0.name == "todo" }?.rows ?? 0
+    switch format {
+    case .human:
+      output.write("Recovered \(tasks) \(tasks == 1 ? "task" : "tasks") from \(source) into \(target).\n")
+      let damaged = report.tables.filter(\.damaged).map(\.name)
+      if damaged.isEmpty {
+        output.write("Every row was read: the copy is complete.\n")
+      } else {
+        output.write("Damage was met in \(damaged.joinedText(", ")): rows stored in the damaged parts could not be read.\n")
+      }
+      if report.orphansRemoved > 0 {
+        output.write("\(report.orphansRemoved) rows that pointed at lost rows were removed or unlinked.\n")
+      }
+      output.write("Look at it (todo --db \(target) list status:all); then put it in place of the damaged file.\n")
+    case .json, .jsonLines:
+      writeJSON { json in
+        json.object { json in
+          json.field("database", source)
+          json.field("copy", target)
+          json.field("complete", report.isComplete)
+          json.key("tables")
+          json.array { json in
+            for table in report.tables {
+              json.object { json in
+                json.field("table", table.name)
+                json.field("rows", table.rows)
+                json.field("damaged", table.damaged)
+              }
+            }
+          }
+          json.field("orphans_removed", report.orphansRemoved)
+        }
+      }
+    }
+  }
+}

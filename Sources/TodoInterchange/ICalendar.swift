@@ -403,12 +403,10 @@ extension ICalendar {
     /// Every task written: a kept RELATED-TO line to one of them is a link removed here.
     private var known: Set<String> = []
 
-    /// `linked`: the extras of tasks that the records link to but that are not written (see
-    /// `TodoStore.extrasOfLinkedTasks`), so that a link to one names the UID it was read with.
-    public init(_ records: [TaskRecord], linked: [String: [TaskExtra]] = [:]) {
-      for (uuid, extras) in linked {
-        if let uid = extras.first(where: { $0.format == "ical" && $0.name == "uid" })?.value { uidOf[uuid] = uid }
-      }
+    /// `linkedUIDs`: the UIDs of tasks that the records link to but that are not written (see
+    /// `TodoStore.icalUIDsOfLinkedTasks`), so that a link to one names the UID it was read with.
+    public init(_ records: [TaskRecord], linkedUIDs: [String: String] = [:]) {
+      uidOf = linkedUIDs
       for record in records {
         known.insert(record.todo.uuid)
         if let uid = record.extras.first(where: { $0.format == "ical" && $0.name == "uid" })?.value {

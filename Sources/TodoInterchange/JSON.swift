@@ -339,11 +339,15 @@ public struct JSONReader {
     var buffer: [UInt8] = []
     var exhausted = false
     func read(_ atLeast: Int) throws(InterchangeError) {
-      if let piece = try next(atLeast) { buffer += piece } else { exhausted = true }
+      // An empty piece ends the input too (else the loops below would wait for it forever).
+      if let piece = try next(atLeast), !piece.isEmpty { buffer += piece } else { exhausted = true }
     }
-    // Enough to see the first value's first byte.
-    repeat { try read(pieceSize) } while !exhausted && buffer.count < 4
-    var first = JSONReader(bytes: buffer)
+    // Enough to see the first value's first byte, past any amount of whitespace.
+    var first: JSONReader
+    repeat {
+      try read(pieceSize)
+      first = JSONReader(bytes: buffer)
+    } while !exhausted && (buffer.count < 4 || first.peek() == nil)
     if first.peek() == UInt8(ascii: "[") {
       while !exhausted { try read(max(pieceSize, buffer.count)) }
       try forEachRecord(buffer, body)
@@ -361,9 +365,12 @@ public struct JSONReader {
         do {
           value = try reader.value()
         } catch {
-          // Perhaps only cut by the end of the piece: read it again with more input (an error
-          // that is one is thrown once the input has ended).
-          if !exhausted { break }
+          // Cut by the end of the piece: read it again with more input. The reader goes forwards
+          // and stops at the first byte that cannot be right, so a value that is only cut fails
+          // at the very end, or a few bytes before it (looking ahead for the four digits of a
+          // `\u` escape or the second half of a surrogate pair). An error further back is one
+          // whatever follows: it is thrown at once, without reading the rest of the input.
+          if !exhausted && reader.index + Self.lookahead >= reader.bytes.count { break }
           throw error
         }
         // A value up to the very end may go on in the next piece (a number: `12` of `123`).
@@ -382,6 +389,10 @@ public struct JSONReader {
       reader = JSONReader(piece: buffer, line: keptLine)
     }
   }
+
+  /// How far before the end of its input the reader can fail for want of what follows (a
+  /// surrogate pair: `\uD83D\uDE00`, twelve bytes).
+  static let lookahead = 16
 
   /// Hands each top-level value to `body` as soon as it is read, so that a large input is never
   /// held as one tree of values (an import keeps only the tasks made from them).

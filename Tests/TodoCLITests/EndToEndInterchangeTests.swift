@@ -69,6 +69,45 @@ import Testing
     #expect(try todo.task(1)["title"] as? String == "Newer title")
   }
 
+  /// JSON Lines larger than the pieces an import reads (the first 8 KiB, then 1 MiB at a time):
+  /// every task arrives, from a file and from a pipe, and an error past the first piece still
+  /// names its line and imports nothing.
+  @Test func aLargeImportReadInPiecesLosesNoTaskAtTheSeams() throws {
+    let todo = try TodoSandbox()
+    let count = 2_600
+    let lines = (1...count).map { number in
+      let uuid = String(format: "00000000-0000-4000-8000-%012d", number)
+      let title = "Task \(number) " + String(repeating: "é", count: 200 + number % 97)
+      return #"{"uuid":"\#(uuid)","title":"\#(title)","tags":["t\#(number % 5)"],"created":"2026-11-21T09:30:00Z"}"#
+    }
+    let file = todo.folder.appendingPathComponent("large.jsonl").path
+    try (lines.joined(separator: "\n") + "\n").write(toFile: file, atomically: true, encoding: .utf8)
+    #expect((try FileManager.default.attributesOfItem(atPath: file)[.size] as? Int ?? 0) > 1_100_000)
+    func titles(_ sandbox: TodoSandbox) throws -> [String] {
+      try TodoRun.lines(of: sandbox("export", "--format", "jsonl").stdout).map { line in
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+        return "\(object["uuid"] ?? "") \(object["title"] ?? "") \(object["tags"] ?? "")"
+      }.sorted()
+    }
+    todo("import", file, "--yes").expectSuccess()
+    let expected = lines.map { line -> String in
+      let object = (try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: Any] ?? [:]
+      return "\(object["uuid"] ?? "") \(object["title"] ?? "") \(object["tags"] ?? "")"
+    }.sorted()
+    #expect(try titles(todo) == expected)
+    let piped = try TodoSandbox()
+    piped("import", "-", "--yes", stdin: try String(contentsOfFile: file, encoding: .utf8)).expectSuccess()
+    #expect(try titles(piped) == expected)
+    // A bad line after the first mebibyte.
+    var bad = lines
+    bad[2_400] = #"{"uuid":"bad","title":"x","created":"never"}"#
+    try (bad.joined(separator: "\n") + "\n").write(toFile: file, atomically: true, encoding: .utf8)
+    let empty = try TodoSandbox()
+    let failed = empty("import", file, "--yes")
+    #expect(failed.status == 1 && failed.stderr.contains("line 2401: \"created\" is not an RFC 3339 time"), "\(failed)")
+    #expect(empty("list", "status:all", "--jsonl").stdout.isEmpty)
+  }
+
   @Test func malformedInputFailsWithItsLineAndWritesNothing() throws {
     let todo = try TodoSandbox()
     todo("add", "Keep me").expectSuccess()

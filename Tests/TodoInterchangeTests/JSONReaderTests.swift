@@ -45,6 +45,7 @@ import TodoCore
       "", "   \n  ", "12 34\n56",
       "{\"a\":1}\n{\"a\":}\n{\"a\":3}", "{\"a\":1}\n{\"a\":\"open\n\"}", "{\"a\":1}\n\n\n{\"a\" 1}",
       "{\"a\":1}\n\"\\ud800\"", "{\"a\":1} x", "{\"a\":1}\n{\"b\":tru}", "{\"a\":1}\n{\"b\":",
+      "      \n\n\t  [ {\"a\": 1} ]", "\u{FEFF}   \n   {\"a\": 1}", "{\"s\":\"\\ud83d\\ude00\\ud83d\\ude00\"}\n{\"t\":\"\\u00e9\"}",
     ]
     func whole(_ bytes: [UInt8]) -> String {
       var seen: [String] = []
@@ -74,6 +75,23 @@ import TodoCore
         #expect(seen.joined(separator: " | ") == expected, "\(input.debugDescription) in pieces of \(size)")
       }
     }
+    // An empty piece ends the input, as nil does.
+    var pieces: [[UInt8]] = [Array("{\"a\":1}\n".utf8), []]
+    var values = 0
+    #expect(throws: Never.self) {
+      try JSONReader.forEachRecord(reading: { _ in pieces.isEmpty ? nil : pieces.removeFirst() }) { _, _ throws(InterchangeError) in values += 1 }
+    }
+    #expect(values == 1)
+    // A malformed line early in an endless input fails at once: the rest is not read first.
+    var requests = 0
+    let error = #expect(throws: InterchangeError.self) {
+      try JSONReader.forEachRecord(reading: { atLeast in
+        requests += 1
+        if requests > 8 { return nil }  // (endless but for this: a reader that waits for the end stops here)
+        return requests == 1 ? Array("{\"a\":1}\n{\"a\":}\n".utf8) : Array(repeating: UInt8(ascii: "\n"), count: atLeast)
+      }) { _, _ throws(InterchangeError) in }
+    }
+    #expect(error?.line == 2 && requests <= 2, "\(String(describing: error)) after \(requests) requests")
     // The malformed value is named by its line, after the good ones were read.
     #expect(whole(Array("{\"a\":1}\n{\"a\":}\n{\"a\":3}".utf8)).hasPrefix("1: {\"a\":1} | error line 2:"))
   }

@@ -72,7 +72,7 @@ public struct Columns {
   /// be bound, thrown once the entity has written its columns. Plain values, so that setting a
   /// column retains nothing and copies no error.
   private let statement: OpaquePointer?
-  private let textSlots: UnsafeMutablePointer<UInt8>?
+  private let textSlots: TextSlots?
   private(set) var bindingFailure = SQLITE_OK
 
   /// An empty set of columns.

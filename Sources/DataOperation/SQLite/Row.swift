@@ -56,7 +56,7 @@ public struct Row {
   public func decode<Value: SQLValueConvertible>(_ column: String, as type: Value.Type = Value.self)
     throws(DatabaseError) -> Value
   {
-    let raw = try value(column)
+    let raw = statement.value(at: try index(named: column, expected: "\(Value.self)"))
     guard let value = Value(sqlValue: raw) else {
       throw .decoding(column: column, expected: "\(Value.self)", found: raw.typeName, sql: statement.sql)
     }
@@ -105,8 +105,13 @@ public struct Row {
   /// The look-up is inline; the error is built out of line, keeping the decoders small.
   @inline(__always)
   private func cell(named column: String, expected: String) throws(DatabaseError) -> OpaquePointer {
+    statement.cell(try index(named: column, expected: expected))
+  }
+
+  @inline(__always)
+  private func index(named column: String, expected: String) throws(DatabaseError) -> Int32 {
     guard let index = statement.index(ofColumn: column) else { throw missing(column, expected: expected) }
-    return statement.cell(index)
+    return index
   }
 
   @inline(never)

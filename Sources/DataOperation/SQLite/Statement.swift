@@ -25,21 +25,21 @@ final class Statement {
   @exclusivity(unchecked) private var namesPreparation: Int32 = 0
   /// How many `?` parameters the statement has.
   let parameterCount: Int
-  /// A buffer of `TextSlots.size` bytes per parameter, where short text is copied to be bound
+  /// A slot of `TextSlots.size` bytes per parameter, where short text is copied to be bound
   /// without SQLite copying it again (see `bindText`); nil for a statement without parameters.
-  let textSlots: UnsafeMutablePointer<UInt8>?
+  let textSlots: TextSlots?
 
   init(handle: OpaquePointer, sql: String) {
     self.handle = handle
     self.sql = sql
     self.parameterCount = Int(sqlite3_bind_parameter_count(handle))
-    textSlots = parameterCount == 0 ? nil : .allocate(capacity: parameterCount * TextSlots.size)
+    textSlots = parameterCount == 0 ? nil : TextSlots(count: parameterCount)
   }
 
   deinit {
     // SQLite may point into the slots until the statement is finalized: finalize first.
     sqlite3_finalize(handle)
-    textSlots?.deallocate()
+    textSlots?.base.deallocate()
   }
 
   /// Forgets the column names read earlier when SQLite has prepared the statement again since:
@@ -140,7 +140,7 @@ final class Statement {
 
 /// Binds one value at a 1-based parameter position of a statement handle; SQLite's result code.
 /// A free function, not a static method: calling that would first fetch the class's metadata.
-func bindValue(_ value: SQLValue, at index: Int32, to handle: OpaquePointer, slots: UnsafeMutablePointer<UInt8>?) -> Int32 {
+func bindValue(_ value: SQLValue, at index: Int32, to handle: OpaquePointer, slots: TextSlots?) -> Int32 {
   let code: Int32
   switch value {
   case .null:
@@ -182,25 +182,37 @@ extension Statement {
 /// into the statement's own slot for that parameter and bound as `SQLITE_STATIC`, SQLite reading
 /// it in place. That is sound because a slot outlives every use SQLite can make of it: it belongs
 /// to one parameter of one statement, lives until the statement is finalized, and is only
-/// overwritten when that parameter is bound again, which happens on a statement that is not
-/// running (checked: a running statement refuses a binding, and its slot must then keep what
-/// the running step reads).
-enum TextSlots {
+/// overwritten when that parameter is bound again.
+///
+/// Binding again replaces the old value, so SQLite never reads the slot's new bytes as the old
+/// value, as long as the binding succeeds. It fails (SQLITE_MISUSE) on a statement that has
+/// stepped and not been reset; every run here resets its statement on the way out, and a
+/// statement caught mid-step (`sqlite3_stmt_busy`) is given a copy instead, in case that ever
+/// stops being so. A parameter number outside the statement's is left to SQLite to refuse.
+struct TextSlots {
   static let size = 128
+  let base: UnsafeMutablePointer<UInt8>
+  /// How many parameters (slots) there are.
+  let count: Int
+
+  init(count: Int) {
+    self.count = count
+    base = .allocate(capacity: count * Self.size)
+  }
 }
 
 /// Binds a string's UTF-8 bytes (from the parameter's slot when they fit, else copied by
 /// SQLite); SQLite's result code.
 @inline(__always)
-func bindText(_ text: String, at index: Int32, to handle: OpaquePointer, slots: UnsafeMutablePointer<UInt8>?) -> Int32 {
+func bindText(_ text: String, at index: Int32, to handle: OpaquePointer, slots: TextSlots?) -> Int32 {
   var text = text
   return text.withUTF8 { bytes in
     guard let base = bytes.baseAddress, bytes.count > 0 else {
       // A nil pointer would bind NULL: an empty string must stay an empty string.
       return sqlite3_bind_text(handle, index, "", 0, csqlite_transient())
     }
-    if let slots, bytes.count <= TextSlots.size, index >= 1, sqlite3_stmt_busy(handle) == 0 {
-      let slot = slots + Int(index - 1) * TextSlots.size
+    if let slots, bytes.count <= TextSlots.size, index >= 1, Int(index) <= slots.count, sqlite3_stmt_busy(handle) == 0 {
+      let slot = slots.base + Int(index - 1) * TextSlots.size
       slot.update(from: base, count: bytes.count)
       return slot.withMemoryRebound(to: CChar.self, capacity: bytes.count) { chars in
         sqlite3_bind_text(handle, index, chars, Int32(bytes.count), nil)

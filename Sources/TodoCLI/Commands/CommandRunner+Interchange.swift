@@ -16,7 +16,7 @@ extension CommandRunner {
     let (records, linked) = try perform(
       TodoStore.records(request.filter, now: now).flatMap { records in
         format == "ical"
-          ? TodoStore.extrasOfLinkedTasks(outside: records).map { linked in (records, linked) } : .pure((records, [:]))
+          ? TodoStore.icalUIDsOfLinkedTasks(outside: records).map { linked in (records, linked) } : .pure((records, [:]))
       }, access: .read)
     if let folder = request.vdir {
       try exportVdir(records, linked: linked, to: folder)
@@ -42,7 +42,7 @@ extension CommandRunner {
     case "todotxt":
       bytes = Array(records.map { TodoTxt.line($0) + "\n" }.joinedText("").utf8)
     default:
-      bytes = ICalendar.Writer(records, linked: linked).calendar(records)
+      bytes = ICalendar.Writer(records, linkedUIDs: linked).calendar(records)
     }
     guard let path = request.output else {
       output.write(bytes: bytes)
@@ -60,14 +60,14 @@ extension CommandRunner {
   /// One `.ics` file per task in a folder (created if missing): each task's file keeps its name
   /// (the one it was imported from, else its UID); a file whose content would not change is not
   /// rewritten, so a sync program sees only real changes. Other files are left alone.
-  private func exportVdir(_ records: [TaskRecord], linked: [String: [TaskExtra]], to folder: String) throws(Failure) {
+  private func exportVdir(_ records: [TaskRecord], linked: [String: String], to folder: String) throws(Failure) {
     if let problem = FileSystem.createParentFolders(of: folder + "/x") {
       throw .environment("cannot write to \(folder): \(problem); nothing was written")
     }
     if FileSystem.exists(folder), !FileSystem.isDirectory(folder) {
       throw .environment("\(folder) is not a folder; nothing was written")
     }
-    let writer = ICalendar.Writer(records, linked: linked)
+    let writer = ICalendar.Writer(records, linkedUIDs: linked)
     // Written without a flush each, then flushed once (as a sync writes its vdir).
     let vdir = Vdir(folder: folder)
     defer { vdir.flush() }

@@ -134,10 +134,10 @@ extension TodoStore {
     }
   }
 
-  /// The extras of the tasks that `records` link to (parents, dependencies) but that are not
-  /// among them, by UUID: an export of some tasks names a linked task outside them by what it
-  /// was imported with (an iCalendar UID that is not its UUID, say).
-  public static func extrasOfLinkedTasks(outside records: [TaskRecord]) -> DataOperation<[String: [TaskExtra]], TodoError> {
+  /// The iCalendar UIDs of the tasks that `records` link to (parents, dependencies) but that are
+  /// not among them, by task UUID, for those read from iCalendar with a UID of their own: an
+  /// export of some tasks names a linked task outside them as the phone knows it.
+  public static func icalUIDsOfLinkedTasks(outside records: [TaskRecord]) -> DataOperation<[String: String], TodoError> {
     let inside = Set(records.map(\.todo.uuid))
     var outside: Set<String> = []
     for record in records {
@@ -147,22 +147,19 @@ extension TodoStore {
     }
     let uuids = outside.sorted()
     return DataOperation { connection throws(TodoError) in
-      guard !uuids.isEmpty else { return [:] }
-      return try database { () throws(DatabaseError) in
-        var extras: [String: [TaskExtra]] = [:]
+      try database { () throws(DatabaseError) in
+        var uids: [String: String] = [:]
+        // Few: a query each, by the unique index on uuid and the extra's key.
         for uuid in uuids {
-          try connection.query(
+          let uid = try connection.first(
             """
-            SELECT extra.format, extra.name, extra.value FROM extra JOIN todo ON todo.id = extra.todo_id
-            WHERE todo.uuid = ? ORDER BY extra.format, extra.name
+            SELECT extra.value FROM todo JOIN extra ON extra.todo_id = todo.id AND extra.format = 'ical' AND extra.name = 'uid'
+            WHERE todo.uuid = ?
             """, [.text(uuid)]
-          ) { row throws(DatabaseError) in
-            let extra = TaskExtra(
-              format: try row.text(at: 0) ?? "", name: try row.text(at: 1) ?? "", value: try row.text(at: 2) ?? "")
-            extras[uuid, default: []].append(extra)
-          }
+          ) { row throws(DatabaseError) in try row.text(at: 0) }
+          if let uid = uid ?? nil { uids[uuid] = uid }
         }
-        return extras
+        return uids
       }
     }
   }

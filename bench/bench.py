@@ -408,8 +408,12 @@ def main():
                                check=True).stdout.splitlines()[1:]
         for line in layer:
             kind, count, ours, reference, ratio = line.split("\t")
-            # The ratio is the median of each round's ratio (see DataLayerBenchmark.swift).
-            table.add(f"DataOperation vs C API: {kind}", count, float(ours), float(reference), budget(1.1), ratio=float(ratio))
+            # The ratio is the median of each round's ratio (see DataLayerBenchmark.swift). The C
+            # API binding text without a copy is reported beside the budget's C (which binds a
+            # Swift string, so SQLite copies it), with no budget.
+            name, limit = (("insert, C binding text without a copy", None) if kind == "insert-copy-free"
+                           else (kind, budget(1.1)))
+            table.add(f"DataOperation vs C API: {name}", count, float(ours), float(reference), limit, ratio=float(ratio))
 
         if shutil.which("task") and "10k" in sizes:
             taskwarrior(table, todo, data["10k"], scratch, runs, warmup)

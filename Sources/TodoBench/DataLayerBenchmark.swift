@@ -51,6 +51,8 @@ struct DataLayerBenchmark {
   private final class Times: @unchecked Sendable {
     var ops = 0.0
     var c = 0.0
+    /// Inserts only: the C API binding its text without a copy (see `CSide.insert`).
+    var copyFree = 0.0
     var failure: BenchError?
     var sums: (ops: Int64, c: Int64) = (0, 0)
   }
@@ -62,17 +64,20 @@ struct DataLayerBenchmark {
       let folder = "/tmp/todo-bench-\(getpid())-\(round)"
       mkdir(folder, 0o700)
       defer {
-        for file in ["ops.db", "ops.db-wal", "ops.db-shm", "c.db", "c.db-wal", "c.db-shm"] { unlink(folder + "/" + file) }
+        for name in ["ops", "c", "cs"] {
+          for suffix in ["", "-wal", "-shm"] { unlink(folder + "/" + name + ".db" + suffix) }
+        }
         rmdir(folder)
       }
       let context = try Context(path: folder + "/ops.db")
-      let c = try CSide(path: folder + "/c.db")
+      let c = try CSide(path: folder + "/c.db", copyFree: false)
+      let copyFree = try CSide(path: folder + "/cs.db", copyFree: true)
       try DataOperation<Void, DatabaseError> { connection throws(DatabaseError) in
         try connection.executeScript(Self.schema)
       }.operate(in: context)
       // Alternate which side goes first, so neither always gets the warmer cache.
       let opsFirst = round % 2 == 0
-      inserts.append(try insert(context, c, opsFirst: opsFirst))
+      inserts.append(try insert(context, c, copyFree, opsFirst: opsFirst))
       reads.append(try read(context, c, opsFirst: !opsFirst))
     }
     func median(_ values: [Double]) -> Double {
@@ -84,6 +89,8 @@ struct DataLayerBenchmark {
       let ratio = median(times.map { $0.ops / $0.c })
       print("\(kind)\t\(count)\t\(format(median(times.map(\.ops))))\t\(format(median(times.map(\.c))))\t\(format(ratio))")
     }
+    let ratio = median(inserts.map { $0.ops / $0.copyFree })
+    print("insert-copy-free\t\(count)\t\(format(median(inserts.map(\.ops))))\t\(format(median(inserts.map(\.copyFree))))\t\(format(ratio))")
   }
 
   private func format(_ value: Double) -> String {
@@ -96,9 +103,10 @@ struct DataLayerBenchmark {
     stride(from: 0, to: count, by: chunk).map { start in start..<min(start + chunk, count) }
   }
 
-  /// COUNT inserts on each side, each in one transaction: through `Repository.add` and on the C
-  /// API, chunk by chunk; each side's time includes its BEGIN and COMMIT.
-  private func insert(_ context: Context, _ c: CSide, opsFirst: Bool) throws -> Times {
+  /// COUNT inserts on each side, each in one transaction: through `Repository.add`, on the C
+  /// API, and on the C API binding text without a copy, chunk by chunk (each chunk in another
+  /// order); each side's time includes its BEGIN and COMMIT.
+  private func insert(_ context: Context, _ c: CSide, _ copyFree: CSide, opsFirst: Bool) throws -> Times {
     let items = Repository<Item>()
     let times = Times()
     let chunks = self.chunks
@@ -109,11 +117,16 @@ struct DataLayerBenchmark {
       var last = Self.seconds()
       times.ops += last - begin
       c.begin()
-      let now = Self.seconds()
+      var now = Self.seconds()
       times.c += now - last
       last = now
+      copyFree.begin()
+      now = Self.seconds()
+      times.copyFree += now - last
+      last = now
+      let sides = opsFirst ? ["ops", "c", "copy-free"] : ["copy-free", "c", "ops"]
       for (number, range) in chunks.enumerated() {
-        for side in (number % 2 == 0) == opsFirst ? ["ops", "c"] : ["c", "ops"] {
+        for side in sides[(number % 3)...] + sides[..<(number % 3)] {
           if side == "ops" {
             for index in range {
               _ = try items.add { item in
@@ -126,9 +139,10 @@ struct DataLayerBenchmark {
             times.ops += now - last
             last = now
           } else {
-            if times.failure == nil { times.failure = c.insert(range) }
+            let side = side == "c" ? c : copyFree
+            if times.failure == nil { times.failure = side.insert(range) }
             let now = Self.seconds()
-            times.c += now - last
+            if side === c { times.c += now - last } else { times.copyFree += now - last }
             last = now
           }
         }
@@ -138,9 +152,12 @@ struct DataLayerBenchmark {
     // From the end of the last chunk: the repository's COMMIT.
     times.ops += Self.seconds() - committed
     if let failure = times.failure { throw failure }
-    let start = Self.seconds()
+    var start = Self.seconds()
     c.commit()
     times.c += Self.seconds() - start
+    start = Self.seconds()
+    copyFree.commit()
+    times.copyFree += Self.seconds() - start
     return times
   }
 
@@ -197,8 +214,10 @@ struct DataLayerBenchmark {
     let db: OpaquePointer
     let insertStatement: OpaquePointer
     let selectStatement: OpaquePointer
+    let copyFree: Bool
 
-    init(path: String) throws {
+    init(path: String, copyFree: Bool) throws {
+      self.copyFree = copyFree
       var handle: OpaquePointer?
       // The flags `Context` opens with: the connection's own mutex is off on both sides (each side
       // uses its connection from one thread), so neither pays a lock per call that the other does not.
@@ -229,11 +248,24 @@ struct DataLayerBenchmark {
     /// A C string that lives as long as the program, bound without a copy.
     nonisolated(unsafe) static let even = strdup("even")!
 
-    /// The text is bound as SQLITE_STATIC, its bytes alive until the step is done: the copy-free
-    /// binding the repository makes of short text (in its statements' slots), written the way
-    /// a C programmer would.
+    /// The budget's side binds text as Swift code calling the C API does (`sqlite3_bind_text`
+    /// with a `String`, which Swift lends as a C string for the call only, so SQLite must copy
+    /// it: SQLITE_TRANSIENT). The copy-free side, reported beside it, binds SQLITE_STATIC from
+    /// a C string kept alive until the step is done: what the repository does for short text
+    /// (in its statements' slots), written by hand.
     func insert(_ range: Range<Int>) -> BenchError? {
       let insert = insertStatement
+      guard copyFree else {
+        for index in range {
+          let name = DataLayerBenchmark.name(index)
+          sqlite3_bind_text(insert, 1, name, -1, csqlite_transient())
+          sqlite3_bind_int64(insert, 2, Int64(index))
+          if index % 2 == 0 { sqlite3_bind_text(insert, 3, "even", -1, csqlite_transient()) } else { sqlite3_bind_null(insert, 3) }
+          guard sqlite3_step(insert) == SQLITE_DONE else { return BenchError.failed("insert failed") }
+          sqlite3_reset(insert)
+        }
+        return nil
+      }
       for index in range {
         let code = DataLayerBenchmark.name(index).withCString { name in
           sqlite3_bind_text(insert, 1, name, -1, nil)

@@ -52,6 +52,25 @@ public enum Timestamp {
   /// Timestamp.parseRFC3339("2026-11-21T10:30:00.250+01:00")  // 1795253400
   /// Timestamp.parseRFC3339("2026-02-30T00:00:00Z")  // nil
   /// ```
+  /// A wall-clock time read as UTC, in seconds since the epoch (no zone, no range check): the
+  /// arithmetic a calendar's own time zone rules are applied with (see `ICalendar`).
+  public static func wallSeconds(year: Int64, month: Int, day: Int, hour: Int, minute: Int, second: Int) -> Int64 {
+    Civil.seconds(year: year, month: month, day: day, hour: hour, minute: minute, second: second)
+  }
+
+  /// The calendar date of a wall-clock time read as UTC (the inverse of `wallSeconds`, to the day).
+  public static func date(ofWallSeconds seconds: Int64) -> (year: Int64, month: Int, day: Int) {
+    Civil.date(days: Civil.split(seconds).days)
+  }
+
+  /// The day of the week of a date, 0 = Sunday … 6 = Saturday.
+  public static func weekday(year: Int64, month: Int, day: Int) -> Int {
+    Civil.weekday(days: Civil.days(year: year, month: month, day: day))
+  }
+
+  /// The number of days in a month of a year.
+  public static func daysIn(month: Int, year: Int64) -> Int { Civil.daysIn(month: month, year: year) }
+
   public static func parseRFC3339(_ text: String) -> Int64? {
     guard let parts = DateTimeText(Array(text.utf8)), parts.hasSeconds, let offset = parts.offset,
       parts.problem(allowLeapSecond: true) == nil

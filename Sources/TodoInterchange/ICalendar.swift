@@ -11,7 +11,7 @@ import TodoCore
 /// | `STATUS` | NEEDS-ACTION/IN-PROCESS → pending (IN-PROCESS is written for an active task), COMPLETED → done, CANCELLED → deleted |
 /// | `COMPLETED`, `PERCENT-COMPLETE:100` | completion time of a done task |
 /// | `PRIORITY` | 1–4 → H, 5 → M, 6–9 → L, 0 → none; written 1/5/9 (another number read is written back while the priority is unchanged) |
-/// | `DUE`, `DTSTART` | due, scheduled: all-day as `VALUE=DATE`, timed in UTC; `TZID=` and floating times are read |
+/// | `DUE`, `DTSTART` | due, scheduled: all-day as `VALUE=DATE`, timed in UTC; `TZID=` (IANA, Windows, or the calendar's own `VTIMEZONE`) and floating times are read |
 /// | `CREATED`, `LAST-MODIFIED` (`DTSTAMP`) | created, modified |
 /// | `CATEGORIES` | tags (one line; a category that cannot be a tag, e.g. with a space, is kept and written back) |
 /// | `RELATED-TO;RELTYPE=PARENT` / `DEPENDS-ON` | parent / dependencies |
@@ -40,8 +40,15 @@ public enum ICalendar {
           todos[index].name = ""
         }
       }
+      // The zones the calendar defines, for TZIDs no zone database knows.
+      var zones: [String: DefinedZone] = [:]
+      for component in calendar.components where component.name == "VTIMEZONE" {
+        if let id = component.properties.first(where: { $0.name == "TZID" })?.value, let zone = DefinedZone(component) {
+          zones[id] = zone
+        }
+      }
       for component in todos where !component.name.isEmpty {
-        records.append(try record(component, now: now))
+        records.append(try record(component, now: now, zones: zones))
       }
     }
     return records
@@ -95,7 +102,9 @@ public enum ICalendar {
     "X-TODO-SERIES", "X-TODO-INTERVAL", "X-TODO-NOTE", "X-TODO-EXTRA",
   ]
 
-  static func record(_ component: Component, now: Int64) throws(InterchangeError) -> TaskRecord {
+  static func record(_ component: Component, now: Int64, zones: [String: DefinedZone] = [:]) throws(InterchangeError)
+    -> TaskRecord
+  {
     var todo = Todo()
     var extras: [TaskExtra] = []
     var kept: [String] = []
@@ -122,11 +131,11 @@ public enum ICalendar {
       case "DESCRIPTION": description = text
       case "STATUS": statusText = property.value.uppercased()
       case "COMPLETED":
-        completedAt = try instant(property)
+        completedAt = try instant(property, zones: zones)
         completedLine = property.text
-      case "CREATED": created = try instant(property)
-      case "LAST-MODIFIED": lastModified = try instant(property)
-      case "DTSTAMP": stamp = try instant(property)
+      case "CREATED": created = try instant(property, zones: zones)
+      case "LAST-MODIFIED": lastModified = try instant(property, zones: zones)
+      case "DTSTAMP": stamp = try instant(property, zones: zones)
       case "SEQUENCE":
         guard let number = Int(property.value.trimmingSpaces), number >= 0 else {
           throw fail("SEQUENCE is not a whole number: '\(ICalendarText.shown(property.value))'")
@@ -138,10 +147,10 @@ public enum ICalendar {
         }
         todo.priority = priority(number)
         if ![1, 5, 9].contains(number) { extras.append(TaskExtra(format: "ical", name: "priority", value: String(number))) }
-      case "DUE": todo.due = try date(property)
-      case "DTSTART": todo.scheduled = try date(property)
-      case "X-TODO-WAIT": todo.wait = try date(property)
-      case "X-TODO-UNTIL": todo.until = try date(property)
+      case "DUE": todo.due = try date(property, zones: zones)
+      case "DTSTART": todo.scheduled = try date(property, zones: zones)
+      case "X-TODO-WAIT": todo.wait = try date(property, zones: zones)
+      case "X-TODO-UNTIL": todo.until = try date(property, zones: zones)
       case "X-TODO-REASON": todo.reason = text
       case "X-TODO-PROJECT": todo.project = text.isEmpty ? nil : text
       case "CATEGORIES": categories += ICalendarText.list(property.value).filter { !$0.isEmpty }
@@ -291,7 +300,7 @@ public enum ICalendar {
 
   /// A DATE (`20261127`) as a day; a DATE-TIME as an instant: UTC (`…Z`), in its `TZID`, or floating
   /// (the local time here).
-  static func date(_ property: ContentLine) throws(InterchangeError) -> TaskDate {
+  static func date(_ property: ContentLine, zones: [String: DefinedZone] = [:]) throws(InterchangeError) -> TaskDate {
     let value = property.value.trimmingSpaces
     let bytes = Array(value.utf8)
     func fail() -> InterchangeError {
@@ -337,11 +346,21 @@ public enum ICalendar {
         return .instant(seconds)
       }
     }
-    throw InterchangeError(line: property.line, "\(property.name): time zone '\(ICalendarText.shown(zone))' is not known here")
+    // A zone of the calendar's own (a display name, an id of Outlook's): its VTIMEZONE's rules.
+    if let defined = zones[zone] {
+      guard (1...12).contains(month), day >= 1, day <= Timestamp.daysIn(month: month, year: Int64(year)), hour < 24,
+        minute < 60, second < 61
+      else { throw fail() }
+      return .instant(
+        defined.instant(year: Int64(year), month: month, day: day, hour: hour, minute: minute, second: second))
+    }
+    throw InterchangeError(
+      line: property.line,
+      "\(property.name): time zone '\(ICalendarText.shown(zone))' is not known here, and the calendar has no VTIMEZONE for it")
   }
 
-  private static func instant(_ property: ContentLine) throws(InterchangeError) -> Int64 {
-    try date(property).sortInstant
+  private static func instant(_ property: ContentLine, zones: [String: DefinedZone]) throws(InterchangeError) -> Int64 {
+    try date(property, zones: zones).sortInstant
   }
 
   private static func two(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }

@@ -91,6 +91,68 @@ import Testing
     #expect(try todo.task(4)["due"] as? String == "2026-12-01T22:00:00Z")
   }
 
+  /// A zone no database knows, defined by the calendar's own VTIMEZONE: Outlook's display names
+  /// (yearly rules from 1601), a southern-hemisphere zone (summer across the new year), a US-style
+  /// second-Sunday rule on both sides of its change, and a fixed offset without rules. (Each was
+  /// refused, and with it the whole file.)
+  @Test func zonesTheCalendarDefinesItselfRead() throws {
+    let todo = try TodoSandbox()
+    func zone(_ id: String, standard: (String, String, String, String?), daylight: (String, String, String, String?)?) -> String {
+      func part(_ name: String, _ values: (String, String, String, String?)) -> String {
+        "BEGIN:\(name)\r\nDTSTART:\(values.0)\r\nTZOFFSETFROM:\(values.1)\r\nTZOFFSETTO:\(values.2)\r\n"
+          + (values.3.map { "RRULE:\($0)\r\n" } ?? "") + "END:\(name)\r\n"
+      }
+      return "BEGIN:VTIMEZONE\r\nTZID:\(id)\r\n" + part("STANDARD", standard) + (daylight.map { part("DAYLIGHT", $0) } ?? "")
+        + "END:VTIMEZONE\r\n"
+    }
+    func item(_ uid: String, _ zone: String, _ time: String) -> String {
+      "BEGIN:VTODO\r\nUID:\(uid)\r\nSUMMARY:\(uid)\r\nDUE;TZID=\"\(zone)\":\(time)\r\nEND:VTODO\r\n"
+    }
+    let outlook = "(UTC+01:00) Amsterdam, Berlin, Bern, Rome, Stockholm, Vienna"
+    let calendar =
+      "BEGIN:VCALENDAR\r\nVERSION:2.0\r\n"
+      + zone(
+        outlook, standard: ("16010101T030000", "+0200", "+0100", "FREQ=YEARLY;BYDAY=-1SU;BYMONTH=10"),
+        daylight: ("16010101T020000", "+0100", "+0200", "FREQ=YEARLY;BYDAY=-1SU;BYMONTH=3"))
+      + zone(
+        "Custom Sydney", standard: ("20080406T030000", "+1100", "+1000", "FREQ=YEARLY;BYMONTH=4;BYDAY=1SU"),
+        daylight: ("20081005T020000", "+1000", "+1100", "FREQ=YEARLY;BYMONTH=10;BYDAY=1SU"))
+      + zone(
+        "Custom Eastern", standard: ("20071104T020000", "-0400", "-0500", "FREQ=YEARLY;BYMONTH=11;BYDAY=1SU"),
+        daylight: ("20070311T020000", "-0500", "-0400", "FREQ=YEARLY;BYMONTH=3;BYDAY=2SU"))
+      + zone("Custom India", standard: ("19700101T000000", "+0530", "+0530", nil), daylight: nil)
+      + item("summer", outlook, "20260701T170000") + item("winter", outlook, "20261201T170000")
+      + item("southern-winter", "Custom Sydney", "20260701T170000") + item("southern-summer", "Custom Sydney", "20261201T170000")
+      + item("before-change", "Custom Eastern", "20260308T013000") + item("after-change", "Custom Eastern", "20260308T033000")
+      + item("fixed", "Custom India", "20261201T170000")
+      // The days before the last Sundays of March (29th) and October (25th) 2026.
+      + item("eve-of-summer", outlook, "20260328T120000") + item("eve-of-winter", outlook, "20261024T120000")
+      + "END:VCALENDAR\r\n"
+    todo("import", "-", stdin: calendar, environment: ["TZ": "UTC"]).expectSuccess()
+    let expected = [
+      "2026-07-01T15:00:00Z", "2026-12-01T16:00:00Z", "2026-07-01T07:00:00Z", "2026-12-01T06:00:00Z",
+      "2026-03-08T06:30:00Z", "2026-03-08T07:30:00Z", "2026-12-01T11:30:00Z", "2026-03-28T11:00:00Z", "2026-10-24T10:00:00Z",
+    ]
+    for (index, due) in expected.enumerated() {
+      #expect(try todo.task(index + 1)["due"] as? String == due, "task \(index + 1)")
+    }
+    // The same times through the zone database agree (Europe/Berlin, Australia/Sydney, America/New_York).
+    let known = [
+      ("Europe/Berlin", "20260701T170000"), ("Europe/Berlin", "20261201T170000"), ("Australia/Sydney", "20260701T170000"),
+      ("Australia/Sydney", "20261201T170000"), ("America/New_York", "20260308T013000"), ("America/New_York", "20260308T033000"),
+      ("Asia/Kolkata", "20261201T170000"), ("Europe/Berlin", "20260328T120000"), ("Europe/Berlin", "20261024T120000"),
+    ]
+    let check = try TodoSandbox()
+    check(
+      "import", "-",
+      stdin: "BEGIN:VCALENDAR\r\n" + known.enumerated().map { item("z\($0.offset)", $0.element.0, $0.element.1) }.joined()
+        + "END:VCALENDAR\r\n"
+    ).expectSuccess()
+    for index in known.indices {
+      #expect(try check.task(index + 1)["due"] as? String == expected[index], "\(known[index])")
+    }
+  }
+
   /// Outlook and Exchange name zones as Windows does (`TZID:W. Europe Standard Time`, quoted or
   /// not): each is the IANA zone CLDR maps it to, summer time included. (It was refused, and with
   /// it the whole file.)

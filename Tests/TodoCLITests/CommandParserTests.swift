@@ -123,6 +123,12 @@ import TodoCore
     #expect(try parse("show", "4").command == .show([.id(4)], single: true))
     #expect(try parse("show", "4", "5-6").command == .show([.id(4), .range(5, 6)], single: false))
     #expect(try parse("note", "4", "called", "them").command == .note(.id(4), "called them"))
+    // A mistyped option is no note's text; after `--` any word is, and a later `--` stays text.
+    #expect(throws: UsageError.self) { try parse("note", "4", "--remov", "2") }
+    #expect(try parse("note", "4", "--", "--verbose", "did", "it").command == .note(.id(4), "--verbose did it"))
+    #expect(try parse("note", "4", "a", "--", "b").command == .note(.id(4), "a -- b"))
+    #expect(try parse("check").command == .check)
+    #expect(try parse("recover", "new.db").command == .recover("new.db"))
     #expect(try parse("undo").command == .undo)
     #expect(try parse("history", "--limit=3").command == .history(limit: 3))
     #expect(try parse("date", "in", "3", "days").command == .date("in 3 days"))

@@ -299,7 +299,8 @@ enum Help {
 
       Add a timestamped note to a task; 'todo show ID' lists its notes,
       numbered from 1 (the oldest). --edit N replaces the text of note N;
-      --remove N removes it. Each is one undo step.
+      --remove N removes it. Each is one undo step. A word starting with --
+      is taken for an option; put -- first to make it text.
 
       Examples:
         todo note 3 called the landlord, waiting for a reply

@@ -164,7 +164,13 @@ struct ArgumentDecoder {
         return .editNote(references[0], number: number, text: words.joinedText(" "))
       }
       var words = rest.map(\.text)
-      if words.first == "--" { words.removeFirst() }
+      if words.first == "--" {
+        words.removeFirst()
+      } else if let option = words.prefix(while: { $0 != "--" }).first(where: { $0.count > 2 && $0.hasPrefix("--") }) {
+        // An option typed wrong (`--remov 2`) is not taken as the note's text: `--` first keeps
+        // such a word as text (`todo note 3 -- --verbose did it`), as for every other command.
+        throw .unknownOption(option, suggestion: closestMatch(to: option, in: command.allOptions))
+      }
       guard !words.isEmpty else { throw .missingArgument(command: "note", what: "the note's text") }
       return .note(references[0], words.joinedText(" "))
     case .undo, .tags, .projects, .stats, .shell:

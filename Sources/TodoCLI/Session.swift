@@ -290,10 +290,8 @@ final class Session {
     let context: Context
     do throws(TodoError) {
       context = try TodoDatabase.openUnchanged(path: path)
-    } catch .database(let error) {
-      throw .database(path: path, error)
     } catch {
-      throw .domain(error)
+      throw Failure(error, database: path)
     }
     openContexts[path] = context
     return context
@@ -304,10 +302,8 @@ final class Session {
   {
     do throws(TodoError) {
       return try TodoDatabase.open(path: path, readOnly: readOnly, immutable: immutable, upgrade: upgrade)
-    } catch .database(let error) {
-      throw .database(path: shown, error)
     } catch {
-      throw .domain(error)
+      throw Failure(error, database: shown)
     }
   }
 }

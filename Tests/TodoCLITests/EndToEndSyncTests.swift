@@ -666,6 +666,26 @@ final class MovingClock {
     #expect(try titles(a).filter { $0.hasPrefix("Round") }.count == 6)
   }
 
+  /// Two syncs of one machine started at once: one runs; the other either says another sync is
+  /// running (exit 1, having changed nothing) or runs after it. Nothing is lost or doubled on
+  /// either machine, and the next syncs converge.
+  @Test func twoSyncsOfOneMachineAtOnceRunOneAtATime() throws {
+    let (server, machines) = try setUp()
+    defer { withExtendedLifetime(server) {} }  // the server runs until the test ends
+    let (a, b) = (machines[0], machines[1])
+    for index in 1...20 { a("add", "Task \(index)").expectSuccess() }
+    let runs = [a.launch(TodoSandbox.binary!, ["sync"]), a.launch(TodoSandbox.binary!, ["sync"])].map { $0.wait() }
+    #expect(runs.contains { $0.status == 0 }, "\(runs)")
+    for run in runs where run.status != 0 {
+      #expect(run.status == 1 && run.stderr.contains("another todo sync of"), "\(run)")
+    }
+    #expect(a.shell("sqlite3 \"$TODO_DB\" 'PRAGMA integrity_check'").stdout == "ok\n")
+    sync(a)
+    sync(b)
+    #expect(try titles(a).count == 20)
+    #expect(try titles(b) == (try titles(a)))
+  }
+
   /// vdirsyncer's conflict command: an item changed here (merged into the vdir, not yet sent) and
   /// on the server is merged field by field against the copy both last agreed on; a title
   /// changed on both sides is recorded as a conflict on this side too.

@@ -22,10 +22,8 @@ extension CommandRunner {
     let problems: [String]
     do throws(TodoError) {
       problems = try TodoDatabase.integrityProblems(path: path)
-    } catch .database(let error) {
-      throw .database(path: path, error)
     } catch {
-      throw .domain(error)
+      throw Failure(error, database: path)
     }
     switch format {
     case .human:
@@ -71,8 +69,7 @@ extension CommandRunner {
       report = try TodoDatabase.recover(from: source, into: partial)
     } catch {
       removePartial()
-      if case .database(let error) = error { throw .database(path: source, error) }
-      throw .domain(error)
+      throw Failure(error, database: source)
     }
     if let problem = FileSystem.rename(partial, to: target) {
       removePartial()

@@ -17,6 +17,12 @@ enum Failure: Error {
   /// The user answered no to a question; nothing was written.
   case cancelled(String)
 
+  /// A failure of work on the database file at `path` (shown as `path`): a database error names
+  /// the file; any other is the domain's.
+  init(_ error: TodoError, database path: String) {
+    if case .database(let error) = error { self = .database(path: path, error) } else { self = .domain(error) }
+  }
+
   /// 2 for mistakes in what was typed, 1 for failures at run time.
   var exitStatus: Int32 {
     switch self {

@@ -44,14 +44,6 @@ public enum Timestamp {
     }
   }
 
-  /// Reads an RFC 3339 time: `YYYY-MM-DDTHH:MM:SS`, optional fraction (dropped), then `Z`
-  /// or a `±HH:MM` offset. `t`, `z` and a space for `T` are accepted too; a leap second
-  /// (`:60`) reads as the next second. Returns nil for anything else or an invalid date.
-  ///
-  /// ```swift
-  /// Timestamp.parseRFC3339("2026-11-21T10:30:00.250+01:00")  // 1795253400
-  /// Timestamp.parseRFC3339("2026-02-30T00:00:00Z")  // nil
-  /// ```
   /// A wall-clock time read as UTC, in seconds since the epoch (no zone, no range check): the
   /// arithmetic a calendar's own time zone rules are applied with (see `ICalendar`).
   public static func wallSeconds(year: Int64, month: Int, day: Int, hour: Int, minute: Int, second: Int) -> Int64 {
@@ -71,6 +63,14 @@ public enum Timestamp {
   /// The number of days in a month of a year.
   public static func daysIn(month: Int, year: Int64) -> Int { Civil.daysIn(month: month, year: year) }
 
+  /// Reads an RFC 3339 time: `YYYY-MM-DDTHH:MM:SS`, optional fraction (dropped), then `Z`
+  /// or a `±HH:MM` offset. `t`, `z` and a space for `T` are accepted too; a leap second
+  /// (`:60`) reads as the next second. Returns nil for anything else or an invalid date.
+  ///
+  /// ```swift
+  /// Timestamp.parseRFC3339("2026-11-21T10:30:00.250+01:00")  // 1795253400
+  /// Timestamp.parseRFC3339("2026-02-30T00:00:00Z")  // nil
+  /// ```
   public static func parseRFC3339(_ text: String) -> Int64? {
     guard let parts = DateTimeText(Array(text.utf8)), parts.hasSeconds, let offset = parts.offset,
       parts.problem(allowLeapSecond: true) == nil

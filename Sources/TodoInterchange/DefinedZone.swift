@@ -21,8 +21,21 @@ struct DefinedZone: Sendable {
     var offsetTo: Int64
     /// A yearly rule: the month, and the day as a weekday of it (`2SU`, `-1SU`) or a day number.
     var yearly: (month: Int, weekday: Int?, ordinal: Int, monthDay: Int?)?
-    var until: Wall?
+    /// The rule's last onset may be at or before this instant (UNTIL, a UTC time)…
+    var untilInstant: Int64?
+    /// …or this wall-clock time (UNTIL without `Z`, read in the offset before the change).
+    var untilWall: Wall?
     var dates: [Wall] = []
+
+    /// The years worth looking at for the onset last before a time in `year`: around it, and
+    /// those of a rule's first and last onsets (a zone may not have changed for decades).
+    func years(around year: Int64) -> Set<Int64> {
+      var years: Set<Int64> = [year - 1, year, year + 1, startYear]
+      if let untilYear = (untilInstant ?? untilWall).map({ Timestamp.date(ofWallSeconds: $0).year }) {
+        years.formUnion([untilYear - 1, untilYear, untilYear + 1])
+      }
+      return years
+    }
 
     /// The onsets in `year`, as wall-clock times before the change.
     func onsets(in year: Int64) -> [Wall] {
@@ -45,29 +58,39 @@ struct DefinedZone: Sendable {
         }
         if let day, (1...length).contains(day) {
           let onset = Timestamp.wallSeconds(year: year, month: yearly.month, day: day, hour: 0, minute: 0, second: 0) + time
-          if onset >= start, until.map({ onset <= $0 }) ?? true { onsets.append(onset) }
+          let beforeUntil = (untilInstant.map { onset - offsetFrom <= $0 } ?? true) && (untilWall.map { onset <= $0 } ?? true)
+          if onset >= start, beforeUntil { onsets.append(onset) }
         }
-      } else if year == startYear {
-        onsets.append(start)
       }
+      // DTSTART is the first onset, with a rule or without.
+      if year == startYear { onsets.append(start) }
       return onsets
     }
   }
 
   var observances: [Observance]
 
-  /// The zone a `VTIMEZONE` defines; nil when it has no observance that reads.
+  /// The zone a `VTIMEZONE` defines; nil when it has no observance, or one that does not read
+  /// (a STANDARD without its DAYLIGHT would give half the year the wrong offset).
   init?(_ component: Component) {
+    var unreadable = false
     observances = component.components.compactMap { part -> Observance? in
       guard part.name == "STANDARD" || part.name == "DAYLIGHT" else { return nil }
+      func refuse() -> Observance? {
+        unreadable = true
+        return nil
+      }
       func value(_ name: String) -> String? { part.properties.first { $0.name == name }?.value.trimmingSpaces }
       guard let start = value("DTSTART").flatMap(Self.wall), let from = value("TZOFFSETFROM").flatMap(Self.offset),
         let to = value("TZOFFSETTO").flatMap(Self.offset)
-      else { return nil }
-      var observance = Observance(
-        start: start.wall, startYear: start.year, offsetFrom: from, offsetTo: to, yearly: nil, until: nil)
+      else { return refuse() }
+      var observance = Observance(start: start.wall, startYear: start.year, offsetFrom: from, offsetTo: to, yearly: nil)
       for rdate in part.properties where rdate.name == "RDATE" {
-        observance.dates += rdate.value.split(separator: ",").compactMap { Self.wall(String($0))?.wall }
+        // Dates and date-times (a PERIOD, or a UTC time, is not what zones list).
+        for piece in rdate.value.split(separator: ",") {
+          guard !piece.contains("/"), !piece.hasSuffix("Z"), let date = Self.wall(String(piece)) else { return refuse() }
+          observance.dates.append(date.wall)
+        }
       }
       if let rule = value("RRULE") {
         var parts: [String: String] = [:]
@@ -75,26 +98,34 @@ struct DefinedZone: Sendable {
           let pair = piece.split(separator: "=", maxSplits: 1).map(String.init)
           if pair.count == 2 { parts[pair[0].uppercased()] = pair[1].uppercased() }
         }
-        // Only the yearly rules zones are made of; another leaves the observance at its DTSTART.
-        if parts["FREQ"] == "YEARLY", parts["INTERVAL"].map({ $0 == "1" }) ?? true,
-          let month = parts["BYMONTH"].flatMap({ Int($0) }) ?? Self.month(of: start.wall), (1...12).contains(month)
-        {
-          var weekday: Int?
-          var ordinal = 1
-          if let day = parts["BYDAY"], day.count >= 2 {
-            weekday = ["SU", "MO", "TU", "WE", "TH", "FR", "SA"].firstIndex(of: String(day.suffix(2)))
-            let number = String(day.dropLast(2))
-            ordinal = number.isEmpty ? 1 : Int(number) ?? 0
-            if weekday == nil || ordinal == 0 || abs(ordinal) > 5 { return nil }
-          }
-          let monthDay = parts["BYMONTHDAY"].flatMap { Int($0) }
-          observance.yearly = (month, weekday, ordinal, weekday == nil ? monthDay ?? Self.day(of: start.wall) : nil)
-          observance.until = parts["UNTIL"].flatMap { Self.wall($0)?.wall }
+        // The yearly rules zones are made of, on one month; any other is refused, not guessed.
+        let known: Set<String> = ["FREQ", "INTERVAL", "BYMONTH", "BYDAY", "BYMONTHDAY", "UNTIL", "WKST"]
+        guard parts["FREQ"] == "YEARLY", parts["INTERVAL"].map({ $0 == "1" }) ?? true, parts.keys.allSatisfy(known.contains),
+          let month = parts["BYMONTH"].map({ Int($0) }) ?? Self.month(of: start.wall), (1...12).contains(month)
+        else { return refuse() }
+        var weekday: Int?
+        var ordinal = 1
+        if let day = parts["BYDAY"] {
+          guard day.count >= 2 else { return refuse() }
+          weekday = ["SU", "MO", "TU", "WE", "TH", "FR", "SA"].firstIndex(of: String(day.suffix(2)))
+          let number = String(day.dropLast(2))
+          ordinal = number.isEmpty ? 1 : Int(number) ?? 0
+          if weekday == nil || ordinal == 0 || abs(ordinal) > 5 { return refuse() }
+        }
+        var monthDay: Int?
+        if let text = parts["BYMONTHDAY"] {
+          guard let day = Int(text), day != 0, abs(day) <= 31 else { return refuse() }
+          monthDay = day
+        }
+        observance.yearly = (month, weekday, ordinal, weekday == nil ? monthDay ?? Self.day(of: start.wall) : nil)
+        if let until = parts["UNTIL"] {
+          guard let wall = Self.wall(until)?.wall else { return refuse() }
+          if until.hasSuffix("Z") { observance.untilInstant = wall } else { observance.untilWall = wall }
         }
       }
       return observance
     }
-    if observances.isEmpty { return nil }
+    if observances.isEmpty || unreadable { return nil }
   }
 
   /// The instant of a wall-clock time in this zone.
@@ -102,11 +133,15 @@ struct DefinedZone: Sendable {
     let wall = Timestamp.wallSeconds(year: year, month: month, day: day, hour: hour, minute: minute, second: second)
     var latest: (onset: Int64, offset: Int64)?
     for observance in observances {
-      for onsetYear in (year - 1)...(year + 1) {
+      for onsetYear in observance.years(around: year) {
         for onset in observance.onsets(in: onsetYear) {
-          // The onset as an instant, and whether the time read in the new offset comes after it.
+          // The onset as an instant, and whether the time comes after it. A time the change makes
+          // twice (the hour the clocks go back) is read in the offset before it, its first
+          // occurrence, as RFC 5545 says and the zone database path reads it; a time it skips
+          // (the hour they go forward) is read in the offset before it too.
           let instant = onset - observance.offsetFrom
-          guard wall - observance.offsetTo >= instant, instant > latest?.onset ?? Int64.min else { continue }
+          guard wall - max(observance.offsetFrom, observance.offsetTo) >= instant, instant > latest?.onset ?? Int64.min
+          else { continue }
           latest = (instant, observance.offsetTo)
         }
       }

@@ -233,9 +233,14 @@ public enum FileSystem {
     return "\(status.st_mtim.tv_sec).\(status.st_mtim.tv_nsec);\(status.st_size)"
   }
 
-  /// Renames a file (replacing `target` if it exists); the reason when it cannot.
-  public static func rename(_ path: String, to target: String) -> String? {
-    Glibc.rename(path, target) == 0 ? nil : String(cString: strerror(errno))
+  /// Moves a file to `target` in the same file system, failing (and moving nothing) when
+  /// `target` exists: a hard link, then the old name removed. The reason when it cannot.
+  public static func moveWithoutReplacing(_ path: String, to target: String) -> String? {
+    guard link(path, target) == 0 else {
+      return errno == EEXIST ? "it exists now; nothing was replaced" : String(cString: strerror(errno))
+    }
+    unlink(path)
+    return nil
   }
 
   /// Removes a file; the reason when it cannot (a file already gone is not a problem).

@@ -97,6 +97,27 @@ import Testing
     #expect(todo.contents(of: todo.databasePath) == before)
   }
 
+  /// A damaged undo journal: the copy keeps every task and starts with an empty journal, since
+  /// undoing from one with holes could revert part of a command.
+  @Test func aDamagedJournalIsEmptiedInTheCopy() throws {
+    let todo = try filled()
+    let leaf = todo.shell("sqlite3 '\(todo.databasePath)' \"SELECT pageno FROM dbstat WHERE name = 'journal_entry' AND pagetype = 'leaf' LIMIT 1 OFFSET 1\"")
+    let page = try #require(Int(leaf.stdout.trimmingCharacters(in: .whitespacesAndNewlines)), "\(leaf)")
+    let expected = todo("export", "--format", "jsonl").stdout
+    let handle = try #require(FileHandle(forWritingAtPath: todo.databasePath))
+    try handle.seek(toOffset: UInt64((page - 1) * 4096))
+    handle.write(Data([0x0D, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF]))
+    try handle.close()
+    let copy = todo.folder.appendingPathComponent("copy.db").path
+    let recovered = todo("recover", copy, "--json")
+    let report = try #require(try JSONSerialization.jsonObject(with: Data(recovered.stdout.utf8)) as? [String: Any], "\(recovered)")
+    #expect(report["journal_emptied"] as? Bool == true && report["complete"] as? Bool == false, "\(recovered)")
+    #expect(todo("--db", copy, "export", "--format", "jsonl").stdout == expected)
+    #expect(todo("--db", copy, "history", "--jsonl").stdout.isEmpty)
+    #expect(todo("--db", copy, "undo").status == 1)
+    #expect(todo("--db", copy, "check").status == 0)
+  }
+
   /// A whole database, every kind of row: the copy exports the same and undoes the same.
   @Test func recoveringAnIntactDatabaseCopiesEveryKindOfRow() throws {
     let todo = try TodoSandbox()

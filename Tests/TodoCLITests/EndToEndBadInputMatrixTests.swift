@@ -25,7 +25,6 @@ import Testing
     case .note: ["1"]
     case .add, .log: ["New", "task"]
     case .date: ["today"]
-    case .recover: ["copy.db"]
     default: []
     }
   }
@@ -46,7 +45,7 @@ import Testing
       }
     }
     // (`-c` without `key=value` after it is the filter term "without the tag c", as `todo -c`.)
-    for option in GlobalOptionNames.valueTaking where option != "-c" {
+    for option in GlobalOptionNames.valueTaking + ["--config"] where option != "-c" {
       let run = todo.run([option])
       tried += 1
       #expect(run.status == 2 && run.errorLines.first?.contains(option) == true, "\(option): \(run)")
@@ -65,7 +64,13 @@ import Testing
       #expect(run.errorLines.first?.hasPrefix("todo: error: ") == true, "\(arguments): \(run)")
       #expect(run.errorLines.first?.contains("--no-such-option") == true, "\(arguments): \(run)")
     }
+    // Free text (a note, its new text) is no place for a mistyped option either.
+    for arguments in [["note", "1", "--no-such-option"], ["note", "1", "--edit", "1", "--no-such-option"], ["recover", "--verbose"]] {
+      let run = todo.run(arguments)
+      #expect(run.status == 2 && run.errorLines.first?.contains(arguments.last!) == true, "\(arguments): \(run)")
+    }
     #expect(todo.contents(of: todo.databasePath) == before, "a failed command changed the database")
-    #expect(!FileManager.default.fileExists(atPath: todo.folder.appendingPathComponent("copy.db").path))
+    let files = try FileManager.default.contentsOfDirectory(atPath: todo.folder.path).filter { $0.hasPrefix("-") }
+    #expect(files.isEmpty, "files named after options: \(files)")
   }
 }

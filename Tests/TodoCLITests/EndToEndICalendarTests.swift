@@ -127,11 +127,24 @@ import Testing
       + item("fixed", "Custom India", "20261201T170000")
       // The days before the last Sundays of March (29th) and October (25th) 2026.
       + item("eve-of-summer", outlook, "20260328T120000") + item("eve-of-winter", outlook, "20261024T120000")
+      // The hour the clocks go back happens twice: its first occurrence (summer time).
+      + item("twice", outlook, "20261025T023000")
+      // A zone that kept summer time until a rule ended (UNTIL, in UTC) in 2014, then standard
+      // time only, from an onset twelve years back.
+      + "BEGIN:VTIMEZONE\r\nTZID:Custom Ended\r\n"
+      + "BEGIN:DAYLIGHT\r\nDTSTART:19960331T020000\r\nTZOFFSETFROM:+0100\r\nTZOFFSETTO:+0200\r\n"
+      + "RRULE:FREQ=YEARLY;BYMONTH=3;BYDAY=-1SU;UNTIL=20140330T010000Z\r\nEND:DAYLIGHT\r\n"
+      + "BEGIN:STANDARD\r\nDTSTART:19961027T030000\r\nTZOFFSETFROM:+0200\r\nTZOFFSETTO:+0100\r\n"
+      + "RRULE:FREQ=YEARLY;BYMONTH=10;BYDAY=-1SU;UNTIL=20131027T010000Z\r\nEND:STANDARD\r\n"
+      + "BEGIN:STANDARD\r\nDTSTART:20141026T030000\r\nTZOFFSETFROM:+0200\r\nTZOFFSETTO:+0100\r\nEND:STANDARD\r\n"
+      + "END:VTIMEZONE\r\n"
+      + item("last-summer", "Custom Ended", "20140601T120000") + item("years-later", "Custom Ended", "20260601T120000")
       + "END:VCALENDAR\r\n"
     todo("import", "-", stdin: calendar, environment: ["TZ": "UTC"]).expectSuccess()
     let expected = [
       "2026-07-01T15:00:00Z", "2026-12-01T16:00:00Z", "2026-07-01T07:00:00Z", "2026-12-01T06:00:00Z",
       "2026-03-08T06:30:00Z", "2026-03-08T07:30:00Z", "2026-12-01T11:30:00Z", "2026-03-28T11:00:00Z", "2026-10-24T10:00:00Z",
+      "2026-10-25T00:30:00Z", "2014-06-01T10:00:00Z", "2026-06-01T11:00:00Z",
     ]
     for (index, due) in expected.enumerated() {
       #expect(try todo.task(index + 1)["due"] as? String == due, "task \(index + 1)")
@@ -141,6 +154,7 @@ import Testing
       ("Europe/Berlin", "20260701T170000"), ("Europe/Berlin", "20261201T170000"), ("Australia/Sydney", "20260701T170000"),
       ("Australia/Sydney", "20261201T170000"), ("America/New_York", "20260308T013000"), ("America/New_York", "20260308T033000"),
       ("Asia/Kolkata", "20261201T170000"), ("Europe/Berlin", "20260328T120000"), ("Europe/Berlin", "20261024T120000"),
+      ("Europe/Berlin", "20261025T023000"),
     ]
     let check = try TodoSandbox()
     check(
@@ -151,6 +165,11 @@ import Testing
     for index in known.indices {
       #expect(try check.task(index + 1)["due"] as? String == expected[index], "\(known[index])")
     }
+    // A zone with a rule todo cannot follow is not guessed at: the file is refused, naming it.
+    let monthly = "BEGIN:VCALENDAR\r\n" + zone("Odd", standard: ("20200101T000000", "+0100", "+0200", "FREQ=MONTHLY"), daylight: nil)
+      + item("odd", "Odd", "20260101T120000") + "END:VCALENDAR\r\n"
+    let refused = check("import", "-", stdin: monthly)
+    #expect(refused.status == 1 && refused.stderr.contains("time zone 'Odd' is not known here"), "\(refused)")
   }
 
   /// Outlook and Exchange name zones as Windows does (`TZID:W. Europe Standard Time`, quoted or

@@ -31,6 +31,27 @@ import Testing
     #expect(history.first?["command"] as? String == "update 1 pri:M")
   }
 
+  /// `todo recover` of a file of every earlier schema gives what upgrading the file gives (data
+  /// migrations included: 0.1.0's midnight due dates become days), and leaves the file as it was.
+  @Test(arguments: ["made-by-0.1.0.db", "made-by-schema-2.db", "made-by-schema-3.db", "made-by-schema-4.db"])
+  func recoveringAnOlderFileGivesWhatUpgradingItGives(_ name: String) throws {
+    let fixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/" + name)
+    let upgraded = try TodoSandbox()
+    try FileManager.default.copyItem(atPath: fixture.path, toPath: upgraded.databasePath)
+    let recovered = try TodoSandbox()
+    try FileManager.default.copyItem(atPath: fixture.path, toPath: recovered.databasePath)
+    let before = recovered.contents(of: recovered.databasePath)
+    let copy = recovered.folder.appendingPathComponent("copy.db").path
+    let run = recovered("recover", copy)
+    #expect(run.status == 0 && run.stdout.contains("Every row was read"), "\(run)")
+    #expect(recovered.contents(of: recovered.databasePath) == before, "recover changed \(name)")
+    for arguments in [["export", "--format", "jsonl"], ["history", "--json"]] {
+      #expect(recovered.run(["--db", copy] + arguments).stdout == upgraded.run(arguments).stdout, "\(name): \(arguments)")
+    }
+    #expect(recovered("--db", copy, "undo").status == 0)
+    #expect(recovered.shell("stat -c %a '\(copy)'").stdout == "600\n", "the copy is private")
+  }
+
   @Test func itsJournalStillUndoesAndNewChangesWork() throws {
     let todo = try sandboxWithFixture()
     // The newest entries, written by 0.1.0, undo as they did.

@@ -56,6 +56,7 @@ extension CommandRunner {
     guard !FileSystem.exists(target) else {
       throw .usage(.invalid("\(target) exists; give the path of a new file (the copy never overwrites one)"))
     }
+    guard !target.hasSuffix("/") else { throw .usage(.invalid("\(target) is a folder's name; give the path of a new file")) }
     if let problem = FileSystem.createParentFolders(of: target) {
       throw .environment("cannot write \(target): \(problem); nothing was written")
     }
@@ -64,14 +65,20 @@ extension CommandRunner {
       for suffix in ["", "-wal", "-shm", "-journal"] { _ = FileSystem.remove(partial + suffix) }
     }
     removePartial()
+    // Private from the start, as every database todo makes (SQLite would follow the umask).
+    FileSystem.createPrivateFile(partial)
     let report: RecoveryReport
-    do throws(TodoError) {
+    do throws(RecoveryFailure) {
       report = try TodoDatabase.recover(from: source, into: partial)
     } catch {
       removePartial()
-      throw Failure(error, database: source)
+      switch error {
+      case .source(let error): throw Failure(error, database: source)
+      case .copy(let error): throw Failure(error, database: target)
+      }
     }
-    if let problem = FileSystem.rename(partial, to: target) {
+    // Never over a file that appeared meanwhile.
+    if let problem = FileSystem.moveWithoutReplacing(partial, to: target) {
       removePartial()
       throw .environment("cannot write \(target): \(problem); nothing was written")
     }
@@ -87,6 +94,9 @@ extension CommandRunner {
       }
       if report.orphansRemoved > 0 {
         output.write("\(report.orphansRemoved) rows that pointed at lost rows were removed or unlinked.\n")
+      }
+      if report.journalEmptied {
+        output.write("The undo journal was damaged, so the copy starts with an empty one ('todo undo' has nothing to undo).\n")
       }
       output.write("Look at it (todo --db \(target) list status:all); then put it in place of the damaged file.\n")
     case .json, .jsonLines:
@@ -106,6 +116,7 @@ extension CommandRunner {
             }
           }
           json.field("orphans_removed", report.orphansRemoved)
+          json.field("journal_emptied", report.journalEmptied)
         }
       }
     }

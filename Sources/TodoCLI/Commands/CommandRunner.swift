@@ -32,7 +32,8 @@ struct CommandRunner {
 
   func run() throws(Failure) {
     switch invocation.command {
-    case .help, .version, .date, .shell, .config, .context, .completions: break
+    // (`check` and `recover` too: a broken hook must not stand between a damaged file and its copy.)
+    case .help, .version, .date, .shell, .config, .context, .completions, .check, .recover: break
     default:
       if let hooks {
         do throws(Failure) {

@@ -155,7 +155,11 @@ struct ArgumentDecoder {
         }
         rest = Array(rest.dropFirst(option.text.contains("=") ? 1 : 2))
         var words = rest.map(\.text)
-        if words.first == "--" { words.removeFirst() }
+        if words.first == "--" {
+          words.removeFirst()
+        } else if let option = Self.optionLike(in: words) {
+          throw .unknownOption(option, suggestion: closestMatch(to: option, in: command.allOptions))
+        }
         if name == "--remove" {
           if let extra = words.first { throw .unexpectedArgument(command: "note --remove", word: extra) }
           return .removeNote(references[0], number: number)
@@ -166,7 +170,7 @@ struct ArgumentDecoder {
       var words = rest.map(\.text)
       if words.first == "--" {
         words.removeFirst()
-      } else if let option = words.prefix(while: { $0 != "--" }).first(where: { $0.count > 2 && $0.hasPrefix("--") }) {
+      } else if let option = Self.optionLike(in: words) {
         // An option typed wrong (`--remov 2`) is not taken as the note's text: `--` first keeps
         // such a word as text (`todo note 3 -- --verbose did it`), as for every other command.
         throw .unknownOption(option, suggestion: closestMatch(to: option, in: command.allOptions))
@@ -186,7 +190,13 @@ struct ArgumentDecoder {
       if let extra = tokens.first { throw .unexpectedArgument(command: command.rawValue, word: extra.text) }
       return .check
     case .recover:
-      let words = tokens.map(\.text).filter { $0 != "--" }
+      var words = tokens.map(\.text)
+      if words.first == "--" {
+        words.removeFirst()
+      } else if let option = words.first(where: { $0.count > 1 && $0.hasPrefix("-") }) {
+        // Never a file named after a mistyped option (`todo recover --verbose`).
+        throw .unknownOption(option, suggestion: nil)
+      }
       guard let path = words.first, !path.isEmpty else {
         throw .missingArgument(command: "recover", what: "the path of a new file to copy the tasks into")
       }
@@ -830,6 +840,16 @@ struct ArgumentDecoder {
   }
 
   // MARK: - helpers
+
+  /// The first word before any `--` that reads as a long option (`--word`, `--word=value`): in
+  /// free text (a note), a mistyped option is refused rather than stored. `-->`, `---` and a
+  /// `--` in the middle of the text are text.
+  static func optionLike(in words: [String]) -> String? {
+    words.prefix(while: { $0 != "--" }).first { word in
+      guard word.hasPrefix("--"), let letter = word.dropFirst(2).first else { return false }
+      return letter.isASCII && letter.isLetter
+    }
+  }
 
   /// Why a word is not a task reference: a short hex word is most likely a cut UUID prefix.
   static func referenceReason(_ word: String) -> String {

@@ -10,12 +10,28 @@ public struct RecoveryReport: Sendable, Equatable {
     public var damaged: Bool
   }
 
+  /// A counter SQLite keeps so that ids are not used again (AUTOINCREMENT), as the source had it.
+  struct Sequence: Sendable, Equatable {
+    var table: String
+    var value: Int64
+  }
+
   public var tables: [Table] = []
   /// Rows left pointing at a row that could not be read (a tag of a lost task, say), removed so
   /// that the copy is consistent.
   public var orphansRemoved = 0
+  /// True when the undo journal met damage and was emptied.
+  public var journalEmptied = false
+  var sequences: [Sequence] = []
 
   public var isComplete: Bool { !tables.contains(where: \.damaged) }
+}
+
+/// Why `TodoDatabase.recover` could not finish: the damaged database could not be read at all,
+/// or the copy could not be made.
+public enum RecoveryFailure: Error {
+  case source(TodoError)
+  case copy(TodoError)
 }
 
 extension TodoDatabase {
@@ -39,25 +55,46 @@ extension TodoDatabase {
   }
 
   /// Copies every row that can still be read from the database at `source` (never written to)
-  /// into a new database at `target` (which must not exist), table by table.
+  /// into a new database at `target` (an empty file, or none), table by table.
   ///
-  /// Each table is read forwards until SQLite reports damage, then backwards from its end until
-  /// it does again (as `sqlite3`'s `.dump` does); only the rows between the two points are lost.
-  /// Rows that then point at a lost row (a tag of a lost task, a parent that is gone, a sync
-  /// record of a lost task: the next sync brings the task back from the server instead of
-  /// deleting it there) are removed or unlinked, so the copy passes the foreign key check.
+  /// Each table is read forwards by its key until SQLite reports damage, then backwards from its
+  /// end until it does again (as `sqlite3`'s `.dump` does); only the rows between the two points
+  /// are lost. Rows that then point at a lost row (a tag of a lost task, a parent that is gone, a
+  /// sync record of a lost task: the next sync brings the task back from the server instead of
+  /// deleting it there) are removed or unlinked, so the copy passes the foreign key check. A
+  /// damaged undo journal is emptied (undoing from a journal with holes would revert part of a
+  /// command, or an older one over later ones), and the counters that keep ids from being reused
+  /// are carried over.
   ///
-  /// The copy gets the current schema (a source from an older version has its columns copied by
-  /// name); one from a newer version is refused, as opening it would be.
-  public static func recover(from source: String, into target: String) throws(TodoError) -> RecoveryReport {
-    let damaged = try openUnchanged(path: source)
-    let copy = try open(path: target)
+  /// The copy is made at the source's schema version, then upgraded the way the file itself
+  /// would have been (data migrations included); a source from a newer version is refused, as
+  /// opening it would be. The copy is written without a write-ahead log, so that it is one
+  /// whole file when this returns.
+  public static func recover(from source: String, into target: String) throws(RecoveryFailure) -> RecoveryReport {
+    let damaged: Context
+    let version: Int
+    do throws(TodoError) {
+      damaged = try openUnchanged(path: source)
+      version = try Migrator.currentVersion().mapError(TodoError.database).operate(in: damaged)
+    } catch {
+      throw .source(error)
+    }
+    do throws(TodoError) {
+      let copy = try open(path: target, upgrade: false)
+      return try recover(from: damaged, version: version, into: copy)
+    } catch {
+      throw .copy(error)
+    }
+  }
+
+  private static func recover(from damaged: Context, version: Int, into copy: Context) throws(TodoError) -> RecoveryReport {
     do throws(DatabaseError) {
       // Rows are copied in any order, before the rows they point at: the keys are checked at the end.
       try DataOperation<Void, DatabaseError> { connection throws(DatabaseError) in
         try connection.execute("PRAGMA foreign_keys=OFF")
       }.operate(in: copy)
-      let report = try DataOperation<RecoveryReport, DatabaseError> { target throws(DatabaseError) in
+      _ = try Migrator(Array(Schema.migrator.migrations.prefix(version))).migrate().operate(in: copy)
+      let copied = try DataOperation<RecoveryReport, DatabaseError> { target throws(DatabaseError) in
         var report = RecoveryReport()
         let tables = try target.all(
           "SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY rowid"
@@ -71,7 +108,33 @@ extension TodoDatabase {
           }.operate(in: damaged)
           report.tables.append(.init(name: table, rows: 0, damaged: damagedRead))
         }
+        report.sequences = try DataOperation<[(String, Int64)], DatabaseError> { from throws(DatabaseError) in
+          do throws(DatabaseError) {
+            return try from.all("SELECT name, seq FROM sqlite_sequence") { row throws(DatabaseError) in
+              (try row.text(at: 0) ?? "", try row.integer(at: 1) ?? 0)
+            }
+          } catch .sqlite(let error) where error.primaryCode == SQLiteError.corrupt {
+            return []
+          }
+        }.operate(in: damaged).map { RecoveryReport.Sequence(table: $0.0, value: $0.1) }
+        return report
+      }.transaction().operate(in: copy)
+      // Upgraded as the file itself would have been, before its rows are checked.
+      _ = try Schema.migrator.migrate().operate(in: copy)
+      let report = try DataOperation<RecoveryReport, DatabaseError> { target throws(DatabaseError) in
+        var report = copied
         report.orphansRemoved = try removeOrphans(on: target)
+        if report.tables.contains(where: { $0.damaged && $0.name.hasPrefix("journal_") }) {
+          try target.execute("DELETE FROM journal_change")
+          try target.execute("DELETE FROM journal_entry")
+          report.journalEmptied = true
+        }
+        for sequence in report.sequences {
+          try target.execute("UPDATE sqlite_sequence SET seq = max(seq, ?) WHERE name = ?", [.integer(sequence.value), .text(sequence.table)])
+          if target.changes == 0 {
+            try target.execute("INSERT INTO sqlite_sequence (name, seq) VALUES (?, ?)", [.text(sequence.table), .integer(sequence.value)])
+          }
+        }
         for index in report.tables.indices {
           let count = try target.scalar("SELECT count(*) FROM \(quoteIdentifier(report.tables[index].name))")
           if case .integer(let rows) = count { report.tables[index].rows = Int(rows) }
@@ -96,7 +159,7 @@ extension TodoDatabase {
   private static func copyRows(of table: String, from source: Connection, to target: Connection) throws(DatabaseError) -> Bool {
     let name = quoteIdentifier(table)
     let sourceColumns = try columns(of: table, on: source)
-    guard !sourceColumns.isEmpty else { return false }  // not in an older version's file
+    guard !sourceColumns.isEmpty else { return false }  // a table the source does not have
     let targetColumns = Set(try columns(of: table, on: target).map(\.name))
     let shared = sourceColumns.filter { targetColumns.contains($0.name) }
     let list = shared.map { quoteIdentifier($0.name) }.joinedText(", ")
@@ -104,9 +167,13 @@ extension TodoDatabase {
     // The key to read backwards by: the rowid, or a table without one's primary key.
     let key = sourceColumns.filter { $0.keyPosition > 0 }.sorted { $0.keyPosition < $1.keyPosition }
     let withoutRowID = try source.scalar("SELECT wr FROM pragma_table_list WHERE schema = 'main' AND name = ?", [.text(table)]) == .integer(1)
-    let order = withoutRowID ? key.map { quoteIdentifier($0.name) + " DESC" }.joinedText(", ") : "rowid DESC"
+    // By the table's own key both ways (unordered, SQLite may read a covering index instead, and
+    // take damage there for the table's).
+    func order(_ direction: String) -> String {
+      withoutRowID ? key.map { quoteIdentifier($0.name) + " " + direction }.joinedText(", ") : "rowid " + direction
+    }
     var damaged = false
-    for sql in ["SELECT \(list) FROM \(name)", "SELECT \(list) FROM \(name) ORDER BY \(order)"] {
+    for sql in ["SELECT \(list) FROM \(name) ORDER BY \(order("ASC"))", "SELECT \(list) FROM \(name) ORDER BY \(order("DESC"))"] {
       do throws(DatabaseError) {
         try source.query(sql) { row throws(DatabaseError) in
           try target.execute(insert, (0..<shared.count).map { row[$0] })

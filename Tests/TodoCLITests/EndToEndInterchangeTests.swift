@@ -108,6 +108,54 @@ import Testing
     #expect(empty("list", "status:all", "--jsonl").stdout.isEmpty)
   }
 
+  /// A recurring task marked `x` in todo.txt (or closed in any imported copy) and imported again is
+  /// done, and its series goes on to the next instance as `todo done` makes it; importing the
+  /// file once more changes nothing, and one undo takes back both.
+  @Test func aSeriesInstanceClosedInAnImportedFileBringsItsNextInstance() throws {
+    let todo = try TodoSandbox()
+    todo("add", "Water plants", "due:2026-11-22", "recur:1w").expectSuccess()
+    let line = todo("export", "--format", "todotxt").stdout
+    #expect(line.contains("rec:+1w"), "\(line)")
+    let file = todo.folder.appendingPathComponent("todo.txt").path
+    try ("x 2026-11-22 " + line).write(toFile: file, atomically: true, encoding: .utf8)
+    let imported = todo("import", file)
+    imported.expectSuccess()
+    #expect(imported.stdout.contains("A series closed here went on to the next instance: task 2."), "\(imported)")
+    #expect(try todo.task(1)["status"] as? String == "done")
+    let next = try todo.task(2)
+    #expect(next["status"] as? String == "pending" && next["due"] as? String == "2026-11-29" && next["recur"] is [String: Any], "\(next)")
+    #expect(next["title"] as? String == "Water plants")
+    let again = todo("import", file, "--json")
+    let report = try #require(try JSONSerialization.jsonObject(with: Data(again.stdout.utf8)) as? [String: Any], "\(again)")
+    #expect((report["next_instances"] as? [Any])?.isEmpty == true && (report["unchanged"] as? [Any])?.count == 1, "\(again)")
+    #expect(todo.ids("status:all") == [1, 2])
+    todo("undo").expectSuccess()
+    #expect(todo.ids("status:all") == [1])
+    #expect(try todo.task(1)["status"] as? String == "pending")
+    // The same through JSON: a copy closed elsewhere (later than the task here was changed).
+    var object = try #require(
+      try JSONSerialization.jsonObject(with: Data(todo("export", "--format", "jsonl").stdout.utf8)) as? [String: Any])
+    object["status"] = "done"
+    object["completed"] = "2026-11-22T08:00:00Z"
+    object["modified"] = "2030-01-01T00:00:00Z"
+    let closed = String(decoding: try JSONSerialization.data(withJSONObject: object), as: UTF8.self)
+    let json = todo("import", "-", "--format", "jsonl", stdin: closed + "\n")
+    #expect(json.status == 0 && json.stdout.contains("went on to the next instance"), "\(json)")
+    let pending = try todo("list", "--json").jsonArray()
+    #expect(pending.count == 1 && pending.first?["due"] as? String == "2026-11-29", "\(pending)")
+    // A client that makes the next occurrence itself (Simpletask, todo.txt's rec add-on, todoman)
+    // sends it along: that one is the next, and no second is made.
+    let other = try TodoSandbox()
+    other("add", "Feed cat", "due:2026-11-22", "recur:1d").expectSuccess()
+    let catLine = other("export", "--format", "todotxt").stdout
+    let catFile = other.folder.appendingPathComponent("todo.txt").path
+    try ("x 2026-11-22 " + catLine + "2026-11-22 Feed cat due:2026-11-23 rec:+1d\n").write(toFile: catFile, atomically: true, encoding: .utf8)
+    let both = other("import", catFile, "--yes")
+    #expect(both.status == 0 && !both.stdout.contains("next instance"), "\(both)")
+    let cats = try other("list", "--json").jsonArray()
+    #expect(cats.count == 1 && cats.first?["due"] as? String == "2026-11-23", "\(cats)")
+  }
+
   @Test func malformedInputFailsWithItsLineAndWritesNothing() throws {
     let todo = try TodoSandbox()
     todo("add", "Keep me").expectSuccess()

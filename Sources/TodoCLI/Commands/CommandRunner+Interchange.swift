@@ -256,12 +256,19 @@ extension CommandRunner {
           + "\(report.added.count) added, \(report.updated.count) updated, \(report.unchanged.count) unchanged, "
           + "\(report.skipped.count) skipped\(report.skipped.isEmpty ? "" : " (the database's copy is not older)")"
           + "\(dryRun ? "; nothing was changed" : "").\n")
+      if !report.nextInstances.isEmpty {
+        let count = report.nextInstances.count
+        output.write(
+          "\(count == 1 ? "A series" : "\(count) series") closed here went on to the next instance: "
+            + "\(report.nextInstances.map { "task \($0)" }.joinedText(", "))\(dryRun ? " (not made: a dry run)" : "").\n")
+      }
     case .json, .jsonLines:
       writeJSON { json in
         json.object { json in
           json.field("format", format.rawValue)
           for (key, ids) in [
             ("added", report.added), ("updated", report.updated), ("unchanged", report.unchanged), ("skipped", report.skipped),
+            ("next_instances", report.nextInstances),
           ] {
             json.key(key)
             json.array { json in for id in ids { json.value(Int(id)) } }

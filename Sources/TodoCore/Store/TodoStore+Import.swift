@@ -106,6 +106,9 @@ public struct ImportReport: Sendable, Equatable {
   /// Links that could not be made (a dependency or parent that is in neither the input nor the
   /// database), one sentence each.
   public var warnings: [String] = []
+  /// The next instances of series whose pending instance the input closed (made as `done` makes
+  /// them; not among the input's tasks).
+  public var nextInstances: [Int64] = []
   /// The UUIDs of tasks a sync's merge took a link from, to break a cycle (see `importRecords`):
   /// their new state has to be sent back.
   public var unlinked: [String] = []
@@ -113,7 +116,7 @@ public struct ImportReport: Sendable, Equatable {
 
   public init() {}
 
-  /// Added and updated: the tasks the import wrote.
+  /// Added and updated: the tasks of the input the import wrote.
   public var changedCount: Int { added.count + updated.count }
 }
 
@@ -227,6 +230,8 @@ extension TodoStore {
         }
         var idOf: [String: Int64] = [:]
         var written: [(record: TaskRecord, id: Int64)] = []
+        // Series instances the input closes (see below).
+        var closedInstances: [Todo] = []
         // When the input stops the running task and starts another, the running one is written
         // first (the database allows one running clock); otherwise the input's order.
         let ordered = stopsRunning ? records.filter({ !$0.todo.isActive }) + records.filter(\.todo.isActive) : records
@@ -278,6 +283,13 @@ extension TodoStore {
                 try Journal.record(entry: entry, todoIDs: [id], on: connection)
                 try write(record, over: stored.todo, on: connection)
               }
+              if stored.todo.status == .pending, record.todo.status != .pending, stored.todo.seriesID != nil {
+                var instance = record.todo
+                instance.id = id
+                instance.seriesID = stored.todo.seriesID
+                instance.seriesIndex = stored.todo.seriesIndex
+                closedInstances.append(instance)
+              }
               report.updated.append(id)
               written.append((record, id))
             } else {
@@ -305,6 +317,21 @@ extension TodoStore {
         let breaking = replacingChanged ? CycleBreaking(entry: entry, now: now) : nil
         try link(written, idOf: idOf, report: &report, breakingCycles: breaking, on: connection)
         try joinSeries(written, report: &report, on: connection)
+        // A series instance the input closes (a todo.txt line marked `x`, a calendar's COMPLETED)
+        // brings the series' next instance, as `todo done` does, with the derived UUID of its
+        // number (another machine's copy of it is then the same task). Unless the input brings a
+        // next one of its own: todoman, Simpletask and todo.txt's rec add-on make the next
+        // occurrence themselves when they complete one, as a new task of the same title; making
+        // ours too would leave two.
+        let added = closedInstances.isEmpty ? [] : Set(report.added)
+        let addedTitles = closedInstances.isEmpty
+          ? [] : Set(records.filter { $0.todo.status == .pending && added.contains(idOf[$0.todo.uuid] ?? -1) }.map(\.todo.title))
+        for instance in closedInstances where !addedTitles.contains(instance.title) {
+          let next = try database { () throws(DatabaseError) in
+            try advanceSeries(after: instance, now: now, entry: entry, on: connection)
+          }
+          if let next { report.nextInstances.append(next) }
+        }
         let counts = [
           (report.added.count, "added"), (report.updated.count, "updated"), (report.unchanged.count, "unchanged"),
           (report.skipped.count, "skipped"),

@@ -109,10 +109,12 @@ public struct JSONReader {
     if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { index = 3 }
   }
 
-  /// A reader of a later piece of an input, whose first byte is on line `line`.
-  private init(piece: [UInt8], line: Int) {
+  /// A reader of a later piece of an input, whose first byte is on line `line`, `depth` levels
+  /// into it (1 inside a top-level array).
+  private init(piece: [UInt8], line: Int, depth: Int) {
     bytes = piece
     self.line = line
+    self.depth = depth
   }
 
   /// True when only whitespace is left.
@@ -327,10 +329,10 @@ public struct JSONReader {
 
   /// `forEachRecord(_:_:)` over an input read piece by piece, so that a large file is never held
   /// whole: `next(atLeast:)` gives the next piece of the input (at least that many bytes unless
-  /// the input ends; nil at its end). Values one after another (JSON Lines) are read as the
-  /// pieces come, and only the bytes of the value being read are kept; a value cut by the end of
-  /// a piece is read again once the next one has come (asking for twice as much, so that even a
-  /// 100 MB line is read again only a few times). A top-level array is read whole.
+  /// the input ends; nil at its end). Values one after another (JSON Lines), or the elements of a
+  /// top-level array, are read as the pieces come, and only the bytes of the value being read
+  /// are kept; a value cut by the end of a piece is read again once the next one has come
+  /// (asking for twice as much, so that even a 100 MB line is read again only a few times).
   public static func forEachRecord(
     reading next: (_ atLeast: Int) throws(InterchangeError) -> [UInt8]?,
     _ body: (Int, JSONValue) throws(InterchangeError) -> Void
@@ -348,18 +350,31 @@ public struct JSONReader {
       try read(pieceSize)
       first = JSONReader(bytes: buffer)
     } while !exhausted && (buffer.count < 4 || first.peek() == nil)
-    if first.peek() == UInt8(ascii: "[") {
-      while !exhausted { try read(max(pieceSize, buffer.count)) }
-      try forEachRecord(buffer, body)
-      return
+    // Where the reader is: between values one after another (JSON Lines), or in a top-level
+    // array, whose elements are the values (each read as it comes, as lines are).
+    enum Place {
+      case lines
+      case arrayStart, element, afterElement, afterArray
     }
+    var place = Place.lines
     var reader = first
+    if reader.peek() == UInt8(ascii: "[") {
+      reader.index += 1
+      reader.depth = 1
+      place = .arrayStart
+    }
     while true {
-      // Every whole value in the buffer; `kept` is where the first one not yet read starts.
+      // Everything whole in the buffer; `kept` is where what is not yet read starts.
       var kept = reader.index
       var keptLine = reader.line
       var progressed = false
-      while !reader.atEnd() {
+      func keep() {
+        kept = reader.index
+        keptLine = reader.line
+        progressed = true
+      }
+      /// The next value, handed on; false when it needs more input first.
+      func value() throws(InterchangeError) -> Bool {
         let line = reader.line
         let value: JSONValue
         do {
@@ -370,15 +385,45 @@ public struct JSONReader {
           // at the very end, or a few bytes before it (looking ahead for the four digits of a
           // `\u` escape or the second half of a surrogate pair). An error further back is one
           // whatever follows: it is thrown at once, without reading the rest of the input.
-          if !exhausted && reader.index + Self.lookahead >= reader.bytes.count { break }
+          if !exhausted && reader.index + Self.lookahead >= reader.bytes.count { return false }
           throw error
         }
         // A value up to the very end may go on in the next piece (a number: `12` of `123`).
-        if !exhausted && reader.index >= reader.bytes.count { break }
+        if !exhausted && reader.index >= reader.bytes.count { return false }
         try body(line, value)
-        kept = reader.index
-        keptLine = reader.line
-        progressed = true
+        return true
+      }
+      reading: while true {
+        switch place {
+        case .lines:
+          if reader.atEnd() { break reading }
+          guard try value() else { break reading }
+          keep()
+        case .arrayStart, .element:
+          // (At the very end, `value()` throws what reading the whole input throws.)
+          guard reader.peek() != nil || exhausted else { break reading }
+          if place == .arrayStart, reader.consume(UInt8(ascii: "]")) {
+            place = .afterArray
+            keep()
+            continue
+          }
+          guard try value() else { break reading }
+          place = .afterElement
+          keep()
+        case .afterElement:
+          guard reader.peek() != nil || exhausted else { break reading }
+          if reader.consume(UInt8(ascii: ",")) {
+            place = .element
+          } else if reader.consume(UInt8(ascii: "]")) {
+            place = .afterArray
+          } else {
+            throw reader.error("the array needs ',' or ']' here")
+          }
+          keep()
+        case .afterArray:
+          if reader.atEnd() { break reading }
+          throw reader.error("text after the end of the JSON array")
+        }
       }
       if exhausted { return }
       let unread = Array(buffer[kept...])
@@ -386,7 +431,7 @@ public struct JSONReader {
       let wanted = progressed ? pieceSize : max(pieceSize, buffer.count)
       buffer = unread
       try read(wanted)
-      reader = JSONReader(piece: buffer, line: keptLine)
+      reader = JSONReader(piece: buffer, line: keptLine, depth: place == .lines || place == .afterArray ? 0 : 1)
     }
   }
 

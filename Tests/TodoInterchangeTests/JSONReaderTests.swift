@@ -46,6 +46,9 @@ import TodoCore
       "{\"a\":1}\n{\"a\":}\n{\"a\":3}", "{\"a\":1}\n{\"a\":\"open\n\"}", "{\"a\":1}\n\n\n{\"a\" 1}",
       "{\"a\":1}\n\"\\ud800\"", "{\"a\":1} x", "{\"a\":1}\n{\"b\":tru}", "{\"a\":1}\n{\"b\":",
       "      \n\n\t  [ {\"a\": 1} ]", "\u{FEFF}   \n   {\"a\": 1}", "{\"s\":\"\\ud83d\\ude00\\ud83d\\ude00\"}\n{\"t\":\"\\u00e9\"}",
+      // Top-level arrays, read element by element: whole, empty, cut anywhere, and wrong.
+      "[\n  {\"a\": 123456},\n  {\"b\": [1, 2, {\"c\": \"x\"}]},\n  \"é🎉\",\n  -0.5e10\n]\n", "[]", " [ \n ] \n",
+      "[1,2", "[1] x", "[", "[,]", "[1 2]", "[1,]", "[{\"a\":}]", "[\n1,\n2\n]\n[3]", "[" + String(repeating: "[", count: 300),
     ]
     func whole(_ bytes: [UInt8]) -> String {
       var seen: [String] = []

@@ -156,6 +156,25 @@ import Testing
     #expect(cats.count == 1 && cats.first?["due"] as? String == "2026-11-23", "\(cats)")
   }
 
+  /// `rec:` edited in todo.txt and imported again changes the series' rule (the next instance
+  /// comes by the new one); undo puts the old rule back.
+  @Test func aRecurrenceEditedInTodoTxtChangesTheSeries() throws {
+    let todo = try TodoSandbox()
+    todo("add", "Water plants", "due:2026-11-22", "recur:1w").expectSuccess()
+    let line = todo("export", "--format", "todotxt").stdout
+    let file = todo.folder.appendingPathComponent("todo.txt").path
+    try line.replacingOccurrences(of: "rec:+1w", with: "rec:+2w").write(toFile: file, atomically: true, encoding: .utf8)
+    let imported = todo("import", file)
+    #expect(imported.status == 0 && imported.stdout.contains("1 updated"), "\(imported)")
+    #expect(todo("show", "1").stdout.contains("2w"), "\(todo("show", "1"))")
+    todo("done", "1").expectSuccess()
+    #expect(try todo.task(2)["due"] as? String == "2026-12-06")
+    todo("undo").expectSuccess()
+    todo("undo").expectSuccess()
+    todo("done", "1").expectSuccess()
+    #expect(try todo.task(3)["due"] as? String == "2026-11-29", "the old rule came back with undo")
+  }
+
   @Test func malformedInputFailsWithItsLineAndWritesNothing() throws {
     let todo = try TodoSandbox()
     todo("add", "Keep me").expectSuccess()

@@ -59,6 +59,9 @@ public struct TaskRecord: Sendable, Equatable {
     merged.todo.tags = incoming.tags
     merged.todo.due = incoming.due
     merged.todo.wait = incoming.wait
+    // `rec:` edited in todo.txt: the series takes the new rule (a line without `rec:` leaves
+    // the series as it is: todo.txt is no place to end one).
+    if let rule = incoming.series?.rule, merged.todo.series != nil { merged.todo.series?.rule = rule }
     if incoming.status == .pending {
       merged.todo.completed = nil
     } else if stored.todo.completed.map(CalendarDay.local) != incoming.completed.map(CalendarDay.local) {
@@ -606,6 +609,11 @@ extension TodoStore {
             series.created = record.todo.created
             series.modified = record.todo.modified
           }.run(connection)
+        } else if var known = series, known.rule != link.rule, record.todo.modified >= known.modified {
+          // A rule changed in the newer copy (`rec:` edited in todo.txt, `recur` in another todo).
+          known.rule = link.rule
+          known.modified = record.todo.modified
+          series = try seriesTable.update(known).run(connection)
         }
         try connection.execute(
           "UPDATE todo SET series_id = ?, series_index = ? WHERE id = ?",

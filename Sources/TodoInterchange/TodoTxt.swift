@@ -35,6 +35,16 @@ public enum TodoTxt {
       seen[text, default: 0] += 1
       records.append(try record(text, line: lineNumber, occurrence: seen[text] ?? 1))
     }
+    // Simpletask and todo.txt's rec add-on make a recurring task's next occurrence by copying its
+    // line, `uuid:` and all, when they mark it done: the `x` line keeps the task's UUID, and the
+    // pending copy is a new task (a UUID from its text, as a line without `uuid:` gets).
+    let done = Set(records.filter { $0.todo.status == .done }.map(\.todo.uuid))
+    for index in records.indices where records[index].todo.status == .pending && done.contains(records[index].todo.uuid) {
+      let text = records[index].extras.first { $0.name == "line" }?.value ?? ""
+      let uuid = RecordUUID.named("todo.txt:copy:" + text)
+      records[index].todo.uuid = uuid
+      records[index].todo.series?.uuid = RecordUUID.named("series:" + uuid)
+    }
     return records
   }
 

@@ -51,6 +51,9 @@ public struct TaskRecord: Sendable, Equatable {
   /// `stored` with the fields a partial record carries taken from this one.
   func merged(into stored: TaskRecord) -> TaskRecord {
     var merged = stored
+    // Still a partial record: what comes after the merge (a series advanced or its rule changed
+    // by a todo.txt line) asks.
+    merged.partial = true
     let incoming = todo
     merged.todo.title = incoming.title
     merged.todo.status = incoming.status
@@ -286,11 +289,16 @@ extension TodoStore {
                 try Journal.record(entry: entry, todoIDs: [id], on: connection)
                 try write(record, over: stored.todo, on: connection)
               }
-              if stored.todo.status == .pending, record.todo.status != .pending, stored.todo.seriesID != nil {
-                var instance = record.todo
-                instance.id = id
-                instance.seriesID = stored.todo.seriesID
-                instance.seriesIndex = stored.todo.seriesIndex
+              // Only a todo.txt line marked `x` (see below): every other source of a closed
+              // instance brings its own next one, or means something else by closing it.
+              if record.partial, !replacingChanged, stored.todo.status == .pending, record.todo.status == .done,
+                stored.todo.seriesID != nil
+              {
+                var instance = stored.todo
+                instance.status = .done
+                instance.completed = record.todo.completed
+                instance.due = record.todo.due
+                instance.wait = record.todo.wait
                 closedInstances.append(instance)
               }
               report.updated.append(id)
@@ -320,15 +328,20 @@ extension TodoStore {
         let breaking = replacingChanged ? CycleBreaking(entry: entry, now: now) : nil
         try link(written, idOf: idOf, report: &report, breakingCycles: breaking, on: connection)
         try joinSeries(written, report: &report, on: connection)
-        // A series instance the input closes (a todo.txt line marked `x`, a calendar's COMPLETED)
+        // A series instance a todo.txt line marks done (`x`, in a text editor or todo.txt-cli)
         // brings the series' next instance, as `todo done` does, with the derived UUID of its
-        // number (another machine's copy of it is then the same task). Unless the input brings a
-        // next one of its own: todoman, Simpletask and todo.txt's rec add-on make the next
-        // occurrence themselves when they complete one, as a new task of the same title; making
-        // ours too would leave two.
+        // number; not when the series has ended (`advanceSeries` checks). Unless the file brings
+        // a next one of its own: Simpletask and todo.txt's rec add-on add the next occurrence
+        // themselves, as a new recurring line of the same title; making ours too would leave two.
+        // Only todo.txt: a calendar or another todo that closes an instance sends its own next one
+        // (todoman clones the item; our exports carry the next instance), a phone's deletion or
+        // CANCELLED is no completion, and a Taskwarrior export has its next child already.
         let added = closedInstances.isEmpty ? [] : Set(report.added)
         let addedTitles = closedInstances.isEmpty
-          ? [] : Set(records.filter { $0.todo.status == .pending && added.contains(idOf[$0.todo.uuid] ?? -1) }.map(\.todo.title))
+          ? []
+          : Set(
+            records.filter { $0.todo.status == .pending && $0.todo.series != nil && added.contains(idOf[$0.todo.uuid] ?? -1) }
+              .map(\.todo.title))
         for instance in closedInstances where !addedTitles.contains(instance.title) {
           let next = try database { () throws(DatabaseError) in
             try advanceSeries(after: instance, now: now, entry: entry, on: connection)
@@ -609,8 +622,10 @@ extension TodoStore {
             series.created = record.todo.created
             series.modified = record.todo.modified
           }.run(connection)
-        } else if var known = series, known.rule != link.rule, record.todo.modified >= known.modified {
-          // A rule changed in the newer copy (`rec:` edited in todo.txt, `recur` in another todo).
+        } else if record.partial, var known = series, known.rule != link.rule, record.todo.modified > known.modified {
+          // `rec:` edited in a todo.txt line (a partial record of a task here, journaled with
+          // its series before it was written). Other formats' copies carry the task's time, not
+          // the rule's: one newer for any reason would revert a rule changed here.
           known.rule = link.rule
           known.modified = record.todo.modified
           series = try seriesTable.update(known).run(connection)

@@ -155,14 +155,7 @@ struct DefinedZone: Sendable {
   /// `19701025T030000` (a local time; a trailing `Z` read the same) as a wall-clock time and its year.
   static func wall(_ text: String) -> (wall: Wall, year: Int64)? {
     let bytes = Array(text.utf8)
-    func number(_ range: Range<Int>) -> Int? {
-      var result = 0
-      for index in range {
-        guard index < bytes.count, bytes[index] >= 0x30, bytes[index] <= 0x39 else { return nil }
-        result = result * 10 + Int(bytes[index] - 0x30)
-      }
-      return result
-    }
+    func number(_ range: Range<Int>) -> Int? { ICalendarText.digits(bytes, range) }
     guard let year = number(0..<4), let month = number(4..<6), let day = number(6..<8), (1...12).contains(month),
       day >= 1, day <= Timestamp.daysIn(month: month, year: Int64(year))
     else { return nil }

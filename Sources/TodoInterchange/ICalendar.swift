@@ -307,14 +307,7 @@ public enum ICalendar {
       InterchangeError(
         line: property.line, "\(property.name) is not a date or time (20261127, 20261127T170000Z): '\(ICalendarText.shown(value))'")
     }
-    func number(_ range: Range<Int>) -> Int? {
-      var result = 0
-      for index in range {
-        guard index < bytes.count, bytes[index] >= 0x30, bytes[index] <= 0x39 else { return nil }
-        result = result * 10 + Int(bytes[index] - 0x30)
-      }
-      return result
-    }
+    func number(_ range: Range<Int>) -> Int? { ICalendarText.digits(bytes, range) }
     guard let year = number(0..<4), let month = number(4..<6), let day = number(6..<8) else { throw fail() }
     if bytes.count == 8 {
       guard let calendarDay = CalendarDay(text: four(year) + "-" + two(month) + "-" + two(day)) else { throw fail() }

@@ -151,6 +151,17 @@ enum ICalendarText {
   }
 
   /// A value as an error message shows it: at most 60 characters, control characters as `?`.
+  /// The decimal number the ASCII digits of `bytes` in `range` spell (`2026` of `20261127`);
+  /// nil when one is not a digit or the range runs past the end. For DATE and DATE-TIME values.
+  static func digits(_ bytes: [UInt8], _ range: Range<Int>) -> Int? {
+    var result = 0
+    for index in range {
+      guard index < bytes.count, bytes[index] >= 0x30, bytes[index] <= 0x39 else { return nil }
+      result = result * 10 + Int(bytes[index] - 0x30)
+    }
+    return result
+  }
+
   static func shown(_ value: String) -> String {
     let cut = value.prefix(60).map { character -> String in
       character.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7F } ? "?" : String(character)

@@ -444,28 +444,13 @@ public struct JSONReader {
   public static func forEachRecord(
     _ bytes: [UInt8], _ body: (Int, JSONValue) throws(InterchangeError) -> Void
   ) throws(InterchangeError) {
-    var reader = JSONReader(bytes: bytes)
-    if reader.peek() == UInt8(ascii: "[") {
-      reader.index += 1
-      reader.depth = 1
-      if reader.consume(UInt8(ascii: "]")) {
-        guard reader.atEnd() else { throw reader.error("text after the end of the JSON array") }
-        return
-      }
-      while true {
-        _ = reader.peek()
-        let line = reader.line
-        try body(line, try reader.value())
-        if reader.consume(UInt8(ascii: ",")) { continue }
-        if reader.consume(UInt8(ascii: "]")) { break }
-        throw reader.error("the array needs ',' or ']' here")
-      }
-      guard reader.atEnd() else { throw reader.error("text after the end of the JSON array") }
-      return
-    }
-    while !reader.atEnd() {
-      let line = reader.line
-      try body(line, try reader.value())
-    }
+    // The piecewise reader, given the whole input as its one piece: one reading of arrays and
+    // of values one after another, not two to keep alike.
+    var piece: [UInt8]? = bytes
+    try forEachRecord(reading: { _ in
+      defer { piece = nil }
+      return piece
+    }, body)
   }
+
 }

@@ -604,5 +604,7 @@ extension ICalendar {
 
 extension ICalendarText {
   /// A UID is written as it was read; only a line break (which cannot be in one) is dropped.
-  static func escapeUID(_ uid: String) -> String { uid.filter { $0 != "\n" && $0 != "\r" } }
+  static func escapeUID(_ uid: String) -> String {
+    uid.utf8.contains(where: { $0 == 0x0A || $0 == 0x0D }) ? uid.filter { $0 != "\n" && $0 != "\r" } : uid
+  }
 }

@@ -220,6 +220,8 @@ enum ICalendarText {
 
   /// A TEXT value written: backslash, `;`, `,` escaped; a line break (LF, CRLF or CR) as `\n`.
   static func escape(_ text: String) -> String {
+    // Most text has nothing to escape: it is returned as it is.
+    guard text.utf8.contains(where: { $0 == 0x5C || $0 == 0x3B || $0 == 0x2C || $0 == 0x0A || $0 == 0x0D }) else { return text }
     var result = ""
     result.reserveCapacity(text.utf8.count)
     for character in text {
@@ -236,34 +238,73 @@ enum ICalendarText {
 
   /// A parameter value, quoted when it holds `:` `;` or `,` (a `"` cannot be written, and is dropped).
   static func parameterValue(_ value: String) -> String {
+    if !value.utf8.contains(where: { $0 == 0x22 || $0 == 0x0A || $0 == 0x0D || $0 == 0x3A || $0 == 0x3B || $0 == 0x2C }) {
+      return value
+    }
     let clean = value.filter { $0 != "\"" && $0 != "\n" && $0 != "\r" }
     return clean.contains(where: { $0 == ":" || $0 == ";" || $0 == "," }) ? "\"" + clean + "\"" : clean
   }
 }
 
 /// Writes content lines folded at 75 octets (never inside a UTF-8 character), each ending in CRLF.
+/// A property's pieces are appended as they are, without joining them into a string first.
 struct ContentWriter {
   private(set) var bytes: [UInt8] = []
+  /// Octets on the line being written (a continuation line's leading space counts).
+  private var octets = 0
 
-  mutating func line(_ text: String) {
-    var octets = 0
-    for scalar in text.unicodeScalars {
-      let width = scalar.value < 0x80 ? 1 : scalar.value < 0x800 ? 2 : scalar.value < 0x10000 ? 3 : 4
-      if octets + width > 75 {
-        bytes.append(contentsOf: [0x0D, 0x0A, 0x20])
-        octets = 1
-      }
-      bytes.append(contentsOf: String(scalar).utf8)
-      octets += width
+  /// Appends text to the line, folding it before a character that would pass 75 octets.
+  private mutating func append(_ text: String) {
+    let utf8 = text.utf8
+    if octets + utf8.count <= 75 {
+      bytes.append(contentsOf: utf8)
+      octets += utf8.count
+      return
     }
-    bytes.append(contentsOf: [0x0D, 0x0A])
+    for byte in utf8 {
+      // A character's first byte decides where the line folds; its continuation bytes follow it.
+      if byte & 0xC0 != 0x80 {
+        let width = byte < 0x80 ? 1 : byte < 0xE0 ? 2 : byte < 0xF0 ? 3 : 4
+        if octets + width > 75 {
+          bytes.append(0x0D)
+          bytes.append(0x0A)
+          bytes.append(0x20)
+          octets = 1
+        }
+        octets += width
+      }
+      bytes.append(byte)
+    }
   }
 
-  mutating func property(_ name: String, _ value: String) { line(name + ":" + value) }
+  private mutating func endLine() {
+    bytes.append(0x0D)
+    bytes.append(0x0A)
+    octets = 0
+  }
+
+  mutating func line(_ text: String) {
+    append(text)
+    endLine()
+  }
+
+  mutating func property(_ name: String, _ value: String) {
+    append(name)
+    append(":")
+    append(value)
+    endLine()
+  }
 
   mutating func property(_ name: String, _ parameters: [(String, String)], _ value: String) {
-    var text = name
-    for (key, parameter) in parameters { text += ";" + key + "=" + ICalendarText.parameterValue(parameter) }
-    line(text + ":" + value)
+    append(name)
+    for (key, parameter) in parameters {
+      append(";")
+      append(key)
+      append("=")
+      append(ICalendarText.parameterValue(parameter))
+    }
+    append(":")
+    append(value)
+    endLine()
   }
 }

@@ -222,7 +222,7 @@ public enum FileSystem {
       guard stat(folder + "/" + name, &status) == 0, status.st_mode & S_IFMT == S_IFREG else { continue }
       names.append(name)
     }
-    return .success(names.sorted { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) })
+    return .success(names.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) })
   }
 
   /// The file's modification time (nanoseconds) and size, as text: what changes when anyone

@@ -38,7 +38,7 @@ public enum Vdirsyncer {
   }
 
   /// The configuration for one collection. The password is never written: vdirsyncer runs
-  /// `passwordCommand` (through `sh -c`) for it, or asks on the terminal. A conflict vdirsyncer
+  /// `passwordCommand` (through `sh -c`) for it, or `todo sync --ask-password`. A conflict vdirsyncer
   /// finds (an item changed in the vdir and on the server since its last run) is answered by
   /// `todo sync --resolve`, the field merge.
   public static func configuration(
@@ -71,33 +71,91 @@ public enum Vdirsyncer {
       if let passwordCommand {
         lines.append("password.fetch = [\"command\", \"sh\", \"-c\", \(quoted(passwordCommand))]")
       } else {
-        lines.append("password.fetch = [\"prompt\", \(quoted("Password for \(user) at \(url)"))]")
+        // todo asks, on the terminal itself, once a sync (vdirsyncer's own prompt writes its
+        // question to its output, which todo collects, and asks again at each run).
+        lines.append(
+          "password.fetch = [\"command\", \(quoted(todo)), \"sync\", \"\(askPasswordOption)\", \(quoted("Password for \(user) at \(url)"))]")
       }
     }
     return lines.joinedText("\n") + "\n"
   }
 
-  /// A value of a configuration, as vdirsyncer reads it: `key = "JSON string"` in `[section]`,
-  /// unescaped, with a leading `~` expanded to `home` (vdirsyncer expands paths so).
-  public static func value(_ key: String, in section: String, of text: String, home: String?) -> String? {
+  /// The text of `key`'s value in `[section]`, as Python's configparser (which vdirsyncer uses)
+  /// reads it: `key = value` or `key: value`, the key in any case, indented lines after it
+  /// continuing the value, whole-line `#` and `;` comments left out. Nil when it is not there.
+  public static func rawValue(_ key: String, in section: String, of text: String) -> String? {
     var current = ""
+    var found: String?
     for rawLine in text.split(separator: "\n", omittingEmptySubsequences: false) {
       let line = rawLine.trimmingSpaces()
+      let indented = rawLine.first == " " || rawLine.first == "\t"
+      if found != nil {
+        // The value goes on over indented lines; the next key or section ends it.
+        if indented && !line.isEmpty && !line.hasPrefix("#") && !line.hasPrefix(";") {
+          found! += "\n" + line
+          continue
+        }
+        if line.isEmpty || line.hasPrefix("#") || line.hasPrefix(";") { continue }
+        break
+      }
+      if line.isEmpty || line.hasPrefix("#") || line.hasPrefix(";") { continue }
       if line.hasPrefix("[") {
         current = line
         continue
       }
-      guard current == "[" + section + "]", let equals = line.firstIndex(of: "="),
-        line[..<equals].trimmingSpaces() == key
+      guard current == "[" + section + "]", let delimiter = line.firstIndex(where: { $0 == "=" || $0 == ":" }),
+        line[..<delimiter].trimmingSpaces().lowercased() == key.lowercased()
       else { continue }
-      // A JSON string, as the configuration's values are (`quoted` writes them so).
-      var reader = JSONReader(bytes: Array(line[line.index(after: equals)...].trimmingSpaces().utf8))
-      guard case .string(var value)? = try? reader.value() else { return nil }
-      if let home, value == "~" || value.hasPrefix("~/") { value = home + value.dropFirst() }
-      return value
+      found = line[line.index(after: delimiter)...].trimmingSpaces()
     }
-    return nil
+    return found
   }
+
+  /// A value of a configuration as vdirsyncer reads it: JSON (`key = "a string"`, `["a", "list"]`).
+  /// Nil when it is not there; `.failure` with the text when it is not JSON (vdirsyncer refuses
+  /// such a file too: an unquoted path is the usual slip).
+  public static func jsonValue(_ key: String, in section: String, of text: String) -> Result<JSONValue, ValueProblem>? {
+    guard let raw = rawValue(key, in: section, of: text) else { return nil }
+    var reader = JSONReader(bytes: Array(raw.utf8))
+    guard let value = try? reader.value(), reader.atEnd() else {
+      return .failure(ValueProblem(key: key, section: section, text: raw))
+    }
+    return .success(value)
+  }
+
+  /// A value that is not JSON.
+  public struct ValueProblem: Error, Equatable {
+    public var key: String
+    public var section: String
+    public var text: String
+
+    public var message: String {
+      "\(key) in [\(section)] is \(text), which vdirsyncer cannot read: its values are JSON, so text is quoted (\(key) = \(quoted(text)))"
+    }
+  }
+
+  /// A string value of a configuration (`key = "JSON string"` in `[section]`), unescaped, with a
+  /// leading `~` expanded to `home` (vdirsyncer expands paths so); nil when it is missing or not
+  /// a string.
+  public static func value(_ key: String, in section: String, of text: String, home: String?) -> String? {
+    guard case .success(.string(var value))? = jsonValue(key, in: section, of: text) else { return nil }
+    if let home, value == "~" || value.hasPrefix("~/") { value = home + value.dropFirst() }
+    return value
+  }
+
+  /// The prompt of the password todo asks for itself (`password.fetch` is `todo sync
+  /// --ask-password PROMPT`, as `--setup` without `--password-command` writes it); nil when the
+  /// configuration gets the password otherwise, or needs none.
+  public static func passwordPrompt(inConfiguration text: String) -> String? {
+    guard case .success(.array(let parts))? = jsonValue("password.fetch", in: "storage todo_remote", of: text),
+      parts.count == 5, case .string("command") = parts[0], case .string("sync") = parts[2],
+      case .string(askPasswordOption) = parts[3], case .string(let prompt) = parts[4]
+    else { return nil }
+    return prompt
+  }
+
+  /// The option of `todo sync` that vdirsyncer runs for the password.
+  public static let askPasswordOption = "--ask-password"
 
   /// The vdir folder a configuration syncs (`path` of `[storage todo_local]`), without its
   /// trailing slash; nil when the file has none.

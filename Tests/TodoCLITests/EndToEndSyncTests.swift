@@ -11,8 +11,12 @@ final class RadicaleServer {
   let folder: URL
   let port: Int
   private let process: Process
+  /// `alice`'s password when the server asks for one (htpasswd), for curl.
+  private let password: String?
 
-  init() throws {
+  /// `password`: the server accepts only `alice` with it (else anyone, unchecked).
+  init(password: String? = nil) throws {
+    self.password = password
     try #require(TodoSandbox.hasTool("radicale") && TodoSandbox.hasTool("vdirsyncer") && TodoSandbox.hasTool("curl"),
       "make test installs radicale, vdirsyncer and curl")
     var template = Array((FileManager.default.temporaryDirectory.path + "/todo-radicale.XXXXXX").utf8CString)
@@ -20,11 +24,17 @@ final class RadicaleServer {
     folder = URL(fileURLWithPath: String(cString: created), isDirectory: true)
     // Port 0: the system picks a free port (no race with other tests' servers); the log says which.
     let config = folder.appendingPathComponent("config")
+    var auth = "type = none"
+    if let password {
+      let users = folder.appendingPathComponent("users").path
+      try "alice:\(password)\n".write(toFile: users, atomically: true, encoding: .utf8)
+      auth = "type = htpasswd\nhtpasswd_filename = \(users)\nhtpasswd_encryption = plain"
+    }
     try """
       [server]
       hosts = 127.0.0.1:0
       [auth]
-      type = none
+      \(auth)
       [storage]
       filesystem_folder = \(folder.path)/storage
       [logging]
@@ -79,7 +89,7 @@ final class RadicaleServer {
     defer { try? FileManager.default.removeItem(atPath: outputPath) }
     let process = Process()
     process.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
-    process.arguments = ["-s", "--max-time", "10"] + arguments
+    process.arguments = ["-s", "--max-time", "10"] + (password.map { ["-u", "alice:" + $0] } ?? []) + arguments
     process.standardOutput = FileHandle(forWritingAtPath: outputPath)
     process.standardError = FileHandle(forWritingAtPath: "/dev/null")
     do { try process.run() } catch { return (-1, "") }
@@ -805,5 +815,80 @@ final class MovingClock {
     #expect(unreachable.status == 1)
     #expect(unreachable.errorLines.first?.hasPrefix("todo: error: cannot reach the server (http://127.0.0.1:\(port)/alice/tasks/)") == true, "\(unreachable)")
     #expect(!FileManager.default.fileExists(atPath: todo.folder.path + "/.config/todo/vdirsyncer/config"), "a failed setup is not kept")
+  }
+
+  /// Without --password-command, todo asks for the password on the terminal itself, without echo,
+  /// once a sync (vdirsyncer runs twice), even when the output goes to files; a wrong one is
+  /// refused and nothing is set up; with no terminal at all, the sync stops before it starts.
+  @Test func withoutAPasswordCommandTodoAsksOnTheTerminalOnceASync() throws {
+    try #require(tmuxIsInstalled, "tmux is not installed; 'make test' installs it (apt-get install -y tmux)")
+    let password = "s3cret pass"
+    let server = try RadicaleServer(password: password)
+    defer { withExtendedLifetime(server) {} }
+    try server.makeCollection("tasks")
+    let sandbox = try ShellSandbox()
+    let terminal = ShellTerminal(sandbox: sandbox)
+    defer {
+      terminal.close()
+      sandbox.remove()
+    }
+    let url = server.url("/alice/tasks/")
+    let question = "Password for alice at \(url):"
+    let config = sandbox.root.appendingPathComponent("config/todo/vdirsyncer/config").path
+    /// The screen after the last `marker` line.
+    func after(_ marker: String) -> String {
+      let screen = terminal.screen()
+      guard let range = screen.range(of: marker, options: .backwards) else { return "" }
+      return String(screen[range.upperBound...])
+    }
+    try terminal.startProgram("bash --norc --noprofile")
+    for (round, answer) in ["wrong", password].enumerated() {
+      try terminal.type("echo mark-\(round); todo sync --setup \(url) --user alice; echo status=$?")
+      try terminal.press("Enter")
+      #expect(terminal.waitForScreen(timeout: 15) { _ in after("mark-\(round)").contains(question) }, "\(terminal.screen())")
+      try terminal.type(answer)
+      try terminal.press("Enter")
+      let status = round == 0 ? "status=1" : "status=0"
+      #expect(terminal.waitForScreen(timeout: 30) { _ in after("mark-\(round)").contains(status) }, "\(terminal.screen())")
+      #expect(!terminal.screen().contains(answer), "the password is not echoed:\n\(terminal.screen())")
+      if round == 0 {
+        #expect(after("mark-0").contains("refused the user name or password"), "\(terminal.screen())")
+        #expect(!FileManager.default.fileExists(atPath: config), "a refused setup is not kept")
+      }
+    }
+    let written = try String(contentsOfFile: config, encoding: .utf8)
+    #expect(!written.contains(password) && written.contains("--ask-password"), "\(written)")
+
+    // A sync that sends something runs vdirsyncer twice; the question comes once, on the
+    // terminal, while standard output and error go to files.
+    #expect(try sandbox.run(["add", "Buy milk"]).status == 0)
+    let out = sandbox.root.appendingPathComponent("out.json").path
+    let err = sandbox.root.appendingPathComponent("err.txt").path
+    try terminal.type("echo mark-sync; todo sync --json >'\(out)' 2>'\(err)'; echo status=$?")
+    try terminal.press("Enter")
+    #expect(terminal.waitForScreen(timeout: 15) { _ in after("mark-sync").contains(question) }, "\(terminal.screen())")
+    try terminal.type(password)
+    try terminal.press("Enter")
+    #expect(terminal.waitForScreen(timeout: 30) { _ in after("mark-sync").contains("status=") }, "\(terminal.screen())")
+    #expect(after("mark-sync").contains("status=0"), "\(terminal.screen())\n\((try? String(contentsOfFile: err, encoding: .utf8)) ?? "")")
+    #expect(after("mark-sync").components(separatedBy: question).count == 2, "asked once:\n\(terminal.screen())")
+    let report = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: out))) as? [String: Any]
+    #expect((report?["sent"] as? [Any])?.count == 1, "\(String(describing: report))")
+    #expect(server.items("tasks").count == 1, "the task reached the server")
+
+    // No terminal (a cron job): a clear error at once, nothing run.
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/setsid")
+    process.arguments = ["-w", ShellSandbox.binary.path, "sync"]
+    process.environment = sandbox.environment
+    let errors = Pipe()
+    process.standardError = errors
+    process.standardInput = FileHandle(forReadingAtPath: "/dev/null")
+    process.standardOutput = FileHandle(forWritingAtPath: "/dev/null")
+    try process.run()
+    let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    process.waitUntilExit()
+    #expect(process.terminationStatus == 1, "\(message)")
+    #expect(message.hasPrefix("todo: error: the server needs a password and there is no terminal to ask for it on"), "\(message)")
   }
 }

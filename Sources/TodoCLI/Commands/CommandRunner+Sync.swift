@@ -20,12 +20,13 @@ extension CommandRunner {
       if invocation.options.dryRun {
         throw .usage(.invalid("sync has no --dry-run; 'todo sync --status' shows what a sync would send and receive, and changes nothing"))
       }
-    case .status, .conflicts: break
+    case .status, .conflicts, .askPassword: break
     }
     switch request.mode {
     case .setup(let url): try syncSetup(url: url, request, paths: paths)
     case .resolve(let a, let b): try syncResolve(a, b)
     case .conflicts: try syncConflicts()
+    case .askPassword(let prompt): try syncAskPassword(prompt)
     case .status: try syncRun(request, paths: paths, apply: false)
     case .sync: try syncRun(request, paths: paths, apply: true)
     }
@@ -40,12 +41,14 @@ extension CommandRunner {
   }
 
   /// Runs `vdirsyncer ARGUMENTS…` with todo's configuration and the database the resolver must
-  /// read; fails with a sentence and vdirsyncer's last lines.
+  /// read; fails with a sentence and vdirsyncer's last lines. It gets the whole environment (a
+  /// proxy, a certificate bundle), and the password asked for once (see `askedPassword`).
   private func runVdirsyncer(
-    _ arguments: [String], config: String, url: String?, after: String = "nothing was merged"
+    _ arguments: [String], config: String, url: String?, password: String? = nil, after: String = "nothing was merged"
   ) throws(Failure) -> String {
-    var environment = session.environment
+    var environment = Terminal.childEnvironment(session.environment)
     environment["VDIRSYNCER_CONFIG"] = config
+    if let password { environment[Self.passwordVariable] = password }
     if let (path, _) = FileSystem.databasePath(option: invocation.options.databasePath, environment: session.environment) {
       environment["TODO_DB"] = path
     }
@@ -116,10 +119,11 @@ extension CommandRunner {
     let lock = try syncLock(paths, collection, busy: "a todo sync of '\(collection)' is running; set up again when it has finished")
     defer { SyncLock.release(lock) }
     do throws(Failure) {
-      _ = try runVdirsyncer(["discover", "todo"], config: trial, url: url)
+      let password = try askedPassword(Vdirsyncer.passwordPrompt(inConfiguration: text(trialPaths)), setup: true)
+      _ = try runVdirsyncer(["discover", "todo"], config: trial, url: url, password: password)
       // Discovery does not reach a collection given by its URL: a first transfer into the vdir
       // (nothing is merged yet) proves the URL and the account work.
-      _ = try runVdirsyncer(["sync", "todo"], config: trial, url: url)
+      _ = try runVdirsyncer(["sync", "todo"], config: trial, url: url, password: password)
     } catch {
       _ = FileSystem.remove(trial)
       throw error
@@ -152,8 +156,39 @@ extension CommandRunner {
     }
   }
 
-  /// The vdir folder todo's vdirsyncer configuration names, and the server's URL.
-  private func syncConfiguration(_ paths: SyncPaths) throws(Failure) -> (vdir: String, url: String?) {
+  /// Where vdirsyncer's password command (`todo sync --ask-password`) finds the password this
+  /// sync asked for, so that it is asked once a sync, not at each of vdirsyncer's runs.
+  static let passwordVariable = "TODO_SYNC_PASSWORD"
+
+  /// The password, asked on the terminal when the configuration has todo ask for it (`prompt`);
+  /// nil when it does not. Fails when there is no terminal to ask on, or the question is
+  /// cancelled, before anything runs.
+  private func askedPassword(_ prompt: String?, setup: Bool) throws(Failure) -> String? {
+    guard let prompt else { return nil }
+    if let given = session.environment[Self.passwordVariable], !given.isEmpty { return given }
+    switch SecretPrompt.ask(prompt + ": ") {
+    case .typed(let password) where !password.isEmpty: return password
+    case .typed: throw .cancelled("no password was typed; nothing was \(setup ? "set up" : "synced")")
+    case .cancelled: throw .cancelled("the password was not given; nothing was \(setup ? "set up" : "synced")")
+    case .noTerminal:
+      throw .environment(
+        "the server needs a password and there is no terminal to ask for it on; "
+          + (setup
+            ? "give a command that prints it: --password-command CMD"
+            : "set sync up with a command that prints it: todo sync --setup URL --user NAME --password-command CMD --force"))
+    }
+  }
+
+  /// `sync --ask-password PROMPT`: the command vdirsyncer runs for the password. Prints the one
+  /// the running sync asked for, else asks on the terminal.
+  private func syncAskPassword(_ prompt: String) throws(Failure) {
+    guard let password = try askedPassword(prompt, setup: false) else { return }
+    output.write(password + "\n")
+  }
+
+  /// The vdir folder todo's vdirsyncer configuration names, the server's URL, and the question
+  /// for the password when todo asks for it.
+  private func syncConfiguration(_ paths: SyncPaths) throws(Failure) -> (vdir: String, url: String?, passwordPrompt: String?) {
     guard FileSystem.exists(paths.config) else {
       throw .environment("sync is not set up; run: todo sync --setup URL --user NAME (see todo help sync)")
     }
@@ -164,14 +199,17 @@ extension CommandRunner {
     }
     let home = session.environment["HOME"]
     guard let vdir = Vdirsyncer.vdirFolder(inConfiguration: text, home: home) else {
+      if case .failure(let problem)? = Vdirsyncer.jsonValue("path", in: "storage todo_local", of: text) {
+        throw .environment("\(paths.config): \(problem.message)")
+      }
       throw .environment("\(paths.config) has no path in its [storage todo_local] section; set sync up again with --setup … --force")
     }
-    return (vdir, Vdirsyncer.value("url", in: "storage todo_remote", of: text, home: home))
+    return (vdir, Vdirsyncer.value("url", in: "storage todo_remote", of: text, home: home), Vdirsyncer.passwordPrompt(inConfiguration: text))
   }
 
   /// `sync` and `sync --status`.
   private func syncRun(_ request: SyncRequest, paths: SyncPaths, apply: Bool) throws(Failure) {
-    let (folder, url) = try syncConfiguration(paths)
+    let (folder, url, passwordPrompt) = try syncConfiguration(paths)
     let collection = String(folder.split(separator: "/").last ?? "tasks")
     if let problem = FileSystem.createParentFolders(of: folder + "/x") { throw .environment(problem) }
     let vdir = Vdir(folder: folder)
@@ -188,11 +226,12 @@ extension CommandRunner {
     defer { SyncLock.release(lock) }
     // The server's changes into the vdir, the vdir into the database, the database's changes
     // back to the server. vdirsyncer runs while the database is not locked.
-    if !request.offline { _ = try runVdirsyncer(["sync", "todo"], config: paths.config, url: url) }
+    let password = request.offline ? nil : try askedPassword(passwordPrompt, setup: false)
+    if !request.offline { _ = try runVdirsyncer(["sync", "todo"], config: paths.config, url: url, password: password) }
     let report = try perform(operation(true), access: .write)
     if !request.offline && (!report.written.isEmpty || !report.removed.isEmpty) {
       _ = try runVdirsyncer(
-        ["sync", "todo"], config: paths.config, url: url,
+        ["sync", "todo"], config: paths.config, url: url, password: password,
         after: "the merge is saved here, and the next todo sync sends its changes")
     }
     renderSync(report, url: url, status: false, offline: request.offline)

@@ -488,7 +488,7 @@ enum Help {
              todo sync --setup URL [--user NAME] [--password-command CMD]
                        [--collection NAME] [--force]
              todo sync --status | --conflicts
-             todo sync --resolve A B
+             todo sync --resolve A B | --ask-password QUESTION
 
       Syncs the tasks with a CalDAV collection (Radicale, Nextcloud,
       Fastmail, Baikal...) through vdirsyncer, so they show in phone and
@@ -516,8 +516,8 @@ enum Help {
         --user NAME              the account's user name
         --password-command CMD   a command that prints the password (run by
                                  vdirsyncer through sh -c; the password is
-                                 never stored by todo); without it vdirsyncer
-                                 asks on the terminal
+                                 never stored by todo); without it todo asks
+                                 on the terminal, once a sync
         --collection NAME        the vdir's name (default: the URL's last part)
         --status                 tasks changed here and files changed in the
                                  vdir since the last sync (no network)
@@ -527,6 +527,7 @@ enum Help {
         --resolve A B            the command vdirsyncer runs when an item
                                  changed on both sides: writes the merged item
                                  into both files
+        --ask-password QUESTION  the command vdirsyncer runs for the password
 
       Examples:
         todo sync --setup https://dav.example.org/alice/tasks/ --user alice \\

@@ -536,7 +536,7 @@ struct ArgumentDecoder {
   }
 
   /// `sync [--setup URL [--user NAME] [--password-command CMD] [--collection NAME]] [--status]
-  /// [--conflicts] [--resolve A B] [--force]`: one mode at a time.
+  /// [--conflicts] [--resolve A B] [--ask-password PROMPT] [--force]`: one mode at a time.
   private mutating func syncRequest(_ tokens: [Token]) throws(UsageError) -> SyncRequest {
     var request = SyncRequest()
     var modes: [String] = []
@@ -568,6 +568,7 @@ struct ArgumentDecoder {
         request.mode = .conflicts
         modes.append("--conflicts")
       case .flag("--resolve"): modes.append("--resolve")
+      case .flag("--ask-password"): modes.append("--ask-password")
       case .flag("--force"): request.force = true
       case .flag("--offline"): request.offline = true
       case .option(let name, _), .flag(let name): throw .unknownOption(name, suggestion: nil)
@@ -578,6 +579,9 @@ struct ArgumentDecoder {
     if modes == ["--resolve"] {
       guard words.count == 2 else { throw .invalid("--resolve takes two files: todo sync --resolve A B") }
       request.mode = .resolve(words[0], words[1])
+    } else if modes == ["--ask-password"] {
+      guard words.count == 1 else { throw .invalid("--ask-password takes the question: todo sync --ask-password 'Password for alice'") }
+      request.mode = .askPassword(words[0])
     } else if let word = words.first {
       throw .unexpectedArgument(command: "sync", word: word)
     }

@@ -141,6 +141,8 @@ struct SyncRequest: Sendable, Equatable {
     case status
     case conflicts
     case resolve(String, String)
+    /// The command vdirsyncer runs for the password: asks on the terminal, prints the answer.
+    case askPassword(String)
   }
   var mode = Mode.sync
   var user: String?

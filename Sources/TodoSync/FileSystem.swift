@@ -75,13 +75,22 @@ public enum FileSystem {
   /// Creates the folder that will hold `path` and its missing parents, with mode 0700.
   /// Returns an error message when it cannot.
   public static func createParentFolders(of path: String) -> String? {
+    var created: [String] = []
+    return createParentFolders(of: path, created: &created)
+  }
+
+  /// `createParentFolders(of:)`, adding the folders it made (not those already there) to
+  /// `created`, outermost first, so that a command that fails can take them away again.
+  public static func createParentFolders(of path: String, created: inout [String]) -> String? {
     guard let slash = path.lastIndex(of: "/"), slash != path.startIndex else { return nil }
     let folder = String(path[..<slash])
     // A relative path's folders are made from the current folder, not from the root.
     var current = path.hasPrefix("/") ? "" : "."
     for part in folder.split(separator: "/", omittingEmptySubsequences: true) {
       current += "/" + part
-      if mkdir(current, 0o700) != 0 && errno != EEXIST {
+      if mkdir(current, 0o700) == 0 {
+        created.append(current)
+      } else if errno != EEXIST {
         return "cannot create folder \(current): \(String(cString: strerror(errno)))"
       }
     }

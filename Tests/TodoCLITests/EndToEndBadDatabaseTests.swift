@@ -70,6 +70,16 @@ import Testing
     let report = todo("recover", copy + "2", "--json")
     let tables = try #require(try JSONSerialization.jsonObject(with: Data(report.stdout.utf8)) as? [String: Any])
     #expect(tables["complete"] as? Bool == false && tables["copy"] as? String == copy + "2", "\(report)")
+    // A dry run reports the same and writes nothing, not even the copy's folder.
+    let dryFolder = todo.folder.appendingPathComponent("dry").path
+    let dry = todo("recover", dryFolder + "/sub/copy.db", "--dry-run")
+    #expect(dry.status == 0 && dry.stdout.hasPrefix("Would recover \(tasks) tasks from") && dry.stdout.contains("nothing was written"), "\(dry)")
+    #expect(!FileManager.default.fileExists(atPath: dryFolder), "a dry run made \(dryFolder)")
+    let dryJSON = todo("recover", copy + "3", "--dry-run", "--json")
+    let dryReport = try #require(try JSONSerialization.jsonObject(with: Data(dryJSON.stdout.utf8)) as? [String: Any], "\(dryJSON)")
+    #expect(dryReport["dry_run"] as? Bool == true && dryReport["complete"] as? Bool == false, "\(dryJSON)")
+    #expect(!FileManager.default.fileExists(atPath: copy + "3"))
+    #expect(todo.contents(of: todo.databasePath) == before, "a dry run changed the file")
   }
 
   /// Damage in an index only: commands that never read it go on, `check` finds it, and
@@ -158,6 +168,11 @@ import Testing
         ], "\(arguments): \(run)")
       #expect(todo.contents(of: todo.databasePath) == before)
     }
+    // A recovery that fails leaves nothing behind: no copy, and no folder made for it.
+    let made = todo.folder.appendingPathComponent("made").path
+    let failed = todo.run(["recover", made + "/sub/copy.db"])
+    #expect(failed.status == 1 && failed.errorLines.first?.contains("newer than the 5") == true, "\(failed)")
+    #expect(!FileManager.default.fileExists(atPath: made), "the failed recovery left \(made)")
   }
 
   /// sqlite3 holds the write lock for 8 seconds: a change waits the 5-second busy timeout, then

@@ -2,6 +2,10 @@ import DataOperation
 import TodoCore
 import TodoSync
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// `check` and `recover`: what to do with a damaged database file. Both only read it.
 extension CommandRunner {
   /// The database file's path, which must exist.
@@ -50,45 +54,57 @@ extension CommandRunner {
 
   /// `todo recover FILE`: every row that can still be read, copied into a new database at FILE
   /// (written under a temporary name in the same folder, then renamed): the damaged file is
-  /// left exactly as it is.
+  /// left exactly as it is. With --dry-run the copy is made in memory and only reported; a copy
+  /// that fails leaves nothing behind, not even the folders made for it.
   func recover(into target: String) throws(Failure) {
     let source = try existingDatabase()
     guard !FileSystem.exists(target) else {
       throw .usage(.invalid("\(target) exists; give the path of a new file (the copy never overwrites one)"))
     }
     guard !target.hasSuffix("/") else { throw .usage(.invalid("\(target) is a folder's name; give the path of a new file")) }
-    if let problem = FileSystem.createParentFolders(of: target) {
+    let dryRun = invocation.options.dryRun
+    var folders: [String] = []
+    func removeFolders() {
+      for folder in folders.reversed() { rmdir(folder) }
+    }
+    if !dryRun, let problem = FileSystem.createParentFolders(of: target, created: &folders) {
+      removeFolders()
       throw .environment("cannot write \(target): \(problem); nothing was written")
     }
-    let partial = target + ".partial-\(UUIDGenerator.make().prefix(8))"
+    let partial = dryRun ? ":memory:" : target + ".partial-\(UUIDGenerator.make().prefix(8))"
     func removePartial() {
+      guard !dryRun else { return }
       for suffix in ["", "-wal", "-shm", "-journal"] { _ = FileSystem.remove(partial + suffix) }
     }
     removePartial()
     // Private from the start, as every database todo makes (SQLite would follow the umask).
-    FileSystem.createPrivateFile(partial)
+    if !dryRun { FileSystem.createPrivateFile(partial) }
     let report: RecoveryReport
     do throws(RecoveryFailure) {
       report = try TodoDatabase.recover(from: source, into: partial)
     } catch {
       removePartial()
+      removeFolders()
       switch error {
       case .source(let error): throw Failure(error, database: source)
       case .copy(let error): throw Failure(error, database: target)
       }
     }
     // Never over a file that appeared meanwhile.
-    if let problem = FileSystem.moveWithoutReplacing(partial, to: target) {
+    if !dryRun, let problem = FileSystem.moveWithoutReplacing(partial, to: target) {
       removePartial()
+      removeFolders()
       throw .environment("cannot write \(target): \(problem); nothing was written")
     }
     let tasks = report.tables.first { $0.name == "todo" }?.rows ?? 0
     switch format {
     case .human:
-      output.write("Recovered \(tasks) \(tasks == 1 ? "task" : "tasks") from \(source) into \(target).\n")
+      output.write(
+        "\(dryRun ? "Would recover" : "Recovered") \(tasks) \(tasks == 1 ? "task" : "tasks") from \(source) into \(target)"
+          + (dryRun ? " (dry run: nothing was written).\n" : ".\n"))
       let damaged = report.tables.filter(\.damaged).map(\.name)
       if damaged.isEmpty {
-        output.write("Every row was read: the copy is complete.\n")
+        output.write("Every row was read: the copy \(dryRun ? "would be" : "is") complete.\n")
       } else {
         output.write("Damage was met in \(damaged.joinedText(", ")): rows stored in the damaged parts could not be read.\n")
       }
@@ -98,7 +114,9 @@ extension CommandRunner {
       if report.journalEmptied {
         output.write("The undo journal was damaged, so the copy starts with an empty one ('todo undo' has nothing to undo).\n")
       }
-      output.write("Look at it (todo --db \(target) list status:all); then put it in place of the damaged file.\n")
+      if !dryRun {
+        output.write("Look at it (todo --db \(target) list status:all); then put it in place of the damaged file.\n")
+      }
     case .json, .jsonLines:
       writeJSON { json in
         json.object { json in
@@ -117,6 +135,7 @@ extension CommandRunner {
           }
           json.field("orphans_removed", report.orphansRemoved)
           json.field("journal_emptied", report.journalEmptied)
+          if dryRun { json.field("dry_run", true) }
         }
       }
     }

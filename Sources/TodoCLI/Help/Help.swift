@@ -604,6 +604,8 @@ enum Help {
       (tags of a lost task, say) are removed. Look at the copy with
       'todo --db FILE list status:all', then put it in place of the damaged
       file. (sqlite3's .recover, where it is built in, is another way.)
+      With --dry-run the copy is made in memory and only reported: nothing is
+      written, not even FILE's folder.
       """,
     "tags": """
       Usage: todo tags

@@ -222,7 +222,7 @@ final class Session {
       readOnlyFile = true
       // Without a write-ahead log in use, read it as immutable: no -wal/-shm files are created
       // to outlive a later chmod. With one (its owner is writing), read it the normal way.
-      immutable = !FileSystem.exists(path + "-wal")
+      immutable = TodoDatabase.hasNoLog(path)
     } else {
       // A new database is private to its owner (SQLite would create it 0644).
       FileSystem.createPrivateFile(path)
@@ -232,11 +232,10 @@ final class Session {
       context = try open(path, shownAs: path, readOnly: readOnlyFile, immutable: immutable)
     } catch .database(_, .sqlite(let error))
       where readOnly && (error.isDiskFull || error.extendedCode == SQLiteError.readOnlyDirectory)
-      && (FileSystem.size(path + "-wal") ?? 0) == 0
+      && TodoDatabase.logIsEmpty(path)
     {
       // A full disk, or a folder this user may not write, leaves no way to make the -shm file a
-      // WAL database needs even to read. With no write-ahead log in use, the file alone holds
-      // every task: read it as it is.
+      // WAL database needs even to read: the file is read as it is (see `logIsEmpty`).
       context = try open(path, shownAs: path, readOnly: true, immutable: true)
       immutable = true
     }

@@ -53,12 +53,6 @@ public enum FileSystem {
     return target.st_uid != geteuid()
   }
 
-  /// The size in bytes of the file at `path`, or nil when there is none.
-  public static func size(_ path: String) -> Int? {
-    var status = stat()
-    return stat(path, &status) == 0 ? Int(status.st_size) : nil
-  }
-
   /// True when a file (or anything) exists at `path`.
   public static func exists(_ path: String) -> Bool {
     access(path, F_OK) == 0

@@ -237,8 +237,22 @@ public enum TodoDatabase {
   /// has the file open, or one stopped before checkpointing), it is read the normal way, log
   /// included: a writer may move pages from the log into the file while it is read.
   public static func openUnchanged(path: String) throws(TodoError) -> Context {
-    let logExists = access(path + "-wal", F_OK) == 0
-    return try open(path: path, readOnly: true, immutable: !logExists, upgrade: false)
+    try open(path: path, readOnly: true, immutable: hasNoLog(path), upgrade: false)
+  }
+
+  /// No write-ahead log beside the file: nobody has it open in WAL mode, and the file alone holds
+  /// every task, so it can be read immutable (which creates no `-wal`/`-shm` files).
+  public static func hasNoLog(_ path: String) -> Bool {
+    access(path + "-wal", F_OK) != 0
+  }
+
+  /// No frames in the write-ahead log (there is none, or it is empty): the file alone holds
+  /// every task. Weaker than `hasNoLog` (a reader may have the file open), for when an immutable
+  /// read is the only one left (a full disk, a folder this user may not write, where SQLite
+  /// cannot make the `-shm` file a WAL database needs even to read).
+  public static func logIsEmpty(_ path: String) -> Bool {
+    var status = stat()
+    return stat(path + "-wal", &status) != 0 || status.st_size == 0
   }
 
   /// `operation`, run after the migrations a database opened with `upgrade: false` may still need

@@ -121,7 +121,7 @@ test-asan: test-deps
 # a crash, hang or memory blow-up is written to Tests/Fuzz/regressions/TARGET/, which
 # FuzzRegressionTests replays in `make test` from then on. Not part of `make test`.
 FUZZ_SECONDS ?= 60
-FUZZ_TARGETS ?= command-line dates filters config json taskwarrior todotxt ical
+FUZZ_TARGETS ?= command-line dates filters config json json-pieces taskwarrior todotxt ical
 fuzz: deps
 	$(SWIFT) build --product todo-fuzz --scratch-path .build-fuzz -Xswiftc -sanitize=fuzzer,address -Xswiftc -DFUZZING -Xswiftc -use-ld=lld
 	@for target in $(FUZZ_TARGETS); do \

@@ -21,6 +21,10 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
   case config
   /// Our JSON and JSON Lines, as `import` reads them.
   case json
+  /// JSON read piece by piece, as `import` reads a file, against the same bytes read whole: the
+  /// first byte sets the pieces' size (1 to 32 bytes), the rest is the input. Any difference in
+  /// the values, their lines or the error stops the process, for libFuzzer to keep the input.
+  case jsonPieces = "json-pieces"
   /// Taskwarrior's `task export` output.
   case taskwarrior
   /// A todo.txt file.
@@ -61,6 +65,17 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
       }
       return valid
     case .json: return Self.write(try? NativeJSON.records(bytes))
+    case .jsonPieces:
+      guard let first = bytes.first else { return true }
+      let input = Array(bytes.dropFirst())
+      let whole = Self.readJSON(input, pieceSize: nil)
+      let pieces = Self.readJSON(input, pieceSize: Int(first % 32) + 1)
+      guard whole.values.count == pieces.values.count,
+        zip(whole.values, pieces.values).allSatisfy({ $0.line == $1.line && $0.value == $1.value }), whole.error == pieces.error
+      else {
+        fatalError("read in pieces of \(Int(first % 32) + 1) bytes, the input gives \(pieces), not \(whole)")
+      }
+      return whole.error == nil
     case .taskwarrior: return Self.write(try? Taskwarrior.records(bytes, now: Self.now))
     case .todotxt: return Self.write(try? TodoTxt.records(bytes))
     case .ical: return Self.write(try? ICalendar.records(bytes, now: Self.now))
@@ -72,6 +87,28 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     let parser = CommandParser(now: now)
     guard let global = try? parser.parseGlobalOptions(words) else { return false }
     return (try? parser.parseCommand(global, configuration: .defaults)) != nil
+  }
+
+  /// The top-level values of JSON input with their lines, and the error that stopped the reading:
+  /// read whole, or (`pieceSize`) handed over that many bytes at a time.
+  private static func readJSON(_ bytes: [UInt8], pieceSize: Int?) -> (values: [(line: Int, value: JSONValue)], error: InterchangeError?) {
+    var values: [(line: Int, value: JSONValue)] = []
+    var offset = 0
+    do throws(InterchangeError) {
+      if let pieceSize {
+        try JSONReader.forEachRecord(reading: { _ in
+          guard offset < bytes.count else { return nil }
+          let piece = Array(bytes[offset..<min(offset + pieceSize, bytes.count)])
+          offset += piece.count
+          return piece
+        }) { line, value throws(InterchangeError) in values.append((line, value)) }
+      } else {
+        try JSONReader.forEachRecord(bytes) { line, value throws(InterchangeError) in values.append((line, value)) }
+      }
+      return (values, nil)
+    } catch {
+      return (values, error)
+    }
   }
 
   /// What was read is written back in every format (export must take whatever import took).

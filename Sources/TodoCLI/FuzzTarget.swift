@@ -24,6 +24,8 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
   /// JSON read piece by piece, as `import` reads a file, against the same bytes read whole: the
   /// first byte sets the pieces' size (1 to 32 bytes), the rest is the input. Any difference in
   /// the values, their lines or the error stops the process, for libFuzzer to keep the input.
+  /// The pieces are smaller than the reader asks for (`atLeast`), on purpose: a looser contract
+  /// than a file gives, so that cuts fall everywhere.
   case jsonPieces = "json-pieces"
   /// Taskwarrior's `task export` output.
   case taskwarrior

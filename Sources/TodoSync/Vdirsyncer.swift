@@ -86,27 +86,29 @@ public enum Vdirsyncer {
   public static func rawValue(_ key: String, in section: String, of text: String) -> String? {
     var current = ""
     var found: String?
+    /// After a key's line (any key's): indented lines go on with its value.
+    var inValue = false
     for rawLine in text.split(separator: "\n", omittingEmptySubsequences: false) {
       let line = rawLine.trimmingSpaces()
       let indented = rawLine.first == " " || rawLine.first == "\t"
-      if found != nil {
-        // The value goes on over indented lines; the next key or section ends it.
-        if indented && !line.isEmpty && !line.hasPrefix("#") && !line.hasPrefix(";") {
-          found! += "\n" + line
-          continue
-        }
-        if line.isEmpty || line.hasPrefix("#") || line.hasPrefix(";") { continue }
-        break
-      }
       if line.isEmpty || line.hasPrefix("#") || line.hasPrefix(";") { continue }
-      if line.hasPrefix("[") {
-        current = line
+      if indented && inValue {
+        if found != nil { found! += "\n" + line }
         continue
       }
-      guard current == "[" + section + "]", let delimiter = line.firstIndex(where: { $0 == "=" || $0 == ":" }),
-        line[..<delimiter].trimmingSpaces().lowercased() == key.lowercased()
-      else { continue }
-      found = line[line.index(after: delimiter)...].trimmingSpaces()
+      // The next key or section ends the value found.
+      if found != nil { break }
+      inValue = false
+      if line.hasPrefix("["), let close = line.lastIndex(of: "]") {
+        // `[section]`, perhaps with a comment after it.
+        current = String(line[...close])
+        continue
+      }
+      guard let delimiter = line.firstIndex(where: { $0 == "=" || $0 == ":" }) else { continue }
+      inValue = true
+      if current == "[" + section + "]", line[..<delimiter].trimmingSpaces().lowercased() == key.lowercased() {
+        found = line[line.index(after: delimiter)...].trimmingSpaces()
+      }
     }
     return found
   }
@@ -152,6 +154,21 @@ public enum Vdirsyncer {
       case .string(askPasswordOption) = parts[3], case .string(let prompt) = parts[4]
     else { return nil }
     return prompt
+  }
+
+  /// A configuration `--setup` wrote before todo asked for the password itself (vdirsyncer's own
+  /// `["prompt", QUESTION]`, whose question is lost in todo's collected output and asked at each
+  /// of vdirsyncer's runs), with that line in the form `--setup` writes now; nil when it has no
+  /// such line or is not todo's.
+  public static func upgradingPasswordPrompt(inConfiguration text: String, todo: String) -> String? {
+    guard text.hasPrefix("# Written by `todo sync --setup`"),
+      case .success(.array(let parts))? = jsonValue("password.fetch", in: "storage todo_remote", of: text),
+      parts.count == 2, case .string("prompt") = parts[0], case .string(let question) = parts[1]
+    else { return nil }
+    var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+    guard let index = lines.firstIndex(where: { $0.hasPrefix("password.fetch = [\"prompt\"") }) else { return nil }
+    lines[index] = "password.fetch = [\"command\", \(quoted(todo)), \"sync\", \"\(askPasswordOption)\", \(quoted(question))]"
+    return lines.joinedText("\n")
   }
 
   /// The option of `todo sync` that vdirsyncer runs for the password.

@@ -155,6 +155,19 @@ import Testing
     #expect(todo.snapshot() == before)
   }
 
+  /// The password a sync hands vdirsyncer never reaches a hook: the fetch runs no hooks, and a
+  /// command's hooks do not get the variable.
+  @Test func hooksNeverSeeTheSyncPassword() throws {
+    let todo = try TodoSandbox()
+    let seen = todo.folder.appendingPathComponent("seen").path
+    try hook("on-launch.spy", "#!/bin/sh\necho \"ran:${TODO_SYNC_PASSWORD:-none}\" >> '\(seen)'\n", in: todo)
+    let fetched = todo.run(["sync", "--ask-password", "Password for ann"], environment: ["TODO_SYNC_PASSWORD": "s3cret"])
+    #expect(fetched.status == 0 && fetched.stdout == "s3cret\n", "\(fetched)")
+    #expect(read(seen).isEmpty, "a hook ran for the password: \(read(seen))")
+    todo.run(["list"], environment: ["TODO_SYNC_PASSWORD": "s3cret"]).expectSuccess()
+    #expect(read(seen) == "ran:none\n", "\(read(seen))")
+  }
+
   @Test func aSlowHookIsStoppedAndNeverHoldsTheDatabase() throws {
     let todo = try TodoSandbox()
     try hook("on-add.slow", "#!/bin/sh\nsleep 30\n", in: todo)

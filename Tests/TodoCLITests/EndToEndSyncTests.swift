@@ -817,6 +817,27 @@ final class MovingClock {
     #expect(!FileManager.default.fileExists(atPath: todo.folder.path + "/.config/todo/vdirsyncer/config"), "a failed setup is not kept")
   }
 
+  /// A configuration an earlier todo wrote with vdirsyncer's own prompt is brought, once, to
+  /// todo's question (the rest of the file byte for byte), with a warning.
+  @Test func anEarlierSetupsPasswordPromptIsBroughtToTodosQuestion() throws {
+    let todo = try TodoSandbox()
+    let config = todo.folder.appendingPathComponent(".config/todo/vdirsyncer/config")
+    try FileManager.default.createDirectory(at: config.deletingLastPathComponent(), withIntermediateDirectories: true)
+    let vdir = todo.folder.appendingPathComponent(".local/share/todo/vdir/tasks/").path
+    let lines = [
+      "# Written by `todo sync --setup`; `todo sync` runs vdirsyncer with it.", "[storage todo_local]", "type = \"filesystem\"",
+      "path = \"\(vdir)\"", "[storage todo_remote]", "url = \"https://x/\"", "username = \"ann\"",
+    ]
+    try (lines + [#"password.fetch = ["prompt", "Password for ann at https://x/"]"#]).joined(separator: "\n").write(to: config, atomically: true, encoding: .utf8)
+    let status = todo("sync", "--status")
+    #expect(status.status == 0 && status.errorLines.first?.hasPrefix("todo: warning: \(config.path) now has todo ask for the password") == true, "\(status)")
+    let upgraded = try String(contentsOf: config, encoding: .utf8)
+    #expect(upgraded.hasPrefix(lines.joined(separator: "\n") + "\n"), "\(upgraded)")
+    #expect(upgraded.hasSuffix(#"sync", "--ask-password", "Password for ann at https://x/"]"#), "\(upgraded)")
+    let again = todo("sync", "--status")
+    #expect(again.status == 0 && again.stderr.isEmpty, "once: \(again)")
+  }
+
   /// Without --password-command, todo asks for the password on the terminal itself, without echo,
   /// once a sync (vdirsyncer runs twice), even when the output goes to files; a wrong one is
   /// refused and nothing is set up; with no terminal at all, the sync stops before it starts.

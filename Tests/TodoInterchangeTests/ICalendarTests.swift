@@ -41,6 +41,39 @@ import TodoCore
     #expect(ICalendar.Writer([record]).file(record) == bytes)
   }
 
+  /// The fold falls exactly where RFC 5545 puts it: after 75 octets (74 on a continuation line,
+  /// after its space), before a character that would pass them, wherever a property's name,
+  /// parameters and value meet. Checked byte for byte against folding the whole line character
+  /// by character.
+  @Test func foldsFallExactlyAfter75OctetsWhereverThePiecesOfALineMeet() {
+    func folded(_ line: String) -> [UInt8] {
+      var bytes: [UInt8] = []
+      var octets = 0
+      for character in line.unicodeScalars {
+        let encoded = Array(String(character).utf8)
+        if octets + encoded.count > 75 {
+          bytes += [0x0D, 0x0A, 0x20]
+          octets = 1
+        }
+        bytes += encoded
+        octets += encoded.count
+      }
+      return bytes + [0x0D, 0x0A]
+    }
+    for padding in 0..<12 {
+      let name = "X-" + String(repeating: "N", count: 60 + padding)
+      let value = String(repeating: "v", count: padding) + "é🎉日本" + String(repeating: "a", count: 70) + "🎉" + String(repeating: "b", count: 80)
+      let parameter = "p" + String(repeating: "ü", count: padding) + ";q"
+      var writer = ContentWriter()
+      writer.property(name, value)
+      writer.property(name, [("X-P", parameter), ("Y", "z")], value)
+      writer.line(value)
+      let expected =
+        folded(name + ":" + value) + folded(name + ";X-P=\"" + parameter + "\";Y=z:" + value) + folded(value)
+      #expect(writer.bytes == expected, "padding \(padding)")
+    }
+  }
+
   @Test func textEscapesRoundTrip() throws {
     let record = try one(["UID:a@b", #"SUMMARY:One\, two\; three \\ four\nfive"#, "DTSTAMP:20261101T120000Z"])
     #expect(record.todo.title == "One, two; three \\ four\nfive")

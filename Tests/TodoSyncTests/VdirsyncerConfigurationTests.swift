@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 import TodoInterchange
 
@@ -63,5 +64,37 @@ import TodoInterchange
     #expect(problem.message == #"path in [storage todo_local] is /home/ann/vdir/, which vdirsyncer cannot read: its values are JSON, so text is quoted (path = "/home/ann/vdir/")"#)
     // Trailing text after a JSON value is not JSON either.
     #expect(Vdirsyncer.jsonValue("x", in: "s", of: "[s]\nx = \"a\" b") == .failure(.init(key: "x", section: "s", text: "\"a\" b")))
+  }
+}
+
+/// configparser's continuation lines belong to the key above them, whichever key it is, and a
+/// configuration `--setup` wrote with vdirsyncer's own prompt is brought to todo's question.
+@Suite struct VdirsyncerConfigurationEdgeTests {
+  @Test func anIndentedLineGoesOnWithTheKeyAboveItWhicheverItIs() {
+    let text = """
+      [storage todo_remote] # the server
+      item_types = [
+        "VTODO"]
+      other = [
+        url = "not this"]
+      url = "https://x/"
+      """
+    #expect(Vdirsyncer.value("url", in: "storage todo_remote", of: text, home: nil) == "https://x/")
+    #expect(Vdirsyncer.rawValue("item_types", in: "storage todo_remote", of: text) == "[\n\"VTODO\"]")
+  }
+
+  @Test func anOldSetupsPromptBecomesTodosQuestion() {
+    let paths = SyncPaths(environment: ["HOME": "/home/ann"])!
+    let current = Vdirsyncer.configuration(
+      paths: paths, collection: "tasks", url: "https://x/", user: "ann", passwordCommand: nil, todo: "/usr/bin/todo")
+    let old = current.replacingOccurrences(
+      of: #"password.fetch = ["command", "/usr/bin/todo", "sync", "--ask-password", "Password for ann at https://x/"]"#,
+      with: #"password.fetch = ["prompt", "Password for ann at https://x/"]"#)
+    #expect(old != current)
+    #expect(Vdirsyncer.passwordPrompt(inConfiguration: old) == nil)
+    #expect(Vdirsyncer.upgradingPasswordPrompt(inConfiguration: old, todo: "/usr/bin/todo") == current)
+    #expect(Vdirsyncer.upgradingPasswordPrompt(inConfiguration: current, todo: "/usr/bin/todo") == nil)
+    // Not todo's file: left as it is.
+    #expect(Vdirsyncer.upgradingPasswordPrompt(inConfiguration: String(old.drop { $0 != "\n" }), todo: "/usr/bin/todo") == nil)
   }
 }

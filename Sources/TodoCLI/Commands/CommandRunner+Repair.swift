@@ -112,7 +112,8 @@ extension CommandRunner {
         output.write("\(report.orphansRemoved) rows that pointed at lost rows were removed or unlinked.\n")
       }
       if report.journalEmptied {
-        output.write("The undo journal was damaged, so the copy starts with an empty one ('todo undo' has nothing to undo).\n")
+        output.write(
+          "The undo journal was damaged, so the copy \(dryRun ? "would start" : "starts") with an empty one ('todo undo' has nothing to undo).\n")
       }
       if !dryRun {
         output.write("Look at it (todo --db \(target) list status:all); then put it in place of the damaged file.\n")

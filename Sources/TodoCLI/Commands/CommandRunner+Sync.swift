@@ -165,7 +165,6 @@ extension CommandRunner {
   /// cancelled, before anything runs.
   private func askedPassword(_ prompt: String?, setup: Bool) throws(Failure) -> String? {
     guard let prompt else { return nil }
-    if let given = session.environment[Self.passwordVariable], !given.isEmpty { return given }
     switch SecretPrompt.ask(prompt + ": ") {
     case .typed(let password) where !password.isEmpty: return password
     case .typed: throw .cancelled("no password was typed; nothing was \(setup ? "set up" : "synced")")
@@ -182,6 +181,11 @@ extension CommandRunner {
   /// `sync --ask-password PROMPT`: the command vdirsyncer runs for the password. Prints the one
   /// the running sync asked for, else asks on the terminal.
   private func syncAskPassword(_ prompt: String) throws(Failure) {
+    // Only here: the variable is how the sync that runs vdirsyncer hands it over.
+    if let given = session.environment[Self.passwordVariable], !given.isEmpty {
+      output.write(given + "\n")
+      return
+    }
     guard let password = try askedPassword(prompt, setup: false) else { return }
     output.write(password + "\n")
   }
@@ -192,10 +196,19 @@ extension CommandRunner {
     guard FileSystem.exists(paths.config) else {
       throw .environment("sync is not set up; run: todo sync --setup URL --user NAME (see todo help sync)")
     }
-    let text: String
+    var text: String
     switch FileSystem.readAll(paths.config) {
     case .success(let bytes): text = String(decoding: bytes, as: UTF8.self)
     case .failure(let problem): throw .environment("cannot read \(paths.config): \(problem.reason)")
+    }
+    if let todo = Subprocess.ownPath(), let upgraded = Vdirsyncer.upgradingPasswordPrompt(inConfiguration: text, todo: todo) {
+      if let problem = FileSystem.writeAtomically(Array(upgraded.utf8), to: paths.config) {
+        throw .environment("cannot write \(paths.config): \(problem)")
+      }
+      text = upgraded
+      session.warn(
+        "\(paths.config) now has todo ask for the password, once a sync and on the terminal (vdirsyncer asked at each of its runs)",
+        json: format != .human)
     }
     let home = session.environment["HOME"]
     guard let vdir = Vdirsyncer.vdirFolder(inConfiguration: text, home: home) else {
@@ -226,6 +239,7 @@ extension CommandRunner {
     defer { SyncLock.release(lock) }
     // The server's changes into the vdir, the vdir into the database, the database's changes
     // back to the server. vdirsyncer runs while the database is not locked.
+    if !request.offline { _ = try vdirsyncerPath() }
     let password = request.offline ? nil : try askedPassword(passwordPrompt, setup: false)
     if !request.offline { _ = try runVdirsyncer(["sync", "todo"], config: paths.config, url: url, password: password) }
     let report = try perform(operation(true), access: .write)

@@ -34,6 +34,8 @@ struct CommandRunner {
     switch invocation.command {
     // (`check` and `recover` too: a broken hook must not stand between a damaged file and its copy.)
     case .help, .version, .date, .shell, .config, .context, .completions, .check, .recover: break
+    // (Nor the password vdirsyncer fetches through todo: it is not a command of the user's.)
+    case .sync(let request) where { if case .askPassword = request.mode { true } else { false } }(): break
     default:
       if let hooks {
         do throws(Failure) {

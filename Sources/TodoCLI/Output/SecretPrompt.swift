@@ -32,10 +32,10 @@ enum SecretPrompt {
       cc[Int(VTIME)] = 0
     }
     open = (terminal, saved)
-    let previous = [SIGTERM, SIGHUP, SIGQUIT].map { ($0, signal($0, restoreAndDie)) }
+    let previous = [SIGINT, SIGTERM, SIGHUP, SIGQUIT].map { ($0, signal($0, restoreAndDie)) }
     defer {
       var settings = saved
-      tcsetattr(terminal, TCSAFLUSH, &settings)
+      tcsetattr(terminal, TCSADRAIN, &settings)
       open = nil
       for (number, handler) in previous { signal(number, handler) }
     }
@@ -43,22 +43,42 @@ enum SecretPrompt {
     write(terminal, prompt)
     var typed: [UInt8] = []
     var byte: UInt8 = 0
+    var escape = Escape.none
     reading: while true {
       let count = read(terminal, &byte, 1)
       if count < 0 && errno == EINTR { continue }
-      guard count == 1 else { break reading }
+      // The terminal gone (hung up): no half-typed password is sent.
+      guard count == 1 else {
+        write(terminal, "\n")
+        return .cancelled
+      }
+      // An escape sequence (an arrow, a function key: ESC [ … final, or ESC O x) is skipped whole.
+      switch escape {
+      case .after:
+        escape = byte == 0x5B || byte == 0x4F ? .sequence : .none
+        continue
+      case .sequence:
+        if (0x40...0x7E).contains(byte) { escape = .none }
+        continue
+      case .none: break
+      }
       switch byte {
       case 0x0A, 0x0D: break reading
+      case 0x1B: escape = .after
       case 0x03:  // Ctrl-C
         write(terminal, "\n")
         return .cancelled
-      case 0x04 where typed.isEmpty:  // Ctrl-D
-        write(terminal, "\n")
-        return .cancelled
+      case 0x04:  // Ctrl-D: cancels an empty answer, and is no part of a password.
+        if typed.isEmpty {
+          write(terminal, "\n")
+          return .cancelled
+        }
       case 0x7F, 0x08:  // Backspace: the last character, all its bytes.
         while let last = typed.popLast(), last & 0xC0 == 0x80 {}
       case 0x15:  // Ctrl-U
         typed.removeAll()
+      case 0x00..<0x20:  // Other control keys (an arrow's escape sequence starts so): no part of it.
+        break
       default:
         typed.append(byte)
       }
@@ -66,6 +86,8 @@ enum SecretPrompt {
     write(terminal, "\n")
     return .typed(String(decoding: typed, as: UTF8.self))
   }
+
+  private enum Escape { case none, after, sequence }
 
   private static func write(_ descriptor: Int32, _ text: String) {
     var text = text

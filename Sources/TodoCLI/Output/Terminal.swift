@@ -64,10 +64,13 @@ enum Terminal {
 
   /// The whole environment of the process, for the programs todo starts (the editor, hooks),
   /// with `overrides` (the session's own, which tests set) on top.
+  /// The password a sync asked for (`CommandRunner.passwordVariable`) is never passed on: only
+  /// vdirsyncer gets it, set there on purpose, and not a hook or an editor.
   static func childEnvironment(_ overrides: [String: String]) -> [String: String] {
     var result: [String: String] = [:]
     addVariables(to: &result) { _ in true }
     for (name, value) in overrides { result[name] = value }
+    result["TODO_SYNC_PASSWORD"] = nil
     return result
   }
 

@@ -14,7 +14,7 @@ import Testing
   @Test(.timeLimit(.minutes(3))) func eightWritersFourReadersAndABulkWriterAtOnce() throws {
     let todo = try TodoSandbox()
     for index in 1...20 { todo.add("Seed \(index)", "project:bulk") }
-    // 8 writers × 40 adds, 4 readers looping list and stats while the writers run, and a
+    // 8 writers × 100 adds (issue 14's figures), 4 readers looping list and stats while the writers run, and a
     // bulk writer tagging and untagging the seeded tasks: each a shell of its own, started and
     // waited for here, within one deadline for them all.
     func shell(_ script: String) -> LaunchedRun {
@@ -22,7 +22,7 @@ import Testing
     }
     let writers = (1...8).map { w in
       shell("""
-        for i in $(seq 1 40); do "$TODO" add "Task \(w)-$i" +w\(w) > /dev/null || echo "add \(w)-$i failed"; done
+        for i in $(seq 1 100); do "$TODO" add "Task \(w)-$i" +w\(w) > /dev/null || echo "add \(w)-$i failed"; done
         """)
     }
     let readers = (1...4).map { _ in
@@ -53,16 +53,16 @@ import Testing
     #expect(run.stdout == "", "failures or messages:\n\(run.stdout.prefix(2000))")
     #expect(!run.stdout.contains("locked"))
     let counts = sqlite(todo, "SELECT count(*), count(DISTINCT id), count(DISTINCT uuid), count(DISTINCT title) FROM todo")
-    #expect(counts == ["340|340|340|340"])
-    // Every writer's 40 tasks, each once.
+    #expect(counts == ["820|820|820|820"])
+    // Every writer's 100 tasks, each once.
     for writer in 1...8 {
-      #expect(todo.ids("+w\(writer)").count == 40)
+      #expect(todo.ids("+w\(writer)").count == 100)
     }
     // The bulk writer's rounds left the seeds as they were: no tag, in the project.
     #expect(sqlite(todo, "SELECT count(*) FROM tag JOIN todo ON todo.id = tag.todo_id WHERE todo.project = 'bulk'") == ["0"])
     // The journal: one entry for each command that changed something, each with its changes.
     let entries = sqlite(todo, "SELECT count(*) FROM journal_entry")
-    #expect(entries == ["\(20 + 320 + 20)"])
+    #expect(entries == ["\(20 + 800 + 20)"])
     #expect(sqlite(todo, "SELECT count(*) FROM journal_entry WHERE id NOT IN (SELECT journal_id FROM journal_change)") == ["0"])
     #expect(sqlite(todo, "PRAGMA integrity_check") == ["ok"])
   }

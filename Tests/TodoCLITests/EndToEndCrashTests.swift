@@ -4,7 +4,8 @@ import Testing
 /// A process killed in the middle of a command leaves the database consistent, with the command
 /// either fully applied or not at all (DESIGN.md, reliability rules).
 @Suite struct EndToEndCrashTests {
-  static let taskCount = 1500
+  /// Issue 14's figures: a bulk update of 5k tasks, and its undo; each case stopped 10 times.
+  static let taskCount = 5000
 
   /// A database with many pending tasks, written straight with the sqlite3 tool for speed.
   func populated() throws -> TodoSandbox {
@@ -29,13 +30,13 @@ import Testing
     let todo = try populated()
     var sawNothing = false
     var sawEverything = false
-    for attempt in 0..<8 {
+    for attempt in 0..<10 {
       let tag = "bulk\(attempt)"
       let journalBefore = Int(sqlite(todo, "SELECT count(*) FROM journal_entry")) ?? -1
       let run = todo.launch(TodoSandbox.binary!, ["update", "1-\(Self.taskCount)", "+\(tag)"])
       // Kill it at a different moment each time, from its first milliseconds (when it cannot
-      // have finished) to around when it commits (a run takes a few hundred ms).
-      usleep(useconds_t(5_000 + attempt * 50_000))
+      // have finished) to around when it commits (a run takes about a second).
+      usleep(useconds_t(5_000 + attempt * 150_000))
       if let process = run.process, process.isRunning { kill(process.processIdentifier, SIGKILL) }
       _ = run.wait()
       #expect(sqlite(todo, "PRAGMA integrity_check") == "ok")
@@ -98,14 +99,14 @@ import Testing
   @Test func anImportKilledAtAnyMomentIsAllOrNothing() throws {
     let todo = try TodoSandbox()
     todo.add("Before")
-    let lines = (1...4000).map { #"{"uuid":"\#(String(format: "%08x", $0))-1111-4222-8333-444444444444","title":"imported \#($0)","status":"pending","created":"2026-11-20T10:00:00Z","modified":"2026-11-20T10:00:00Z"}"# }
+    let lines = (1...20_000).map { #"{"uuid":"\#(String(format: "%08x", $0))-1111-4222-8333-444444444444","title":"imported \#($0)","status":"pending","created":"2026-11-20T10:00:00Z","modified":"2026-11-20T10:00:00Z"}"# }
     let file = todo.folder.appendingPathComponent("in.jsonl")
     try (lines.joined(separator: "\n") + "\n").write(to: file, atomically: true, encoding: .utf8)
     let seen = stopped(
-      todo, { ["import", file.path, "--yes"] }, delays: [3_000, 60_000, 150_000, 300_000, 600_000, 1_200_000],
+      todo, { ["import", file.path, "--yes"] }, delays: [3_000, 60_000, 150_000, 300_000, 600_000, 1_000_000, 1_500_000, 2_200_000, 3_000_000, 4_500_000],
       state: { sqlite(todo, "SELECT count(*) || '/' || (SELECT count(*) FROM journal_entry) FROM todo") },
-      allowed: { $0 == "1/1" || $0 == "4001/2" },
-      reset: { if $0 == "4001/2" { #expect(todo("undo").status == 0) } })
+      allowed: { $0 == "1/1" || $0 == "20001/2" },
+      reset: { if $0 == "20001/2" { #expect(todo("undo").status == 0) } })
     #expect(seen.first == "1/1")
   }
 
@@ -114,7 +115,7 @@ import Testing
     #expect(todo("update", "1-\(Self.taskCount)", "+marked").status == 0)
     let state = { sqlite(todo, "SELECT count(*) FROM tag WHERE name = 'marked'") }
     let seen = stopped(
-      todo, { ["undo"] }, delays: [2_000, 40_000, 80_000, 150_000, 300_000], state: state,
+      todo, { ["undo"] }, delays: [2_000, 40_000, 80_000, 150_000, 300_000, 450_000, 600_000, 800_000, 1_100_000, 1_500_000], state: state,
       allowed: { $0 == "\(Self.taskCount)" || $0 == "0" },
       reset: { if $0 == "0" { #expect(todo("update", "1-\(Self.taskCount)", "+marked").status == 0) } })
     #expect(seen.first == "\(Self.taskCount)")
@@ -131,7 +132,7 @@ import Testing
       todo, {
         let pending = sqlite(todo, "SELECT id FROM todo WHERE status = 'pending' AND series_id IS NOT NULL")
         return ["done", pending]
-      }, delays: [1_000, 5_000, 10_000, 15_000, 20_000, 30_000, 60_000], afterOpen: false, state: state,
+      }, delays: [1_000, 3_000, 5_000, 8_000, 10_000, 15_000, 20_000, 30_000, 45_000, 60_000], afterOpen: false, state: state,
       allowed: { state in
         let parts = state.split(separator: "/").compactMap { Int($0) }
         return parts.count == 2 && parts[0] == 1
@@ -147,7 +148,7 @@ import Testing
         todo, {
           tag += 1
           return ["update", "1-\(Self.taskCount)", "+s\(signal)x\(tag)"]
-        }, signal: signal, delays: [5_000, 100_000, 250_000],
+        }, signal: signal, delays: [5_000, 50_000, 100_000, 200_000, 300_000, 450_000, 600_000, 800_000, 1_000_000, 1_300_000],
         state: { sqlite(todo, "SELECT count(*) FROM tag WHERE name = 's\(signal)x\(tag)'") },
         allowed: { $0 == "0" || $0 == "\(Self.taskCount)" })
     }

@@ -15,6 +15,9 @@ import TodoCore
 ///   line made from a task's fields puts its `+project` first. A title with `+word`, `@word` or
 ///   `key:value` words of its own does not read back the same (todo.txt gives them meaning).
 public enum TodoTxt {
+  /// The longest line read as a task.
+  static let maximumLineBytes = 1_000_000
+
   public static func records(_ bytes: [UInt8]) throws(InterchangeError) -> [TaskRecord] {
     var records: [TaskRecord] = []
     var lineNumber = 0
@@ -26,6 +29,11 @@ public enum TodoTxt {
       while end < bytes.count, bytes[end] != UInt8(ascii: "\n") { end += 1 }
       var last = end
       if last > start, bytes[last - 1] == UInt8(ascii: "\r") { last -= 1 }
+      // A title is at most 100,000 bytes: a line ten times that is no task, and is refused before
+      // it is made into text (a 100 MB line took half a minute and half a gigabyte to refuse).
+      guard last - start <= maximumLineBytes else {
+        throw InterchangeError(line: lineNumber, "the line is longer than \(maximumLineBytes / 1_000) KB; a task's line is far shorter")
+      }
       guard let text = String(validating: bytes[start..<last], as: UTF8.self) else {
         throw InterchangeError(line: lineNumber, "the line is not valid UTF-8")
       }

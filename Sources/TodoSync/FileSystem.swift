@@ -162,6 +162,12 @@ public enum FileSystem {
   /// are. On any failure the temporary file is removed and `path` is left as it was. Returns the
   /// reason on failure.
   ///
+  /// The temporary file is made by `mkstemps` (`NAME.todo-XXXXXX.tmp`, a name nobody can guess
+  /// beforehand, created 0600 and never through a link). SIGINT, SIGTERM and SIGHUP are held
+  /// off while it exists, so a stop at any moment finds either the old file or the new one and no
+  /// temporary file behind: the signal is delivered, with its usual effect, once the file is
+  /// renamed or removed. Only SIGKILL, which nothing can hold off, can leave one.
+  ///
   /// `durable` false skips flushing the file and its folder to disk (many files written in a row
   /// are flushed once with `flushFileSystem(of:)`).
   public static func writeAtomically(_ bytes: [UInt8], to path: String, durable: Bool = true) -> String? {
@@ -173,18 +179,23 @@ public enum FileSystem {
     if isDirectory(target) { return "it is a directory" }
     var status = stat()
     let mode: mode_t = stat(target, &status) == 0 ? status.st_mode & 0o7777 : 0o600
-    var temporary = ""
-    var descriptor: Int32 = -1
-    for attempt in 0..<100 {
-      temporary = target + ".todo-\(getpid())-\(attempt).tmp"
-      descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode)
-      if descriptor >= 0 || errno != EEXIST { break }
-    }
+    let suffix = ".tmp"
+    var template = Array((target + ".todo-XXXXXX" + suffix).utf8CString)
+    var stops = sigset_t()
+    var mask = sigset_t()
+    sigemptyset(&stops)
+    for signal in [SIGINT, SIGTERM, SIGHUP] { sigaddset(&stops, signal) }
+    pthread_sigmask(SIG_BLOCK, &stops, &mask)
+    defer { pthread_sigmask(SIG_SETMASK, &mask, nil) }
+    let descriptor = mkstemps(&template, Int32(suffix.utf8.count))
     guard descriptor >= 0 else { return String(cString: strerror(errno)) }
+    // No child (a hook, vdirsyncer) inherits it.
+    _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC)
+    let temporary = String(cString: template)
     var written = 0
     var problem: String?
-    // The mode passed to open is cut by the umask: set it exactly.
-    if fchmod(descriptor, mode) != 0 { problem = String(cString: strerror(errno)) }
+    // mkstemps makes the file 0600: a file that exists keeps its own mode.
+    if mode != 0o600, fchmod(descriptor, mode) != 0 { problem = String(cString: strerror(errno)) }
     while problem == nil, written < bytes.count {
       let count = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress! + written, bytes.count - written) }
       if count < 0 {
@@ -208,6 +219,32 @@ public enum FileSystem {
       close(directory)
     }
     return nil
+  }
+
+  /// Removes the temporary files `writeAtomically` left in `folder` (`*.todo-XXXXXX.tmp`): only
+  /// a process killed with SIGKILL between making one and renaming it leaves one. The caller
+  /// must hold whatever lock keeps other writers out of the folder.
+  public static func removeLeftoverTemporaryFiles(in folder: String) {
+    guard let directory = opendir(folder) else { return }
+    defer { closedir(directory) }
+    var names: [String] = []
+    while let entry = readdir(directory) {
+      let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+        String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+      }
+      if isLeftoverTemporaryName(name) { names.append(name) }
+    }
+    for name in names { unlink(folder + "/" + name) }
+  }
+
+  /// Whether `name` is one `writeAtomically` gives a temporary file: `….todo-XXXXXX.tmp`.
+  static func isLeftoverTemporaryName(_ name: String) -> Bool {
+    let bytes = Array(name.utf8)
+    let tail = Array(".tmp".utf8)
+    let marker = Array(".todo-".utf8)
+    guard bytes.count > marker.count + 6 + tail.count, bytes.suffix(tail.count).elementsEqual(tail) else { return false }
+    let markerStart = bytes.count - tail.count - 6 - marker.count
+    return bytes[markerStart..<(markerStart + marker.count)].elementsEqual(marker)
   }
 
   /// The names of the regular files in a folder whose names end in `suffix` (hidden ones left

@@ -120,7 +120,8 @@ final class ShellTerminal {
     // shell still runs (seen once in CI, under load). The price: if todo itself dies of SIGINT,
     // bash (job control on) drops the rest of the line, so the pane closes without `status=130`;
     // a test that needs that status should keep the pane with tmux's `remain-on-exit`.
-    let script = "set -m; \(command); echo status=$?; exec sleep 60"
+    // `umask 000`: whatever todo creates must be private by its own doing (issue 14).
+    let script = "umask 000; set -m; \(command); echo status=$?; exec sleep 60"
     try newServer(running: "bash --norc --noprofile -c " + quoted(script), environment: sandbox.environment)
     if arguments == ["shell"] {
       try #require(waitForLastLine(timeout: 10) { $0 == prompt }, "no prompt:\n\(screen())")
@@ -463,6 +464,9 @@ struct ShellTerminalTests {
       let folder = terminal.sandbox.historyFile.deletingLastPathComponent().path
       let permissions = try FileManager.default.attributesOfItem(atPath: folder)[.posixPermissions] as? Int
       #expect(permissions == 0o700)
+      // Private although the shell ran under `umask 000`.
+      let file = try FileManager.default.attributesOfItem(atPath: terminal.sandbox.historyFile.path)[.posixPermissions] as? Int
+      #expect(file == 0o600)
 
       try terminal.start()
       try terminal.press("Up")

@@ -171,6 +171,7 @@ public enum SyncEngine {
               continue
             }
             removing.insert(file)
+            report.pendingHere += 1
             if !item.removed { localDeletions += 1 }
           }
           continue
@@ -178,7 +179,8 @@ public enum SyncEngine {
         let localChanged = localByUUID[item.taskUUID].map { hash(writer.file($0)) } != item.rendered
         let deletedHere = local.todo.status == .deleted && baseRecord().map { $0.todo.status != .deleted } ?? false
         guard let stamp = listing[file] else {
-          // Deleted on the other side.
+          // Deleted on the other side (a change in the vdir, for --status, the first time).
+          if !item.removed { report.pendingThere += 1 }
           if item.removed {
             if localChanged && local.todo.status != .deleted {
               writes[file] = item.taskUUID
@@ -368,9 +370,16 @@ public enum SyncEngine {
         }
       }
 
-      // A sync that would delete most of either side waits for --force.
+      // A sync that would delete most of either side waits for --force. `--status` (nothing
+      // applied) says so and goes on to count the rest.
       let synced = loaded.values.filter { !$0.removed }.count
       for (count, place) in [(localDeletions, "on the server"), (remoteDeletions, "here")] where count > 1 && count * 2 > synced && !force {
+        guard apply else {
+          report.warnings.append(
+            "a sync now would delete \(count) of \(synced) tasks \(place), so todo sync refuses it without --force "
+              + "(if that is what you want: todo sync --force)")
+          continue
+        }
         throw .refused(
           "this sync would delete \(count) of \(synced) tasks \(place); nothing was changed (if that is what you want: todo sync --force)")
       }

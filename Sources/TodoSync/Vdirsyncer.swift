@@ -197,6 +197,14 @@ public enum Vdirsyncer {
     {
       return "cannot reach the server\(server)"
     }
+    // vdirsyncer's own guard: one side has no item left (all deleted on the server, or every
+    // task deleted and purged here) and would empty the other.
+    if lower.contains("todo_remote\" was completely emptied") {
+      return "every item of the collection on the server\(server) is gone; a sync would delete every task here, so it was stopped; if that is what you want, run todo sync --force"
+    }
+    if lower.contains("todo_local\" was completely emptied") {
+      return "every task here is gone from the vdir; a sync would delete every item on the server\(server), so it was stopped; if that is what you want, run todo sync --force"
+    }
     if lower.contains("not found") || lower.contains("status: 404") {
       return "the server\(server) has no such collection; check the URL, or create the collection first"
     }

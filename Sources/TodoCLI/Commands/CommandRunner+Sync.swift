@@ -237,15 +237,22 @@ extension CommandRunner {
     }
     let lock = try syncLock(paths, collection, busy: "another todo sync of '\(collection)' is running; try again when it has finished")
     defer { SyncLock.release(lock) }
+    // A sync killed with SIGKILL while writing an item leaves its temporary file; the lock keeps
+    // every other writer of the vdir out.
+    FileSystem.removeLeftoverTemporaryFiles(in: folder)
     // The server's changes into the vdir, the vdir into the database, the database's changes
     // back to the server. vdirsyncer runs while the database is not locked.
     if !request.offline { _ = try vdirsyncerPath() }
     let password = request.offline ? nil : try askedPassword(passwordPrompt, setup: false)
-    if !request.offline { _ = try runVdirsyncer(["sync", "todo"], config: paths.config, url: url, password: password) }
+    // vdirsyncer refuses to carry a side that was emptied (every task deleted and purged here, or
+    // every item removed from the server) to the other; --force, which already let todo's own
+    // mass-deletion guard pass, tells it the emptying is meant.
+    let vdirsyncerSync = ["sync"] + (request.force ? ["--force-delete"] : []) + ["todo"]
+    if !request.offline { _ = try runVdirsyncer(vdirsyncerSync, config: paths.config, url: url, password: password) }
     let report = try perform(operation(true), access: .write)
     if !request.offline && (!report.written.isEmpty || !report.removed.isEmpty) {
       _ = try runVdirsyncer(
-        ["sync", "todo"], config: paths.config, url: url, password: password,
+        vdirsyncerSync, config: paths.config, url: url, password: password,
         after: "the merge is saved here, and the next todo sync sends its changes")
     }
     renderSync(report, url: url, status: false, offline: request.offline)

@@ -32,7 +32,7 @@ public enum TodoTxt {
       // A title is at most 100,000 bytes: a line ten times that is no task, and is refused before
       // it is made into text (a 100 MB line took half a minute and half a gigabyte to refuse).
       guard last - start <= maximumLineBytes else {
-        throw InterchangeError(line: lineNumber, "the line is longer than \(maximumLineBytes / 1_000) KB; a task's line is far shorter")
+        throw InterchangeError(line: lineNumber, "the line is longer than 1,000,000 bytes; a task's line is far shorter")
       }
       guard let text = String(validating: bytes[start..<last], as: UTF8.self) else {
         throw InterchangeError(line: lineNumber, "the line is not valid UTF-8")

@@ -163,10 +163,11 @@ public enum FileSystem {
   /// reason on failure.
   ///
   /// The temporary file is made by `mkstemps` (`NAME.todo-XXXXXX.tmp`, a name nobody can guess
-  /// beforehand, created 0600 and never through a link). SIGINT, SIGTERM and SIGHUP are held
-  /// off while it exists, so a stop at any moment finds either the old file or the new one and no
-  /// temporary file behind: the signal is delivered, with its usual effect, once the file is
-  /// renamed or removed. Only SIGKILL, which nothing can hold off, can leave one.
+  /// beforehand, created 0600 and never through a link). SIGINT, SIGTERM, SIGHUP and SIGQUIT
+  /// are held off while it exists, so a stop at any moment finds either the old file or the new
+  /// one and no temporary file behind: the signal is delivered, with its usual effect, once the
+  /// file is renamed or removed. SIGKILL, which nothing can hold off, or a crash can leave one (a
+  /// sync removes those of its vdir; `removeLeftoverTemporaryFiles`).
   ///
   /// `durable` false skips flushing the file and its folder to disk (many files written in a row
   /// are flushed once with `flushFileSystem(of:)`).
@@ -184,7 +185,7 @@ public enum FileSystem {
     var stops = sigset_t()
     var mask = sigset_t()
     sigemptyset(&stops)
-    for signal in [SIGINT, SIGTERM, SIGHUP] { sigaddset(&stops, signal) }
+    for signal in [SIGINT, SIGTERM, SIGHUP, SIGQUIT] { sigaddset(&stops, signal) }
     pthread_sigmask(SIG_BLOCK, &stops, &mask)
     defer { pthread_sigmask(SIG_SETMASK, &mask, nil) }
     let descriptor = mkstemps(&template, Int32(suffix.utf8.count))
@@ -194,8 +195,8 @@ public enum FileSystem {
     let temporary = String(cString: template)
     var written = 0
     var problem: String?
-    // mkstemps makes the file 0600: a file that exists keeps its own mode.
-    if mode != 0o600, fchmod(descriptor, mode) != 0 { problem = String(cString: strerror(errno)) }
+    // mkstemps makes the file 0600 less the umask: set the mode exactly (a file that exists keeps its own).
+    if fchmod(descriptor, mode) != 0 { problem = String(cString: strerror(errno)) }
     while problem == nil, written < bytes.count {
       let count = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress! + written, bytes.count - written) }
       if count < 0 {
@@ -221,30 +222,30 @@ public enum FileSystem {
     return nil
   }
 
-  /// Removes the temporary files `writeAtomically` left in `folder` (`*.todo-XXXXXX.tmp`): only
-  /// a process killed with SIGKILL between making one and renaming it leaves one. The caller
-  /// must hold whatever lock keeps other writers out of the folder.
+  /// Removes the temporary files `writeAtomically` left in a vdir `folder` for its items
+  /// (`NAME.ics.todo-XXXXXX.tmp`, regular files): only a process killed with SIGKILL between making
+  /// one and renaming it leaves one. The caller must hold whatever lock keeps other writers out.
   public static func removeLeftoverTemporaryFiles(in folder: String) {
-    guard let directory = opendir(folder) else { return }
-    defer { closedir(directory) }
-    var names: [String] = []
-    while let entry = readdir(directory) {
-      let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-        String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
-      }
-      if isLeftoverTemporaryName(name) { names.append(name) }
-    }
-    for name in names { unlink(folder + "/" + name) }
+    guard case .success(let names) = files(in: folder, endingIn: ".tmp") else { return }
+    for name in names where isLeftoverTemporaryName(name) { unlink(folder + "/" + name) }
   }
 
-  /// Whether `name` is one `writeAtomically` gives a temporary file: `….todo-XXXXXX.tmp`.
+  /// Whether `name` is one `writeAtomically` gives the temporary file of a vdir item:
+  /// `….ics.todo-XXXXXX.tmp`, the X letters and digits.
   static func isLeftoverTemporaryName(_ name: String) -> Bool {
     let bytes = Array(name.utf8)
+    let marker = Array(".ics.todo-".utf8)
     let tail = Array(".tmp".utf8)
-    let marker = Array(".todo-".utf8)
-    guard bytes.count > marker.count + 6 + tail.count, bytes.suffix(tail.count).elementsEqual(tail) else { return false }
-    let markerStart = bytes.count - tail.count - 6 - marker.count
-    return bytes[markerStart..<(markerStart + marker.count)].elementsEqual(marker)
+    let randomCount = 6
+    guard bytes.count > marker.count + randomCount + tail.count, bytes.suffix(tail.count).elementsEqual(tail) else { return false }
+    let randomStart = bytes.count - tail.count - randomCount
+    let markerStart = randomStart - marker.count
+    let isAlphanumeric = { (byte: UInt8) in
+      (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte)
+        || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
+    }
+    return bytes[markerStart..<randomStart].elementsEqual(marker)
+      && bytes[randomStart..<(randomStart + randomCount)].allSatisfy(isAlphanumeric)
   }
 
   /// The names of the regular files in a folder whose names end in `suffix` (hidden ones left

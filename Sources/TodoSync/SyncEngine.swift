@@ -513,6 +513,19 @@ public enum SyncEngine {
     }
   }
 
+  /// How many items of `collection` the last sync left in the vdir (those whose task was purged
+  /// here not counted): a vdir with none of them was emptied by something other than todo.
+  public static func syncedItemCount(collection: String) -> DataOperation<Int, TodoError> {
+    DataOperation { connection throws(TodoError) in
+      try database { () throws(DatabaseError) in
+        guard case .integer(let count) = try connection.scalar(
+          "SELECT count(*) FROM sync_item WHERE collection = ? AND removed = 0", [.text(collection)])
+        else { return 0 }
+        return Int(count)
+      }
+    }
+  }
+
   /// The conflicts merges recorded, newest first.
   public static func conflicts(limit: Int) -> DataOperation<[(conflict: SyncConflict, decided: Int64)], TodoError> {
     DataOperation { connection throws(TodoError) in

@@ -203,7 +203,7 @@ public enum Vdirsyncer {
       return "every item of the collection on the server\(server) is gone; a sync would delete every task here, so it was stopped; if that is what you want, run todo sync --force"
     }
     if lower.contains("todo_local\" was completely emptied") {
-      return "every task here is gone from the vdir; a sync would delete every item on the server\(server), so it was stopped; if that is what you want, run todo sync --force"
+      return "the vdir has no item left, so vdirsyncer stopped rather than delete every item on the server\(server); if every task here was deleted on purpose, run todo sync --force; if the vdir folder was moved or emptied by accident, put its files back (todo sync --force does not empty the server then)"
     }
     if lower.contains("not found") || lower.contains("status: 404") {
       return "the server\(server) has no such collection; check the URL, or create the collection first"

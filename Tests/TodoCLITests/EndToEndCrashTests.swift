@@ -74,7 +74,7 @@ import TestSupport
     let window = max(Int(duration * 1_000_000), 1_000)
     var seen: [String] = []
     var attempts = 0
-    while seen.count < Self.landings && attempts < Self.landings * 3 {
+    while seen.count < Self.landings && attempts < Self.landings * 5 {
       attempts += 1
       let delay = random.next(below: window)
       let run = launchedAndOpen(todo, arguments())

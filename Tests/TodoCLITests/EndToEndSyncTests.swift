@@ -235,7 +235,7 @@ final class MovingClock {
     var random = SeededGenerator(seed: seed)
     var landed = 0
     var round = 0
-    while landed < 10 && round < 25 {
+    while landed < 10 && round < 40 {
       round += 1
       // A change to every task each round, so that each sync has work to do.
       a("update", "--where", "+crash", "--title", "Task of round \(round)", "--yes").expectSuccess()
@@ -529,6 +529,28 @@ final class MovingClock {
     #expect(asked.status == 1 && asked.stderr.contains("would delete 3 of 3 tasks here"), "\(asked)")
     sync(b, "--force")
     #expect(try titles(b).isEmpty)
+  }
+
+  /// A vdir emptied behind todo's back (the folder wiped or moved) is never carried to the
+  /// server, not even with --force: every task stays here and on the server.
+  @Test func aVdirEmptiedBehindTodosBackNeverEmptiesTheServer() throws {
+    let (server, machines) = try setUp(machines: 1)
+    defer { withExtendedLifetime(server) {} }
+    let a = machines[0]
+    for title in ["One", "Two", "Three"] { a("add", title).expectSuccess() }
+    sync(a)
+    #expect(server.items("tasks").count == 3)
+    for name in try FileManager.default.contentsOfDirectory(atPath: vdir(a).path) {
+      try FileManager.default.removeItem(at: vdir(a).appendingPathComponent(name))
+    }
+    let before = a.snapshot()
+    for arguments in [["sync"], ["sync", "--force"]] {
+      let run = a.run(arguments)
+      #expect(run.status == 1, "\(run)")
+      #expect(run.stderr.contains("the vdir has no item left, so vdirsyncer stopped rather than delete every item on the server"), "\(run)")
+      #expect(server.items("tasks").count == 3, "\(arguments) emptied the server")
+      #expect(a.snapshot() == before, "\(arguments) changed the tasks here")
+    }
   }
 
   /// Scenario 10: undoing a change that was already synced sends the undo as a change.

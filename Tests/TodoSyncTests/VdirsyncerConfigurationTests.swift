@@ -98,3 +98,15 @@ import TodoInterchange
     #expect(Vdirsyncer.upgradingPasswordPrompt(inConfiguration: String(old.drop { $0 != "\n" }), todo: "/usr/bin/todo") == nil)
   }
 }
+
+/// Only the temporary files `writeAtomically` makes for vdir items count as leftovers.
+@Test func onlyTodosTemporaryItemFilesAreLeftovers() {
+  #expect(FileSystem.isLeftoverTemporaryName("0c5a.ics.todo-a1B2c3.tmp"))
+  #expect(FileSystem.isLeftoverTemporaryName("abc@host.ics.todo-XXXXXX.tmp"))
+  for name in [
+    "notes.todo-backup.tmp", "x.ics.todo-12345.tmp", "x.ics.todo-1234567.tmp", "x.ics.todo-12_456.tmp",
+    "x.todo-123456.tmp", "x.ics", "x.ics.todo-123456.tm", ".ics.todo-123456.tmp",
+  ] {
+    #expect(!FileSystem.isLeftoverTemporaryName(name), "\(name)")
+  }
+}

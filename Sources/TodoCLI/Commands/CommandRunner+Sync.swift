@@ -244,15 +244,23 @@ extension CommandRunner {
     // back to the server. vdirsyncer runs while the database is not locked.
     if !request.offline { _ = try vdirsyncerPath() }
     let password = request.offline ? nil : try askedPassword(passwordPrompt, setup: false)
-    // vdirsyncer refuses to carry a side that was emptied (every task deleted and purged here, or
-    // every item removed from the server) to the other; --force, which already let todo's own
-    // mass-deletion guard pass, tells it the emptying is meant.
-    let vdirsyncerSync = ["sync"] + (request.force ? ["--force-delete"] : []) + ["todo"]
-    if !request.offline { _ = try runVdirsyncer(vdirsyncerSync, config: paths.config, url: url, password: password) }
+    // vdirsyncer refuses to carry a side that was emptied (every item removed from the server, or
+    // every task deleted and purged here) to the other; --force, which also lets todo's own
+    // mass-deletion guard pass, tells it the emptying is meant. Never when the vdir has none of
+    // the items the last sync left there while todo still counts some: then the folder was moved
+    // or wiped behind todo's back, and the server must not follow it.
+    let forceDelete = ["sync", "--force-delete", "todo"]
+    var first = ["sync", "todo"]
+    if request.force && !request.offline {
+      let files = (try? vdir.list().get())?.count ?? 0
+      let synced = try perform(SyncEngine.syncedItemCount(collection: collection), access: .read)
+      if files > 0 || synced == 0 { first = forceDelete }
+    }
+    if !request.offline { _ = try runVdirsyncer(first, config: paths.config, url: url, password: password) }
     let report = try perform(operation(true), access: .write)
     if !request.offline && (!report.written.isEmpty || !report.removed.isEmpty) {
       _ = try runVdirsyncer(
-        vdirsyncerSync, config: paths.config, url: url, password: password,
+        request.force ? forceDelete : ["sync", "todo"], config: paths.config, url: url, password: password,
         after: "the merge is saved here, and the next todo sync sends its changes")
     }
     renderSync(report, url: url, status: false, offline: request.offline)

@@ -505,8 +505,9 @@ enum Help {
       dependencies and notes merge as sets. An edit beats a delete. A file
       deleted on the server deletes its task here; a task deleted here is
       sent as CANCELLED. A sync that would delete more than half of the
-      synced tasks on either side stops unless --force. What todo does not
-      model (alarms, other apps' X- properties) is kept and sent back. The
+      synced tasks on either side, or that finds either side emptied, stops
+      unless --force. What todo does not model (alarms, other apps' X-
+      properties) is kept and sent back. The
       sync's changes here are one undo step; undoing a synced change is sent
       as a change by the next sync. Integer ids never leave this machine.
         --setup URL              write vdirsyncer's configuration for the
@@ -520,7 +521,8 @@ enum Help {
                                  on the terminal, once a sync
         --collection NAME        the vdir's name (default: the URL's last part)
         --status                 tasks changed here and files changed in the
-                                 vdir since the last sync (no network)
+                                 vdir since the last sync (no network), and
+                                 whether it would need --force
         --conflicts              fields both sides changed, and what was kept
         --offline                merge the vdir without running vdirsyncer (for
                                  when you run vdirsyncer yourself)

@@ -265,13 +265,14 @@ final class Session {
     return context
   }
 
-  /// Refuses a database path that is a folder, or a link to another user's file.
+  /// Refuses a database path that is a folder, a link another user planted, a file (or journal
+  /// file) another user owns, or a file in a folder others may write (`FileSystem.databaseTarget`).
   private func refuseUnusable(_ path: String) throws(Failure) {
     if FileSystem.isDirectory(path) {
       throw .databaseFile(path: path, reason: "it is a directory; give a file path")
     }
-    if FileSystem.isLinkToAnotherUsersFile(path) {
-      throw .databaseFile(path: path, reason: "it is a symbolic link to a file another user owns; give the path of your own file")
+    if case .failure(let problem) = FileSystem.databaseTarget(path) {
+      throw .databaseFile(path: path, reason: problem.reason)
     }
   }
 
@@ -284,6 +285,7 @@ final class Session {
       throw .environment("no database to complete from")
     }
     if let open = openContexts[path] { return open }
+    try refuseUnusable(path)
     // Read-only makes no change, but on a WAL database SQLite still creates -wal and -shm files,
     // which may then outlive a chmod or belong to the wrong user: see `openUnchanged`.
     let context: Context

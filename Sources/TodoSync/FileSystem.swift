@@ -42,17 +42,6 @@ public enum FileSystem {
     return stat(path, &status) == 0 && (status.st_mode & S_IFMT) == S_IFDIR
   }
 
-  /// Whether `path` is a symbolic link to something another user owns (a link planted to make
-  /// todo write someone else's file); false for a plain file, a link to one's own file, or a
-  /// link to nothing yet.
-  public static func isLinkToAnotherUsersFile(_ path: String) -> Bool {
-    var link = stat()
-    guard lstat(path, &link) == 0, (link.st_mode & S_IFMT) == S_IFLNK else { return false }
-    var target = stat()
-    guard stat(path, &target) == 0 else { return false }
-    return target.st_uid != geteuid()
-  }
-
   /// True when a file (or anything) exists at `path`.
   public static func exists(_ path: String) -> Bool {
     access(path, F_OK) == 0
@@ -157,7 +146,10 @@ public enum FileSystem {
   }
 
   /// Writes a file atomically: a temporary file in the same folder, written and flushed to disk,
-  /// then renamed over `path` (through a symbolic link, onto its target), and the folder flushed.
+  /// then renamed over `path`, and the folder flushed. A symbolic link at `path` is followed to
+  /// its target only when the user, root or the owner of its folder made it (`writeTarget`): one
+  /// another user planted in a shared folder is refused. A FIFO, terminal or device at `path`
+  /// (`/dev/stdout`, `/dev/null`) is written in place, never replaced by a regular file.
   /// A file that exists keeps its permissions; a new one is private (0600), as the tasks in it
   /// are. On any failure the temporary file is removed and `path` is left as it was. Returns the
   /// reason on failure.
@@ -172,12 +164,12 @@ public enum FileSystem {
   /// `durable` false skips flushing the file and its folder to disk (many files written in a row
   /// are flushed once with `flushFileSystem(of:)`).
   public static func writeAtomically(_ bytes: [UInt8], to path: String, durable: Bool = true) -> String? {
-    var target = path
-    if let resolved = realpath(path, nil) {
-      target = String(cString: resolved)
-      free(resolved)
+    let target: String
+    switch writeTarget(path) {
+    case .failure(let problem): return problem.reason
+    case .success(.inPlace(let special)): return writeInPlace(bytes, to: special)
+    case .success(.replace(let file)): target = file
     }
-    if isDirectory(target) { return "it is a directory" }
     var status = stat()
     let mode: mode_t = stat(target, &status) == 0 ? status.st_mode & 0o7777 : 0o600
     let suffix = ".tmp"

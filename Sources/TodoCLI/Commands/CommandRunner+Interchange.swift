@@ -44,7 +44,8 @@ extension CommandRunner {
     default:
       bytes = ICalendar.Writer(records, linkedUIDs: linked).calendar(records)
     }
-    guard let path = request.output else {
+    // `--output -` is standard output, as for most tools that take a file name.
+    guard let path = request.output, path != "-" else {
       output.write(bytes: bytes)
       return
     }

@@ -1,0 +1,142 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// How `todo` follows symbolic links at the end of a path it writes or opens: as the kernel's
+/// `protected_symlinks` would in a shared folder, but everywhere, because a write replaces a file
+/// by renaming, which never opens it through the link (so the kernel's check cannot help).
+extension FileSystem {
+  /// Why a path cannot be used.
+  public struct PathProblem: Error, Equatable {
+    public var reason: String
+    public init(reason: String) { self.reason = reason }
+  }
+
+  /// What writing a path means once its links are followed.
+  public enum WriteTarget: Equatable {
+    /// A regular file, or nothing yet: written to a temporary file beside it and renamed over it.
+    case replace(String)
+    /// A FIFO, a terminal, a device or a socket (`/dev/stdout`, `/dev/null`, a named pipe):
+    /// written where it is, never replaced by a regular file.
+    case inPlace(String)
+  }
+
+  /// The most links followed at the end of one path (the kernel's own limit).
+  static let maximumLinks = 40
+
+  /// Whether a symbolic link may be followed: one the user made, or root, or the owner of the
+  /// folder it stands in (who could have put anything there anyway). A link another user planted
+  /// in a shared folder such as `/tmp` is not followed (`protected_symlinks`' rule).
+  static func isTrustedLink(_ link: stat, in folder: String) -> Bool {
+    if link.st_uid == geteuid() || link.st_uid == 0 { return true }
+    var folderStatus = stat()
+    return stat(folder, &folderStatus) == 0 && folderStatus.st_uid == link.st_uid
+  }
+
+  /// The refusal of a link that `isTrustedLink` does not trust.
+  static func untrustedLinkProblem(_ path: String, _ link: stat) -> PathProblem {
+    PathProblem(
+      reason: "it is a symbolic link another user (uid \(link.st_uid)) made; todo does not follow links other users "
+        + "plant (remove it, or give the path it points to)")
+  }
+
+  /// Follows the links at the end of `path`, each of which must be trusted, to what a write
+  /// should write: the file to replace (which may not exist yet), or a special file to write in
+  /// place. A directory, a loop of links or an untrusted link is a problem.
+  public static func writeTarget(_ path: String) -> Result<WriteTarget, PathProblem> {
+    var current = path
+    for _ in 0..<maximumLinks {
+      var status = stat()
+      guard lstat(current, &status) == 0 else {
+        if errno == ENOENT { return .success(.replace(current)) }
+        return .failure(PathProblem(reason: String(cString: strerror(errno))))
+      }
+      switch status.st_mode & S_IFMT {
+      case S_IFREG: return .success(.replace(current))
+      case S_IFDIR: return .failure(PathProblem(reason: "it is a directory"))
+      case S_IFLNK:
+        let folder = folder(of: current)
+        guard isTrustedLink(status, in: folder) else { return .failure(untrustedLinkProblem(current, status)) }
+        guard let destination = readLink(current) else { return .failure(PathProblem(reason: String(cString: strerror(errno)))) }
+        let next = destination.hasPrefix("/") ? destination : folder + "/" + destination
+        var nextStatus = stat()
+        var followed = stat()
+        // A link the kernel resolves itself (`/proc/self/fd/1` names a pipe or a terminal, not
+        // a path): what it leads to is written in place.
+        if lstat(next, &nextStatus) != 0, errno == ENOENT, stat(current, &followed) == 0,
+          followed.st_mode & S_IFMT != S_IFREG, followed.st_mode & S_IFMT != S_IFDIR
+        {
+          return .success(.inPlace(current))
+        }
+        current = next
+      default:
+        return .success(.inPlace(current))
+      }
+    }
+    return .failure(PathProblem(reason: "too many levels of symbolic links"))
+  }
+
+  /// The text of a symbolic link; nil (with errno set) when it cannot be read.
+  static func readLink(_ path: String) -> String? {
+    var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+    let count = readlink(path, &buffer, buffer.count - 1)
+    guard count >= 0 else { return nil }
+    return String(decoding: buffer[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+  }
+
+  /// Writes every byte to a special file where it is (a FIFO, a terminal, a device): no
+  /// temporary file, no rename, and nothing to flush. The reason on failure.
+  static func writeInPlace(_ bytes: [UInt8], to path: String) -> String? {
+    let descriptor = open(path, O_WRONLY | O_NOCTTY | O_CLOEXEC)
+    guard descriptor >= 0 else { return String(cString: strerror(errno)) }
+    defer { close(descriptor) }
+    var written = 0
+    while written < bytes.count {
+      let count = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress! + written, bytes.count - written) }
+      if count < 0 {
+        if errno == EINTR { continue }
+        return String(cString: strerror(errno))
+      }
+      written += count
+    }
+    return nil
+  }
+
+  /// The problem with using `path` as a database, or nil: links are followed only when
+  /// trusted (`writeTarget`); the file and the journal files SQLite keeps beside it must belong
+  /// to the user or root; and a folder others may write must be sticky (`/tmp`), so that nobody
+  /// else can put a file or a journal in the database's place. Returns the file the path leads to.
+  public static func databaseTarget(_ path: String) -> Result<String, PathProblem> {
+    let target: String
+    switch writeTarget(path) {
+    case .failure(let problem): return .failure(problem)
+    case .success(.inPlace): return .failure(PathProblem(reason: "it is not a regular file"))
+    case .success(.replace(let file)): target = file
+    }
+    let user = geteuid()
+    for (file, role) in [(target, "it is"), (target + "-wal", "its -wal file is"), (target + "-shm", "its -shm file is"), (target + "-journal", "its -journal file is")] {
+      var status = stat()
+      guard lstat(file, &status) == 0 else { continue }
+      if status.st_uid != user && status.st_uid != 0 {
+        if file != target {
+          return .failure(
+            PathProblem(reason: "\(role) owned by another user (uid \(status.st_uid)), who could read or change the tasks through it; remove it"))
+        }
+        let reason = path != target ? "it is a symbolic link to a file another user owns" : "\(role) owned by another user (uid \(status.st_uid))"
+        return .failure(PathProblem(reason: reason + "; give the path of your own file"))
+      }
+      if file != target, status.st_mode & S_IFMT != S_IFREG {
+        return .failure(PathProblem(reason: "\(role) not a regular file; remove it"))
+      }
+    }
+    var folderStatus = stat()
+    let folder = folder(of: target)
+    if stat(folder, &folderStatus) == 0, folderStatus.st_mode & 0o022 != 0, folderStatus.st_mode & mode_t(S_ISVTX) == 0 {
+      return .failure(
+        PathProblem(
+          reason: "its folder \(folder) may be written by other users, who could replace the database or its journal; "
+            + "keep it in a folder only you can write (chmod go-w \(folder)), or a sticky one such as /tmp"))
+    }
+    return .success(target)
+  }
+}

@@ -16,6 +16,15 @@
 /// Timestamp.rfc3339(1_795_253_400)  // "2026-11-21T09:30:00Z"
 /// ```
 public enum Timestamp {
+  /// The instants a task may hold: 1970-01-01T00:00:00Z to 9999-12-31T23:59:59Z, the years the
+  /// date parser reads, a day column holds and every format we write can carry (RFC 3339 and
+  /// iCalendar have four-digit years; Taskwarrior's `YYYYMMDDTHHMMSSZ` too). A date from any
+  /// source outside them is refused before any arithmetic is done with it.
+  public static let representable: ClosedRange<Int64> = 0...253_402_300_799
+
+  /// The refusal of a date outside `representable`, for messages.
+  public static let outOfRangeReason = "dates must be in the years 1970 to 9999"
+
   /// Formats an instant as RFC 3339 in UTC, whole seconds, with a `Z` suffix.
   ///
   /// ```swift
@@ -75,11 +84,13 @@ public enum Timestamp {
     guard let parts = DateTimeText(Array(text.utf8)), parts.hasSeconds, let offset = parts.offset,
       parts.problem(allowLeapSecond: true) == nil
     else { return nil }
-    return parts.wallSeconds - offset
+    let seconds = parts.wallSeconds - offset
+    return representable.contains(seconds) ? seconds : nil
   }
 
   /// The instant of a wall-clock time: in the process's zone (`TZ`) when `zone` is nil, else in
-  /// the named IANA zone (`Europe/Berlin`). Nil for an unknown zone, or fields out of range.
+  /// the named IANA zone (`Europe/Berlin`). Nil for an unknown zone, or fields out of range (a
+  /// year outside 1970...9999).
   /// A time in a spring-forward gap or an autumn overlap reads as `CalendarDay.start` does.
   public static func wallClock(
     year: Int64, month: Int, day: Int, hour: Int, minute: Int, second: Int, zone: String? = nil
@@ -88,13 +99,17 @@ public enum Timestamp {
       (0...59).contains(minute), (0...60).contains(second)
     else { return nil }
     // A leap second reads as the next second.
+    guard (1970...9999).contains(year) else { return nil }
     let leap = second == 60 ? 1 : 0
-    guard let zone else {
-      return LocalTime.instant(year: year, month: month, day: day, hour: hour, minute: minute, second: second - leap)
-        .map { $0 + Int64(leap) }
+    let instant: Int64?
+    if let zone {
+      instant = LocalTime.instant(inZone: zone, year: year, month: month, day: day, hour: hour, minute: minute, second: second - leap)
+    } else {
+      instant = LocalTime.instant(year: year, month: month, day: day, hour: hour, minute: minute, second: second - leap)
     }
-    return LocalTime.instant(inZone: zone, year: year, month: month, day: day, hour: hour, minute: minute, second: second - leap)
-      .map { $0 + Int64(leap) }
+    // Not checked against `representable`: a western zone's last hours of 9999 are already the
+    // year 10000 in UTC, which the caller refuses as out of range (not as an unknown zone).
+    return instant.map { $0 + Int64(leap) }
   }
 
   /// Formats an instant as local wall-clock time (process `TZ`): `YYYY-MM-DD HH:MM ZONE`.

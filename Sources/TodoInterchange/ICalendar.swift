@@ -317,7 +317,11 @@ public enum ICalendar {
       let second = number(13..<15)
     else { throw fail() }
     let utc = bytes.count == 16 && bytes[15] == UInt8(ascii: "Z")
-    guard utc || bytes.count == 15 else { throw fail() }
+    guard utc || bytes.count == 15, (1970...9999).contains(year) else { throw fail() }
+    func inRange(_ seconds: Int64) throws(InterchangeError) -> TaskDate {
+      guard Timestamp.representable.contains(seconds) else { throw fail() }
+      return .instant(seconds)
+    }
     if utc {
       guard let seconds = Taskwarrior.parseTime(value) else { throw fail() }
       return .instant(seconds)
@@ -326,7 +330,7 @@ public enum ICalendar {
       guard
         let seconds = Timestamp.wallClock(year: Int64(year), month: month, day: day, hour: hour, minute: minute, second: second)
       else { throw fail() }
-      return .instant(seconds)
+      return try inRange(seconds)
     }
     // `/mozilla.org/20070129_1/Europe/Berlin`: the zone is the longest end of the path that is one;
     // Outlook's `W. Europe Standard Time` is the IANA zone Windows means by it.
@@ -336,7 +340,7 @@ public enum ICalendar {
       if let seconds = Timestamp.wallClock(
         year: Int64(year), month: month, day: day, hour: hour, minute: minute, second: second, zone: candidate)
       {
-        return .instant(seconds)
+        return try inRange(seconds)
       }
     }
     // A zone of the calendar's own (a display name, an id of Outlook's): its VTIMEZONE's rules.
@@ -344,8 +348,7 @@ public enum ICalendar {
       guard (1...12).contains(month), day >= 1, day <= Timestamp.daysIn(month: month, year: Int64(year)), hour < 24,
         minute < 60, second < 61
       else { throw fail() }
-      return .instant(
-        defined.instant(year: Int64(year), month: month, day: day, hour: hour, minute: minute, second: second))
+      return try inRange(defined.instant(year: Int64(year), month: month, day: day, hour: hour, minute: minute, second: second))
     }
     throw InterchangeError(
       line: property.line,

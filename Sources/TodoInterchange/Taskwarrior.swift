@@ -228,7 +228,7 @@ public enum Taskwarrior {
         + String(decoding: bytes[11..<13], as: UTF8.self) + ":" + String(decoding: bytes[13..<15], as: UTF8.self) + "Z"
       return Timestamp.parseRFC3339(iso)
     }
-    if let seconds = Int64(text) { return seconds }
+    if let seconds = Int64(text) { return Timestamp.representable.contains(seconds) ? seconds : nil }
     return Timestamp.parseRFC3339(text)
   }
 
@@ -243,10 +243,14 @@ public enum Taskwarrior {
     switch fields.take(key) {
     case nil, .null?: return nil
     case .string(let text)?:
-      guard let seconds = parseTime(text) else { throw fields.error("\"\(key)\" is not a time (20261127T170000Z): '\(text)'") }
+      guard let seconds = parseTime(text) else {
+        throw fields.error("\"\(key)\" is not a time (20261127T170000Z) in the years 1970 to 9999: '\(text)'")
+      }
       return seconds
     case .number(let text)?:
-      guard let seconds = Int64(text) else { throw fields.error("\"\(key)\" is not a time: \(text)") }
+      guard let seconds = Int64(text), Timestamp.representable.contains(seconds) else {
+        throw fields.error("\"\(key)\" is not a time in the years 1970 to 9999: \(text)")
+      }
       return seconds
     default: throw fields.error("\"\(key)\" is not a time")
     }
@@ -255,7 +259,8 @@ public enum Taskwarrior {
   private static func date(_ fields: inout Fields, _ key: String) throws(InterchangeError) -> TaskDate? {
     guard let seconds = try instant(&fields, key) else { return nil }
     let day = CalendarDay.local(seconds)
-    return day.start == seconds ? .day(day) : .instant(seconds)
+    // Local midnight reads as a day, unless that day is past 9999 (9999-12-31T10:00Z at UTC+14).
+    return day.year <= 9999 && day.start == seconds ? .day(day) : .instant(seconds)
   }
 
   /// One task as a Taskwarrior JSON object (one line, no newline).

@@ -77,7 +77,19 @@ import Testing
     let now: Int64 = 1_795_608_000  // 2026-11-25T12:00:00Z
     let next = rule.next(after: day("2026-11-20"), start: day("2026-11-01"), completed: now, now: now)
     #expect(next == day("2026-11-25") || next == day("2026-11-26"))
-    #expect(!next.isPast(now: now))
+    #expect(next?.isPast(now: now) == false)
+  }
+
+  @Test(arguments: ["daily", "weekly", "monthly", "yearly", "weekdays", "+1w"])
+  func thereIsNoNextDateAfter9999OrFromADateOutOfRange(rule text: String) throws {
+    let rule = try #require(RecurrenceRule(parsing: text))
+    let last = day("9999-12-31")
+    #expect(rule.next(after: last, start: day("9999-12-01"), completed: last.sortInstant, now: 0) == nil)
+    // A date a database held before dates were checked: no answer, and no endless loop.
+    for far in [Int64.max, Int64.min, 253_402_300_800] {
+      #expect(rule.next(after: .instant(far), start: .instant(far), completed: 0, now: 0) == nil)
+      #expect(rule.next(after: day("2026-11-20"), start: day("2026-11-01"), completed: 0, now: far) == nil)
+    }
   }
 
   @Test func afterCompletionCountsFromTheDayItWasDone() {

@@ -120,16 +120,26 @@ public struct RecurrenceRule: Sendable, Equatable, CustomStringConvertible {
   ///   first date) after `previous` that is not already past: missed instances are skipped,
   ///   never created.
   /// - After completion: one step after the day `completed` (at the previous date's time of day).
-  public func next(after previous: TaskDate, start: TaskDate, completed: Int64, now: Int64) -> TaskDate {
+  ///
+  /// Nil when there is no next date a task can hold: it would be after 9999-12-31 (or a date
+  /// given is already outside `TaskDate.isRepresentable`). The series then ends.
+  public func next(after previous: TaskDate, start: TaskDate, completed: Int64, now: Int64) -> TaskDate? {
+    guard previous.isRepresentable, start.isRepresentable, Timestamp.representable.contains(completed),
+      Timestamp.representable.contains(now)
+    else { return nil }
     if afterCompletion {
       let day = CalendarDay.local(completed)
       let base = Self.moved(previous) { _ in day }
-      return advance(base, steps: 1)
+      let candidate = advance(base, steps: 1)
+      return candidate.isRepresentable ? candidate : nil
     }
     if unit == .weekday {
       var candidate = advance(previous, steps: 1)
-      while candidate.isPast(now: now) { candidate = advance(candidate, steps: 1) }
-      return candidate
+      while candidate.isPast(now: now) {
+        guard candidate.isRepresentable else { return nil }
+        candidate = advance(candidate, steps: 1)
+      }
+      return candidate.isRepresentable ? candidate : nil
     }
     // A first guess from the distance in days (units counted long, so that the guess is never
     // past the answer), then forward step by step.
@@ -145,10 +155,11 @@ public struct RecurrenceRule: Sendable, Equatable, CustomStringConvertible {
     var steps = max(1, Int(distance / (unitDays * Int64(count))) - 2)
     var candidate = advance(start, steps: steps)
     while Self.isAfter(candidate, previous) == false || candidate.isPast(now: now) {
+      guard candidate.isRepresentable else { return nil }
       steps += 1
       candidate = advance(start, steps: steps)
     }
-    return candidate
+    return candidate.isRepresentable ? candidate : nil
   }
 
   /// The same date moved `days` days: a day to a day, an instant to the same local time.

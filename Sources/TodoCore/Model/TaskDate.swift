@@ -43,6 +43,14 @@ public enum TaskDate: Sendable, Equatable, Hashable {
     }
   }
 
+  /// Whether the date is one a task may hold (`Timestamp.representable`; a day in 1970...9999).
+  public var isRepresentable: Bool {
+    switch self {
+    case .instant(let instant): Timestamp.representable.contains(instant)
+    case .day(let day): (1970...9999).contains(day.year)
+    }
+  }
+
   /// Before `now`: a day only once it has ended where the user is now.
   public func isPast(now: Int64) -> Bool {
     switch self {

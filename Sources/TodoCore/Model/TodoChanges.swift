@@ -189,6 +189,11 @@ public enum Validation {
       throw .invalid("+\(tag) is a virtual tag: todo works it out from the task, so it cannot be added")
     }
     if case .set(let project) = changes.project { try Validation.project(project) }
+    for (name, change) in [("due", changes.due), ("wait", changes.wait), ("scheduled", changes.scheduled), ("until", changes.until)] {
+      if case .set(.date(let date))? = change, !date.isRepresentable {
+        throw .invalid("\(name) \(date.text) is out of range: \(Timestamp.outOfRangeReason)")
+      }
+    }
     if let uuid = changes.uuid, !UUIDGenerator.isUUID(uuid) {
       throw .invalid("'\(uuid)' is not a UUID (8-4-4-4-12 lowercase hex digits)")
     }

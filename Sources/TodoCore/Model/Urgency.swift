@@ -67,7 +67,7 @@ public enum Urgency {
     if todo.tags.contains("next") { add("next", 1, c.next, "tagged +next") }
     if let date = todo.due {
       // Days overdue (negative: days left), from the due instant (a day's local start).
-      let days = Double(now - date.sortInstant) / 86_400
+      let days = (Double(now) - Double(date.sortInstant)) / 86_400
       let factor = days >= 7 ? 1 : days >= -14 ? (days + 14) * 0.8 / 21 + 0.2 : 0.2
       add("due", factor, c.due, days >= 0 ? "due \(rounded(days))d ago" : "due in \(rounded(-days))d")
     }
@@ -80,7 +80,9 @@ public enum Urgency {
     }
     if let date = todo.scheduled, date.sortInstant < now { add("scheduled", 1, c.scheduled, "scheduled date passed") }
     if todo.isActive { add("active", 1, c.active, "being worked on") }
-    let days = (now - todo.created) / 86_400
+    // Saturating: a database written before dates were range-checked may hold any number.
+    let age = now.subtractingReportingOverflow(todo.created)
+    let days = age.overflow ? (now > todo.created ? Int64.max : Int64.min) / 86_400 : age.partialValue / 86_400
     add("age", min(1, Double(days) / c.ageMax), c.age, "\(days) day\(days == 1 ? "" : "s") old")
     let noteFactor = todo.notes.count >= 3 ? 1 : todo.notes.count == 2 ? 0.9 : todo.notes.count == 1 ? 0.8 : 0
     add("notes", noteFactor, c.notes, "\(todo.notes.count) note\(todo.notes.count == 1 ? "" : "s")")

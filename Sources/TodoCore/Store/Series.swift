@@ -81,7 +81,7 @@ struct Series: Entity {
     // Shown as they will come: from the instance's own date on, never the past.
     let from = max(now, previous.sortInstant)
     while dates.count < count {
-      let next = rule.next(after: previous, start: start, completed: from, now: from)
+      guard let next = rule.next(after: previous, start: start, completed: from, now: from) else { break }
       if let until = template.until, RecurrenceRule.isAfter(next, until) { break }
       dates.append(next)
       previous = next
@@ -143,13 +143,23 @@ extension TodoStore {
     guard taken == 0 else { return nil }
     let previous = (series.template.due == nil ? closed.scheduled : closed.due) ?? start
     let anchor = series.rule.next(after: previous, start: start, completed: closed.completed ?? now, now: now)
-    if let until = series.template.until, RecurrenceRule.isAfter(anchor, until) {
+    let dates = anchor.map { series.dates(at: $0) }
+    // The series ends when its next date is after its until, or after 9999-12-31 (the last day
+    // a task may hold: the end is noted on the instance that was closed).
+    let pastLastDay = dates.map { [$0.due, $0.wait, $0.scheduled].contains { $0.map { !$0.isRepresentable } ?? false } } ?? true
+    guard let anchor, let dates, !pastLastDay, !(series.template.until.map { RecurrenceRule.isAfter(anchor, $0) } ?? false) else {
       series.ended = now
       series.modified = now
       _ = try seriesTable.update(series).run(connection)
+      if pastLastDay {
+        _ = try notes.add { note in
+          note.todoID = closed.id
+          note.created = now
+          note.text = "The series ended: its next date would be after 9999-12-31, the last day a task can hold."
+        }.run(connection)
+      }
       return nil
     }
-    let dates = series.dates(at: anchor)
     let template = series.template
     let next = try todos.add { todo in
       todo.uuid = uuid

@@ -406,6 +406,9 @@ extension TodoStore {
     } catch {
       return "\(error.description) (task \(todo.uuid))"
     }
+    if let field = unrepresentableDate(in: record) {
+      return "task \(todo.uuid): \(field) is out of range: \(Timestamp.outOfRangeReason)"
+    }
     // A deleted task keeps the completion time it had (none, if it was deleted while pending).
     if todo.status == .done && todo.completed == nil {
       return "task \(todo.uuid) is done but has no completion time"
@@ -422,6 +425,19 @@ extension TodoStore {
       return "extra format '\(extra.format)' is not one of taskwarrior, todotxt, ical"
     }
     return nil
+  }
+
+  /// The name of the first date of a record outside `Timestamp.representable` (every format's
+  /// reader checks its own, so this is the last guard of the store, whatever the source).
+  static func unrepresentableDate(in record: TaskRecord) -> String? {
+    let todo = record.todo
+    let dates: [(String, TaskDate?)] = [("due", todo.due), ("wait", todo.wait), ("scheduled", todo.scheduled), ("until", todo.until)]
+    if let (name, _) = dates.first(where: { $0.1.map { !$0.isRepresentable } ?? false }) { return name }
+    let instants: [(String, Int64?)] =
+      [("created", todo.created), ("modified", todo.modified), ("completed", todo.completed), ("series end", todo.series?.ended)]
+      + todo.intervals.flatMap { [("a time interval's start", $0.started), ("a time interval's end", $0.stopped)] }
+      + todo.notes.map { ("a note's time", $0.created) }
+    return instants.first { $0.1.map { !Timestamp.representable.contains($0) } ?? false }?.0
   }
 
   /// Refuses records that cannot be stored, naming the first one's line.

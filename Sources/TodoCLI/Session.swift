@@ -131,7 +131,7 @@ final class Session {
       writer.endLine()
       writer.drain(into: standardError)
     } else {
-      standardError.write("todo: warning: \(sanitizedForTerminal(message))\n")
+      standardError.write("todo: warning: \(sanitizedLinesForTerminal(message))\n")
     }
   }
 

@@ -71,9 +71,13 @@ public indirect enum JSONValue: Sendable, Equatable {
       case "\t": output += "\\t"
       case "\u{08}": output += "\\b"
       case "\u{0C}": output += "\\f"
-      case _ where scalar.value < 0x20:
+      // RFC 8259 asks for U+0000–U+001F; DEL, C1 and the bidirectional and line-separating
+      // controls are escaped too, so that a file shown on a terminal cannot drive it.
+      case _ where scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) || (0x2028...0x202E).contains(scalar.value)
+        || (0x2066...0x2069).contains(scalar.value) || scalar.value == 0x200E || scalar.value == 0x200F
+        || scalar.value == 0x061C:
         let digits = Array("0123456789abcdef")
-        output += "\\u00" + String(digits[Int(scalar.value >> 4)]) + String(digits[Int(scalar.value & 0xF)])
+        output += "\\u" + (0..<4).reversed().map { String(digits[Int(scalar.value >> UInt32(4 * $0)) & 0xF]) }.joined()
       default: output.unicodeScalars.append(scalar)
       }
     }

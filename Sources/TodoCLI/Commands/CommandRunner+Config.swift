@@ -27,7 +27,7 @@ extension CommandRunner {
       }
     case .get(let key):
       if format == .human {
-        output.write(configuration.value(key) + "\n")
+        output.write(sanitizedForTerminal(configuration.value(key)) + "\n")
       } else {
         writeJSON { json in setting(key, into: &json) }
       }
@@ -47,7 +47,7 @@ extension CommandRunner {
       let name = configuration.activeContext
       if format == .human {
         if let name {
-          output.write("Context \(name): \(configuration.value("context.\(name)"))\n")
+          output.write("Context \(sanitizedForTerminal(name)): \(sanitizedForTerminal(configuration.value("context.\(name)")))\n")
         } else {
           output.write("No context is active; 'todo context NAME' makes one active.\n")
         }

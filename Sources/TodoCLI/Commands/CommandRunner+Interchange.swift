@@ -46,7 +46,13 @@ extension CommandRunner {
     }
     // `--output -` is standard output, as for most tools that take a file name.
     guard let path = request.output, path != "-" else {
-      output.write(bytes: bytes)
+      // On a terminal, text a file or server brought (an escape in a title) is shown, not obeyed;
+      // JSON escapes it already, and output to a file or a pipe is byte for byte the format's.
+      if session.outputIsTerminal, format == "todotxt" || format == "ical" {
+        output.write(sanitizedLinesForTerminal(String(decoding: bytes, as: UTF8.self)))
+      } else {
+        output.write(bytes: bytes)
+      }
       return
     }
     if let problem = FileSystem.writeAtomically(bytes, to: path) {

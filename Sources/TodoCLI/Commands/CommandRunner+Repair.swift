@@ -35,7 +35,7 @@ extension CommandRunner {
         output.write("The database \(path) is intact (SQLite's integrity check found nothing wrong).\n")
       } else {
         output.write("The database \(path) is damaged; SQLite's integrity check found:\n")
-        for problem in problems { output.write("  \(problem)\n") }
+        for problem in problems { output.write("  \(sanitizedForTerminal(problem))\n") }
       }
     case .json, .jsonLines:
       writeJSON { json in
@@ -106,7 +106,7 @@ extension CommandRunner {
       if damaged.isEmpty {
         output.write("Every row was read: the copy \(dryRun ? "would be" : "is") complete.\n")
       } else {
-        output.write("Damage was met in \(damaged.joinedText(", ")): rows stored in the damaged parts could not be read.\n")
+        output.write("Damage was met in \(sanitizedForTerminal(damaged.joinedText(", "))): rows stored in the damaged parts could not be read.\n")
       }
       if report.orphansRemoved > 0 {
         output.write("\(report.orphansRemoved) rows that pointed at lost rows were removed or unlinked.\n")

@@ -351,8 +351,9 @@ extension CommandRunner {
       }
       for (conflict, decided) in conflicts {
         output.write(
-          "\(Timestamp.localDescription(decided))  task \(conflict.taskUUID.prefix(8))  \(conflict.field): kept "
-            + "'\(conflict.kept)' (from \(conflict.keptSide == .local ? "here" : "the server")), lost '\(conflict.lost)'\n")
+          "\(Timestamp.localDescription(decided))  task \(sanitizedForTerminal(String(conflict.taskUUID.prefix(8))))  "
+            + "\(sanitizedForTerminal(conflict.field)): kept '\(sanitizedForTerminal(conflict.kept))' "
+            + "(from \(conflict.keptSide == .local ? "here" : "the server")), lost '\(sanitizedForTerminal(conflict.lost))'\n")
       }
     case .json, .jsonLines:
       writeJSONList(conflicts) { json, item in self.conflictJSON(item.conflict, decided: item.decided, &json) }

@@ -132,8 +132,8 @@ enum Failure: Error {
       writer.drain(into: stream)
     } else {
       let lineNumber = line.map { "line \($0): " } ?? ""
-      stream.write("todo: error: \(lineNumber)\(sanitizedForTerminal(message))\n")
-      if let hint { stream.write("todo: hint: \(hint)\n") }
+      stream.write("todo: error: \(lineNumber)\(sanitizedLinesForTerminal(message))\n")
+      if let hint { stream.write("todo: hint: \(sanitizedLinesForTerminal(hint))\n") }
     }
   }
 

@@ -65,11 +65,12 @@ func truncated(_ text: String, toWidth width: Int) -> String {
 /// sanitizedForTerminal("a\u{1B}[31mb\n")  // #"a\u{1B}[31mb\n"#
 /// ```
 func sanitizedForTerminal(_ text: String) -> String {
-  // C1 controls are U+0080–U+009F, encoded as 0xC2 0x80–0x9F, and the line separators and
-  // bidirectional overrides start with 0xE2: those bytes send us the slow way.
+  // C1 controls are U+0080–U+009F, encoded as 0xC2 0x80–0x9F, the line separators, the
+  // directional marks and bidirectional overrides start with 0xE2, and the Arabic letter mark
+  // with 0xD8: those bytes send us the slow way.
   var bytes = text
   let mayHoldControls = bytes.withUTF8 { utf8 in
-    utf8.contains { $0 < 0x20 || $0 == 0x7F || $0 == 0xC2 || $0 == 0xE2 }
+    utf8.contains { $0 < 0x20 || $0 == 0x7F || $0 == 0xC2 || $0 == 0xE2 || $0 == 0xD8 }
   }
   guard mayHoldControls else { return text }
   var result = ""
@@ -87,12 +88,21 @@ func sanitizedForTerminal(_ text: String) -> String {
 // MARK: - Scalars
 
 /// Whether a terminal would interpret `scalar` instead of drawing it: C0, DEL and C1, the line
-/// and paragraph separators, and the bidirectional embeddings, overrides and isolates (which
-/// could make a title display as something else).
-private func isTerminalControl(_ scalar: Unicode.Scalar) -> Bool {
+/// and paragraph separators, and the bidirectional marks, embeddings, overrides and isolates
+/// (which could make a title display as something else).
+func isTerminalControl(_ scalar: Unicode.Scalar) -> Bool {
   let value = scalar.value
   return value < 0x20 || (0x7F...0x9F).contains(value) || (0x2028...0x202E).contains(value)
-    || (0x2066...0x2069).contains(value)
+    || (0x2066...0x2069).contains(value) || value == 0x200E || value == 0x200F || value == 0x061C
+}
+
+/// `sanitizedForTerminal` line by line: a message of several lines (vdirsyncer's output) keeps
+/// its line breaks, each line made safe, instead of showing them as `\n`.
+func sanitizedLinesForTerminal(_ text: String) -> String {
+  guard text.utf8.contains(UInt8(ascii: "\n")) else { return sanitizedForTerminal(text) }
+  return text.split(separator: "\n", omittingEmptySubsequences: false).map { line in
+    sanitizedForTerminal(String(line.hasSuffix("\r") ? line.dropLast() : line))
+  }.joinedText("\n")
 }
 
 /// The visible stand-in for a control character.

@@ -228,25 +228,67 @@ struct JSONWriter {
     }
   }
 
-  /// Appends `string` quoted, escaping `"`, `\` and U+0000–U+001F; everything else (including
-  /// DEL, non-ASCII and emoji) is copied as UTF-8, which RFC 8259 allows.
+  /// Appends `string` quoted, escaping `"`, `\` and U+0000–U+001F as RFC 8259 asks, and DEL,
+  /// the C1 controls and the bidirectional controls too (`\u009b`, `\u202e`): JSON read by a
+  /// program decodes to the same text, and JSON printed on a terminal cannot drive it.
+  /// Everything else (non-ASCII, emoji) is copied as UTF-8.
   private mutating func appendString(_ string: String) {
     bytes.append(UInt8(ascii: "\""))
     var copy = string
     copy.withUTF8 { utf8 in
       var runStart = 0
-      for index in 0..<utf8.count {
+      var index = 0
+      while index < utf8.count {
         let byte = utf8[index]
-        guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else {
+        guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte == 0x7F || byte == 0xC2
+          || byte == 0xD8 || byte == 0xE2
+        else {
+          index += 1
+          continue
+        }
+        let control = byte >= 0x7F ? Self.terminalControl(in: utf8, at: index) : (scalar: UInt32(byte), length: 1)
+        guard let control else {
+          index += 1
           continue
         }
         bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<index]))
-        runStart = index + 1
-        appendEscape(for: byte)
+        index += control.length
+        runStart = index
+        if control.scalar < 0x20 || control.scalar == 0x22 || control.scalar == 0x5C {
+          appendEscape(for: UInt8(control.scalar))
+        } else {
+          appendUnicodeEscape(control.scalar)
+        }
       }
       bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<utf8.count]))
     }
     bytes.append(UInt8(ascii: "\""))
+  }
+
+  /// The control character a terminal would act on that starts at `index` (DEL, C1, or a
+  /// bidirectional or line-separating control; the lead byte is one of 0x7F, 0xC2, 0xD8, 0xE2),
+  /// with its length in bytes; nil for any other character.
+  private static func terminalControl(in utf8: UnsafeBufferPointer<UInt8>, at index: Int) -> (scalar: UInt32, length: Int)? {
+    let lead = utf8[index]
+    if lead == 0x7F { return (0x7F, 1) }
+    guard index + 1 < utf8.count else { return nil }
+    let second = utf8[index + 1]
+    if lead == 0xC2 { return (0x80...0x9F).contains(second) ? (UInt32(second), 2) : nil }
+    if lead == 0xD8 { return second == 0x9C ? (0x061C, 2) : nil }
+    guard index + 2 < utf8.count else { return nil }
+    let scalar = 0x2000 | (UInt32(second & 0x3F) << 6) | UInt32(utf8[index + 2] & 0x3F)
+    guard second == 0x80 || second == 0x81 else { return nil }
+    return (0x200E...0x200F).contains(scalar) || (0x2028...0x202E).contains(scalar) || (0x2066...0x2069).contains(scalar)
+      ? (scalar, 3) : nil
+  }
+
+  /// Appends `\uXXXX` for a scalar of the Basic Multilingual Plane.
+  private mutating func appendUnicodeEscape(_ scalar: UInt32) {
+    let hexDigits: StaticString = "0123456789abcdef"
+    bytes.append(contentsOf: "\\u".utf8)
+    for shift in stride(from: 12, through: 0, by: -4) {
+      bytes.append(hexDigits.utf8Start[Int((scalar >> UInt32(shift)) & 0xF)])
+    }
   }
 
   /// Appends the escape sequence for one byte that may not appear raw in a JSON string.

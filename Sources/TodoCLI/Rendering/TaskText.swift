@@ -26,8 +26,8 @@ struct TaskText {
   /// `Buy milk  +home project:work pri:H due:2026-11-27 00:00 CET` — everything that was stored.
   func summary(_ todo: Todo) -> String {
     var parts = [sanitizedForTerminal(todo.title)]
-    var attributes: [String] = todo.tags.map { styled("+" + $0, palette.tag) }
-    if let project = todo.project { attributes.append(styled("project:" + project, palette.project)) }
+    var attributes: [String] = todo.tags.map { styled("+" + sanitizedForTerminal($0), palette.tag) }
+    if let project = todo.project { attributes.append(styled("project:" + sanitizedForTerminal(project), palette.project)) }
     if let priority = todo.priority { attributes.append("pri:" + priority.rawValue) }
     for (name, date) in [("due", todo.due), ("wait", todo.wait), ("scheduled", todo.scheduled), ("until", todo.until)] {
       if let date { attributes.append(name + ":" + describe(date)) }
@@ -247,13 +247,14 @@ struct TaskText {
       if case .day = value { allDay = ", all day" } else { allDay = "" }
       return "\(describe(value)) (\(relative(value, past: past))\(allDay))"
     }
-    let status = todo.reason.map { "\(todo.status.rawValue) (\($0))" } ?? todo.status.rawValue
+    // Every value that came from a user, a file or a server is made safe for the terminal.
+    let status = todo.reason.map { "\(todo.status.rawValue) (\(sanitizedForTerminal($0)))" } ?? todo.status.rawValue
     var lines = ["\(styled("Task \(todo.id)", .bold)): \(sanitizedForTerminal(todo.title))"]
     let fields: [(String, String)] = [
       ("Status", status),
       ("Priority", todo.priority.map { "\($0.rawValue)" } ?? "-"),
-      ("Project", todo.project ?? "-"),
-      ("Tags", todo.tags.isEmpty ? "-" : todo.tags.map { "+" + $0 }.joinedText(" ")),
+      ("Project", todo.project.map(sanitizedForTerminal) ?? "-"),
+      ("Tags", todo.tags.isEmpty ? "-" : todo.tags.map { "+" + sanitizedForTerminal($0) }.joinedText(" ")),
       ("Due", date(todo.due, past: todo.status == .pending ? .overdue : .ago)),
       ("Wait", date(todo.wait)),
       ("Scheduled", date(todo.scheduled)),
@@ -261,7 +262,7 @@ struct TaskText {
       ("Created", time(todo.created)),
       ("Modified", time(todo.modified)),
       ("Completed", time(todo.completed)),
-      ("UUID", todo.uuid),
+      ("UUID", sanitizedForTerminal(todo.uuid)),
     ]
     var links: [(String, String)] = []
     if let parent = todo.parentID { links.append(("Parent", "task \(parent)")) }
@@ -275,7 +276,7 @@ struct TaskText {
       if let ended = series.ended { rule += "; ended \(Timestamp.localDescription(ended))" }
       links.append(("Recur", rule))
       if !upcoming.isEmpty { links.append(("Next", upcoming.map { describe($0) }.joinedText(", "))) }
-      links.append(("Series", series.uuid))
+      links.append(("Series", sanitizedForTerminal(series.uuid)))
     }
     if todo.isActive, let started = todo.intervals.last?.started { links.append(("Active", "since \(time(started))")) }
     for (name, value) in fields + links {

@@ -89,7 +89,7 @@ final class Shell {
 
     while true {
       for warning in editor.takeHistoryWarnings() {
-        session.standardError.write("todo: warning: \(warning)\n")
+        session.standardError.write("todo: warning: \(sanitizedLinesForTerminal(warning))\n")
       }
       session.standardError.flush()
       session.standardOutput.flush()

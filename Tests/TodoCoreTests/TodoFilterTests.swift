@@ -41,10 +41,10 @@ import Testing
     let predicate = filter.predicate(now: 150)
     #expect(
       predicate.sql == """
-        ((((((todo.id IN (SELECT todo_id FROM tag WHERE name = ?)) AND (todo.id NOT IN (SELECT todo_id FROM tag \
-        WHERE name = ?))) AND ((todo.project = ? OR (todo.project >= ? AND todo.project < ?)))) AND (todo.priority IN \
-        (?, ?))) AND ((todo_contains(todo.title, ?) OR todo.id IN (SELECT todo_id FROM note WHERE todo_contains(text, ?))))) \
-        AND (todo.created < ?)) AND (todo.due > ? AND CASE WHEN todo.due_day IS NULL THEN todo.due > ? ELSE todo.due_day > ? END)
+        (todo.id IN (SELECT todo_id FROM tag WHERE name = ?)) AND (todo.id NOT IN (SELECT todo_id FROM tag \
+        WHERE name = ?)) AND ((todo.project = ? OR (todo.project >= ? AND todo.project < ?))) AND (todo.priority IN \
+        (?, ?)) AND ((todo_contains(todo.title, ?) OR todo.id IN (SELECT todo_id FROM note WHERE todo_contains(text, ?)))) \
+        AND (todo.created < ?) AND (todo.due > ? AND CASE WHEN todo.due_day IS NULL THEN todo.due > ? ELSE todo.due_day > ? END)
         """)
     #expect(
       predicate.arguments == [

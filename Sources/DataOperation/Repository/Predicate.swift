@@ -82,8 +82,48 @@ public struct Predicate: Sendable, Equatable {
   /// let all = Predicate.all([.isNull("due"), .column("year", .lessThan, 2000)])
   /// ```
   public static func all(_ predicates: [Predicate]) -> Predicate {
-    guard let first = predicates.first else { return Predicate(sql: "1") }
-    return predicates.dropFirst().reduce(first, &&)
+    joined(predicates[...], "AND", empty: "1")
+  }
+
+  /// Any of the conditions (false when there are none).
+  ///
+  /// ```swift
+  /// let any = Predicate.any([.isNull("due"), .column("year", .lessThan, 2000)])
+  /// ```
+  public static func any(_ predicates: [Predicate]) -> Predicate {
+    joined(predicates[...], "OR", empty: "0")
+  }
+
+  /// How many conditions one level of `all`/`any` joins before it nests.
+  static let joinedPerLevel = 64
+
+  /// The conditions joined by `AND` or `OR` in time linear in their number: up to
+  /// `joinedPerLevel` side by side, more as a balanced tree of such runs. SQLite parses `a OR b OR
+  /// c` into a tree as deep as the run is long (at most 1,000 deep) and each level of
+  /// parentheses costs its parser stack (about 30 levels in all): a balanced tree of runs keeps
+  /// both small for tens of thousands of conditions, where `(a) OR (b)` folded one at a time took
+  /// quadratic time and overflowed the parser's stack at 80.
+  private static func joined(_ predicates: ArraySlice<Predicate>, _ operator: String, empty: String) -> Predicate {
+    switch predicates.count {
+    case 0: return Predicate(sql: empty)
+    case 1: return predicates[predicates.startIndex]
+    case ...joinedPerLevel:
+      var sql = ""
+      var arguments: [SQLValue] = []
+      for predicate in predicates {
+        sql += sql.isEmpty ? "(" : ") \(`operator`) ("
+        sql += predicate.sql
+        arguments += predicate.arguments
+      }
+      return Predicate(sql: sql + ")", arguments: arguments)
+    default:
+      // Split into up to `joinedPerLevel` parts, each joined the same way.
+      let partSize = (predicates.count + joinedPerLevel - 1) / joinedPerLevel
+      let parts = stride(from: predicates.startIndex, to: predicates.endIndex, by: partSize).map { start in
+        joined(predicates[start..<min(start + partSize, predicates.endIndex)], `operator`, empty: empty)
+      }
+      return joined(parts[...], `operator`, empty: empty)
+    }
   }
 }
 

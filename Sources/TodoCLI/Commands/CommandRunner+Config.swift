@@ -143,15 +143,20 @@ extension CommandRunner {
     } catch {
       throw .configuration(error)
     }
-    let before = file.text
+    let before = file
     try change(&file)
     // The file must read on its own after the change: not only with this run's `-c` and
-    // environment, which the next run may not have.
+    // environment, which the next run may not have. A file that did not read before may be
+    // mended one key at a time: the change is made, with a warning of what is still wrong.
     let fileOnly = session.environment.filter { !$0.key.hasPrefix("TODO_") || $0.key == "TODO_CONFIG" }
     do throws(Failure) {
       _ = try Configuration.load(environment: fileOnly, overrides: [], now: now, file: file)
     } catch .configuration(let error) {
-      throw .usage(.invalid("the configuration would not read after that change: \(error.reason)\(error.key.map { " (\($0))" } ?? "")"))
+      let problem = "\(error.reason)\(error.key.map { " (\($0))" } ?? "")"
+      guard (try? Configuration.load(environment: fileOnly, overrides: [], now: now, file: before)) == nil else {
+        throw .usage(.invalid("the configuration would not read after that change: \(problem)"))
+      }
+      session.warn("the configuration still does not read: \(problem)", json: format != .human)
     }
     let changed =
       (try? Configuration.load(environment: session.environment, overrides: invocation.options.configOverrides, now: now, file: file))
@@ -161,7 +166,7 @@ extension CommandRunner {
     case .commandLine: session.warn("-c overrides \(key) for this command", json: format != .human)
     default: break
     }
-    guard !invocation.options.dryRun, file.text != before else { return changed }
+    guard !invocation.options.dryRun, file.text != before.text else { return changed }
     if let problem = FileSystem.createParentFolders(of: path) { throw .environment(problem) }
     if let problem = FileSystem.writeAtomically(Array(file.text.utf8), to: path) {
       throw .environment("cannot write the configuration file \(path): \(problem)")

@@ -72,8 +72,17 @@ extension ArgumentDecoder {
   /// word). Terms combine with AND; `or`, `not` and parentheses (`(` and `)` as words of their
   /// own) group them; `not` binds tighter than AND, which binds tighter than `or`.
   mutating func filter(_ words: [FilterWord]) throws(UsageError) -> TodoFilter {
+    // Each word (and each value of a comma list) is a condition or two in SQL, which binds at
+    // most 32,766 values: a filter past the limit is refused before any of it is read.
+    let operators: Set<String> = ["(", ")", "or", "and", "not"]
+    let terms = words.reduce(0) { count, word in
+      !word.plain && operators.contains(word.text.lowercased()) ? count : count + 1 + word.text.utf8.count { $0 == UInt8(ascii: ",") }
+    }
+    guard terms <= Self.maximumFilterTerms else {
+      throw .invalid("filter: more than \(Self.maximumFilterTerms) terms (\(terms)); use ranges (1-500), a tag or a project instead")
+    }
     var position = 0
-    let alternatives = try orList(words, &position, depth: 0)
+    let alternatives = try orList(words, &position, depth: 0, nesting: 0)
     if position < words.count {
       throw .invalid("filter: unmatched ')' at word \(words[position].position)")
     }
@@ -134,8 +143,17 @@ extension ArgumentDecoder {
     return each.count == terms.count ? each : nil
   }
 
-  /// `a b or c d or …`: the groups of terms joined by `or`.
-  private mutating func orList(_ words: [FilterWord], _ position: inout Int, depth: Int) throws(UsageError) -> [[Item]] {
+  /// The most terms one filter may have (words, and the values of comma lists).
+  static let maximumFilterTerms = 2_000
+
+  /// How deep parentheses and `not` may nest in a filter: deeper would overflow the parser's
+  /// stack (a configuration's `context.X` of 15,000 `(` crashed every command) or SQLite's own,
+  /// which holds about 20 levels of the SQL a filter becomes.
+  static let maximumFilterNesting = 16
+
+  /// `a b or c d or …`: the groups of terms joined by `or`. `depth` counts parentheses (inside
+  /// which ids have no place), `nesting` parentheses and `not` both.
+  private mutating func orList(_ words: [FilterWord], _ position: inout Int, depth: Int, nesting: Int) throws(UsageError) -> [[Item]] {
     var groups: [[Item]] = [[]]
     while position < words.count {
       let (word, plain, at) = (words[position].text, words[position].plain, words[position].position)
@@ -153,7 +171,7 @@ extension ArgumentDecoder {
         position += 1
         continue
       }
-      groups[groups.count - 1].append(try unary(words, &position, depth: depth))
+      groups[groups.count - 1].append(try unary(words, &position, depth: depth, nesting: nesting))
     }
     if groups.count > 1 && groups[groups.count - 1].isEmpty {
       throw .invalid("filter: 'or' at the end has nothing after it")
@@ -162,18 +180,21 @@ extension ArgumentDecoder {
   }
 
   /// One term, a `not` term, or a parenthesised group.
-  private mutating func unary(_ words: [FilterWord], _ position: inout Int, depth: Int) throws(UsageError) -> Item {
+  private mutating func unary(_ words: [FilterWord], _ position: inout Int, depth: Int, nesting: Int) throws(UsageError) -> Item {
     let (word, plain, at) = (words[position].text, words[position].plain, words[position].position)
     position += 1
+    if !plain && (word == "(" || word.lowercased() == "not") && nesting >= Self.maximumFilterNesting {
+      throw .invalid("filter: parentheses and 'not' nest more than \(Self.maximumFilterNesting) deep at word \(at); write it flatter")
+    }
     if !plain && word.lowercased() == "not" {
       guard position < words.count, words[position].plain || !["or", "and", ")"].contains(words[position].text.lowercased())
       else { throw .invalid("filter: 'not' at word \(at) has nothing after it") }
-      let inner = try unary(words, &position, depth: depth)
+      let inner = try unary(words, &position, depth: depth, nesting: nesting + 1)
       guard case .term(let term) = inner else { throw .invalid("filter: 'not' at word \(at) cannot apply to ids or a status") }
       return .term(Self.negated(term))
     }
     if !plain && word == "(" {
-      let groups = try orList(words, &position, depth: depth + 1)
+      let groups = try orList(words, &position, depth: depth + 1, nesting: nesting + 1)
       guard position < words.count, words[position].text == ")" else { throw .invalid("filter: '(' at word \(at) is never closed") }
       position += 1
       guard !(groups.count == 1 && groups[0].isEmpty) else { throw .invalid("filter: '( )' at word \(at) is empty") }

@@ -236,9 +236,7 @@ public indirect enum FilterTerm: Sendable, Equatable {
         arguments: [.text(folded), .text(folded)])
     case .all(let terms): return .all(terms.map { $0.predicate(now: now) })
     case .any(let terms):
-      let each = terms.map { $0.predicate(now: now) }
-      guard let first = each.first else { return Predicate(sql: "0") }
-      return each.dropFirst().reduce(first, ||)
+      return .any(terms.map { $0.predicate(now: now) })
     case .not(.tag(let name)):
       return Predicate(sql: "todo.id NOT IN (SELECT todo_id FROM tag WHERE name = ?)", arguments: [.text(name)])
     case .not(let term):

@@ -124,8 +124,7 @@ public struct TodoFilter: Sendable, Equatable {
     }
     if !references.isEmpty {
       // Starting from the first reference (not from a constant) lets SQLite use the primary key.
-      let each = references.map(Self.predicate(for:))
-      terms.append(each.dropFirst().reduce(each[0], ||))
+      terms.append(.any(references.map(Self.predicate(for:))))
     }
     var flat: [FilterTerm] = includeTags.map(FilterTerm.tag) + excludeTags.map { .not(.tag($0)) }
     let projectTerms = projects.map { FilterTerm.project($0) } + (withoutProject ? [.project(nil)] : [])
@@ -136,7 +135,7 @@ public struct TodoFilter: Sendable, Equatable {
       priorityTerms.append(Predicate(sql: "todo.priority IN (\(marks))", arguments: priorities.map { .text($0.rawValue) }))
     }
     if withoutPriority { priorityTerms.append(Predicate(sql: "todo.priority IS NULL")) }
-    if !priorityTerms.isEmpty { flat.append(.sql(priorityTerms.dropFirst().reduce(priorityTerms[0], ||))) }
+    if !priorityTerms.isEmpty { flat.append(.sql(.any(priorityTerms))) }
     flat += words.filter { $0.contains(where: { !$0.isWhitespace }) }.map(FilterTerm.word)
     terms += (flat + conditions).map { $0.predicate(now: now) }
     if hidesWaiting {

@@ -84,8 +84,13 @@ public enum Timestamp {
     guard let parts = DateTimeText(Array(text.utf8)), parts.hasSeconds, let offset = parts.offset,
       parts.problem(allowLeapSecond: true) == nil
     else { return nil }
-    let seconds = parts.wallSeconds - offset
-    return representable.contains(seconds) ? seconds : nil
+    return parts.wallSeconds - offset
+  }
+
+  /// `parseRFC3339` for a task's time: nil outside `representable` too (a western offset on
+  /// 9999-12-31 is already the year 10000 in UTC).
+  public static func parseTaskTime(_ text: String) -> Int64? {
+    parseRFC3339(text).flatMap { representable.contains($0) ? $0 : nil }
   }
 
   /// The instant of a wall-clock time: in the process's zone (`TZ`) when `zone` is nil, else in
@@ -202,7 +207,7 @@ public enum Timestamp {
   /// let now = Timestamp.now()  // 1795253400
   /// ```
   public static func now() -> Int64 {
-    if let raw = getenv("TODO_NOW"), let fixed = parseRFC3339(String(cString: raw)) {
+    if let raw = getenv("TODO_NOW"), let fixed = parseTaskTime(String(cString: raw)) {
       return fixed
     }
     return Int64(time(nil))

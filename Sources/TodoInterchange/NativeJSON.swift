@@ -206,7 +206,7 @@ struct Fields {
   /// An RFC 3339 time.
   mutating func instant(_ key: String) throws(InterchangeError) -> Int64? {
     guard let text = try string(key) else { return nil }
-    guard let seconds = Timestamp.parseRFC3339(text) else {
+    guard let seconds = Timestamp.parseTaskTime(text) else {
       throw error("\"\(key)\" is not an RFC 3339 time (2026-11-27T17:00:00Z): '\(text)'")
     }
     return seconds
@@ -216,7 +216,7 @@ struct Fields {
   mutating func date(_ key: String) throws(InterchangeError) -> TaskDate? {
     guard let text = try string(key) else { return nil }
     if let day = CalendarDay(text: text) { return .day(day) }
-    guard let seconds = Timestamp.parseRFC3339(text) else {
+    guard let seconds = Timestamp.parseTaskTime(text) else {
       throw error("\"\(key)\" is neither a day (2026-11-27) nor an RFC 3339 time: '\(text)'")
     }
     return .instant(seconds)

@@ -226,10 +226,10 @@ public enum Taskwarrior {
       let iso = String(decoding: bytes[0..<4], as: UTF8.self) + "-" + String(decoding: bytes[4..<6], as: UTF8.self) + "-"
         + String(decoding: bytes[6..<8], as: UTF8.self) + "T" + String(decoding: bytes[9..<11], as: UTF8.self) + ":"
         + String(decoding: bytes[11..<13], as: UTF8.self) + ":" + String(decoding: bytes[13..<15], as: UTF8.self) + "Z"
-      return Timestamp.parseRFC3339(iso)
+      return Timestamp.parseTaskTime(iso)
     }
     if let seconds = Int64(text) { return Timestamp.representable.contains(seconds) ? seconds : nil }
-    return Timestamp.parseRFC3339(text)
+    return Timestamp.parseTaskTime(text)
   }
 
   static func formatTime(_ seconds: Int64) -> String {

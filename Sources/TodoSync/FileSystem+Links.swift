@@ -140,3 +140,67 @@ extension FileSystem {
     return .success(target)
   }
 }
+
+/// Whether anyone but the user (and root) could change a program todo runs, or the folder it is
+/// found in: what OpenSSH's StrictModes checks of `~/.ssh`. When every folder from `/` down and
+/// the file itself can be changed only by the user or root, a file checked and then run by its
+/// path is the file that was checked: no other user has a moment to swap it.
+extension FileSystem {
+  /// The first reason someone else could change the file at `path` (followed through links to
+  /// the file they name, which may be root's: a hook linked to a packaged script) or a folder it
+  /// stands in; nil when only the user or root can. `kind` names the file in the reason.
+  public static func changeableByOthers(file path: String, kind: String) -> String? {
+    guard let resolved = realPath(path) else { return "the \(kind) \(path) cannot be read: \(String(cString: strerror(errno)))" }
+    var status = stat()
+    guard stat(resolved, &status) == 0 else { return "the \(kind) \(path) cannot be read: \(String(cString: strerror(errno)))" }
+    if status.st_uid != geteuid() && status.st_uid != 0 {
+      return "the \(kind) \(path) is owned by another user (uid \(status.st_uid)), not by you or root"
+    }
+    if status.st_mode & 0o022 != 0 {
+      return "the \(kind) \(path) can be changed by other users (chmod go-w makes it safe)"
+    }
+    return changeableFolderAbove(resolved)
+  }
+
+  /// The first reason someone else could change the folder at `path` (its files: a folder of
+  /// hooks) or a folder above it; nil when only the user or root can.
+  public static func changeableByOthers(folder path: String, kind: String) -> String? {
+    guard let resolved = realPath(path) else { return "the \(kind) \(path) cannot be read: \(String(cString: strerror(errno)))" }
+    var status = stat()
+    guard stat(resolved, &status) == 0 else { return "the \(kind) \(path) cannot be read: \(String(cString: strerror(errno)))" }
+    if status.st_uid != geteuid() && status.st_uid != 0 {
+      return "the \(kind) \(path) is owned by another user (uid \(status.st_uid)), not by you or root"
+    }
+    if status.st_mode & 0o022 != 0 {
+      return "the \(kind) \(path) can be changed by other users (chmod go-w \(path) makes it safe)"
+    }
+    return changeableFolderAbove(resolved)
+  }
+
+  /// The folders above a resolved path, from its own folder up to `/`: each must be the user's or
+  /// root's, and writable by others only when sticky (`/tmp`: there nobody may rename or remove
+  /// what another user made).
+  private static func changeableFolderAbove(_ resolved: String) -> String? {
+    var current = folder(of: resolved)
+    while true {
+      var status = stat()
+      guard stat(current, &status) == 0 else { return "the folder \(current) cannot be read: \(String(cString: strerror(errno)))" }
+      if status.st_uid != geteuid() && status.st_uid != 0 {
+        return "the folder \(current) is owned by another user (uid \(status.st_uid)), who could replace what it holds"
+      }
+      if status.st_mode & 0o022 != 0 && status.st_mode & mode_t(S_ISVTX) == 0 {
+        return "the folder \(current) can be changed by other users (chmod go-w \(current) makes it safe)"
+      }
+      if current == "/" { return nil }
+      current = folder(of: current)
+    }
+  }
+
+  /// `realpath(3)`: the absolute path with every link and `.`/`..` resolved; nil (errno set) when
+  /// something on the way does not exist.
+  static func realPath(_ path: String) -> String? {
+    guard let resolved = realpath(path, nil) else { return nil }
+    defer { free(resolved) }
+    return String(cString: resolved)
+  }
+}

@@ -36,6 +36,12 @@ public enum FileSystem {
     access(path, W_OK) == 0
   }
 
+  /// True when `path` is a regular file (following symbolic links).
+  public static func isRegularFile(_ path: String) -> Bool {
+    var status = stat()
+    return stat(path, &status) == 0 && (status.st_mode & S_IFMT) == S_IFREG
+  }
+
   /// True when `path` is a directory (following symbolic links).
   public static func isDirectory(_ path: String) -> Bool {
     var status = stat()

@@ -35,7 +35,15 @@ import TestSupport
 
   @Test func jsonCopiesNonASCIIAndEmojiAsUTF8() {
     #expect(json("é e\u{301} 日本 🎉 🇫🇷 👨‍👩‍👧") == "\"é e\u{301} 日本 🎉 🇫🇷 👨‍👩‍👧\"")
-    #expect(json("\u{7F}\u{2028}") == "\"\u{7F}\u{2028}\"")
+  }
+
+  /// DEL, C1 and the bidirectional and line-separating controls are escaped too (valid JSON,
+  /// the same text once decoded), so that JSON shown on a terminal cannot drive it.
+  @Test func jsonEscapesWhatWouldDriveATerminal() {
+    #expect(json("\u{7F}\u{2028}") == #""\u007f\u2028""#)
+    #expect(json("a\u{9B}2J\u{202E}b\u{200F}\u{061C}\u{2069}") == #""a\u009b2J\u202eb\u200f\u061c\u2069""#)
+    // Their neighbours are copied as they are.
+    #expect(json("\u{A0}\u{2027}\u{202F}\u{2070}\u{200D}\u{061B}") == "\"\u{A0}\u{2027}\u{202F}\u{2070}\u{200D}\u{061B}\"")
   }
 
   @Test func jsonOfStringDecodedFromInvalidUTF8IsValidUTF8() {

@@ -66,6 +66,12 @@ enum ChildProcess {
     }
     let caught = stopSignal.exchange(0, ordering: .sequentiallyConsistent)
     guard caught != 0 else { return (value, false) }
+    // Held by todo itself (`holdingStopSignals`: a file to remove first): left pending, to be
+    // delivered when the hold ends.
+    if heldByTodo.load(ordering: .sequentiallyConsistent) {
+      raise(caught)
+      return (value, true)
+    }
     // Handed to what was there before, even where the parent left it blocked.
     var only = sigset_t()
     sigemptyset(&only)
@@ -74,6 +80,35 @@ enum ChildProcess {
     raise(caught)
     pthread_sigmask(SIG_SETMASK, &mask, nil)
     return (value, true)
+  }
+
+  /// True while `holdingStopSignals` runs.
+  private static let heldByTodo = Atomic<Bool>(false)
+
+  /// Runs `body` with SIGINT, SIGTERM, SIGHUP and SIGQUIT held off (blocked), so that what it
+  /// cleans up on its way out (`todo edit`'s file, which holds the task's whole text) is cleaned
+  /// up whatever stop comes: a signal that came meanwhile is delivered, with its usual effect,
+  /// once `body` has returned. Programs started meanwhile get them as usual.
+  static func holdingStopSignals<Value, Failure: Error>(_ body: () throws(Failure) -> Value) throws(Failure) -> Value {
+    var stops = sigset_t()
+    var saved = sigset_t()
+    sigemptyset(&stops)
+    for signal in [SIGINT, SIGTERM, SIGHUP, SIGQUIT] { sigaddset(&stops, signal) }
+    pthread_sigmask(SIG_BLOCK, &stops, &saved)
+    heldByTodo.store(true, ordering: .sequentiallyConsistent)
+    defer {
+      heldByTodo.store(false, ordering: .sequentiallyConsistent)
+      pthread_sigmask(SIG_SETMASK, &saved, nil)
+    }
+    return try body()
+  }
+
+  /// Whether a signal that ends todo (SIGTERM, SIGHUP) is waiting, held off by
+  /// `holdingStopSignals`: what todo was doing should stop without changing anything.
+  static func stopIsPending() -> Bool {
+    var pending = sigset_t()
+    sigpending(&pending)
+    return sigismember(&pending, SIGTERM) == 1 || sigismember(&pending, SIGHUP) == 1
   }
 
   /// Runs a program on our terminal (standard input, output and error inherited) and waits for
@@ -99,7 +134,11 @@ enum ChildProcess {
     sigaddset(&defaults, SIGQUIT)
     sigaddset(&defaults, SIGPIPE)
     posix_spawnattr_setsigdefault(&attributes, &defaults)
-    posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF))
+    // With no signal held off, whatever todo holds (`holdingStopSignals`).
+    var unblocked = sigset_t()
+    sigemptyset(&unblocked)
+    posix_spawnattr_setsigmask(&attributes, &unblocked)
+    posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
     // The editor gets the terminal and nothing else todo holds open (the database).
     var actions = posix_spawn_file_actions_t()
     posix_spawn_file_actions_init(&actions)
@@ -154,7 +193,10 @@ enum ChildProcess {
     sigemptyset(&defaults)
     sigaddset(&defaults, SIGPIPE)
     posix_spawnattr_setsigdefault(&attributes, &defaults)
-    posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGDEF))
+    var unblocked = sigset_t()
+    sigemptyset(&unblocked)
+    posix_spawnattr_setsigmask(&attributes, &unblocked)
+    posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
     let spawned = spawn(arguments, environment: environment, actions: &actions, attributes: &attributes)
     close(toChild[0])
     close(fromChild[1])

@@ -8,6 +8,12 @@ import Glibc
 /// `todo edit ID`: the task in the editor, applied as one `update` (one undo step).
 extension CommandRunner {
   func edit(_ reference: TaskReference) throws(Failure) {
+    // The file holds the task's whole text: it is removed whatever stops todo (SIGTERM, SIGHUP
+    // while the editor runs), and the signal then ends todo as usual.
+    try ChildProcess.holdingStopSignals { () throws(Failure) in try editHeld(reference) }
+  }
+
+  private func editHeld(_ reference: TaskReference) throws(Failure) {
     let todo = try perform(TodoStore.task(reference), access: .read)
     let form = TaskEditForm(todo: todo)
     let editor = configuration.editor(environment: session.environment)
@@ -33,6 +39,7 @@ extension CommandRunner {
       case .failure(let problem): throw .environment("cannot start the editor '\(editor)': \(problem.reason)")
       case .success(let code): status = code
       }
+      guard !ChildProcess.stopIsPending() else { throw .environment("todo was stopped while the editor ran; nothing was changed") }
       guard status == 0 else {
         throw .environment("the editor '\(editor)' exited with status \(status); nothing was changed")
       }

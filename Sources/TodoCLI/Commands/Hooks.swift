@@ -33,8 +33,12 @@ struct Hooks {
   /// The hooks of each event: the folder's executable files whose names start with the event,
   /// sorted by name, read once for the command.
   private let scripts: [Event: [String]]
-  /// Why no hook may run: a hook someone other than the user could change (checked before the
-  /// command does anything; see `CommandRunner.run`).
+  /// Why no hook may run: a hook, or the folder of hooks, or a folder above either, that someone
+  /// other than the user or root could change (checked before the command does anything; see
+  /// `CommandRunner.run`). With every one of them safe, a hook is run by the path that was
+  /// checked: no other user can swap the file in between. (Running an open descriptor instead,
+  /// `fexecve`, would hand a `#!` script `/dev/fd/N` as its own name, breaking every hook that
+  /// finds its files beside itself.)
   let unsafe: String?
 
   init(folder: String, timeout: Double, environment: [String: String], arguments: [String]) {
@@ -43,18 +47,14 @@ struct Hooks {
     self.environment = environment
     self.arguments = arguments
     var scripts: [Event: [String]] = [:]
-    var unsafe: String?
+    var unsafe = FileSystem.changeableByOthers(folder: folder, kind: "hooks folder").map { $0 + ", so no hook was run" }
     let names = (try? FileSystem.files(in: folder, endingIn: "").get()) ?? []
     for name in names {
       guard let event = Event.allCases.first(where: { name.hasPrefix($0.rawValue) }) else { continue }
       let path = folder + "/" + name
-      var status = stat()
-      guard stat(path, &status) == 0, access(path, X_OK) == 0 else { continue }
-      if unsafe == nil && status.st_uid != getuid() {
-        unsafe = "the hook \(path) is not owned by you, so no hook was run"
-      }
-      if unsafe == nil && status.st_mode & 0o022 != 0 {
-        unsafe = "the hook \(path) can be changed by other users (chmod go-w makes it safe), so no hook was run"
+      guard access(path, X_OK) == 0 else { continue }
+      if unsafe == nil, let problem = FileSystem.changeableByOthers(file: path, kind: "hook") {
+        unsafe = problem + ", so no hook was run"
       }
       scripts[event, default: []].append(path)
     }

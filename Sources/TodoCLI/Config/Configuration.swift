@@ -118,6 +118,12 @@ struct Configuration: Sendable {
   /// The configuration file, parsed; an empty one when there is no file.
   static func readFile(_ path: String) throws(ConfigFileError) -> ConfigFile {
     guard FileSystem.exists(path) else { return ConfigFile(path: path) }
+    // Its `editor` runs through the shell and its hooks settings decide what runs: a file
+    // someone else could change is refused, as a hook would be (a special file such as
+    // /dev/null, which holds nothing, is read).
+    if FileSystem.isRegularFile(path), let problem = FileSystem.changeableByOthers(file: path, kind: "configuration file") {
+      throw ConfigFileError(path: path, reason: problem.replacing("the configuration file \(path) ", with: "it ") + ", so it was not read")
+    }
     switch FileSystem.readAll(path) {
     case .failure(let problem):
       throw ConfigFileError(path: path, reason: "cannot read it: \(problem.reason)")
@@ -126,6 +132,16 @@ struct Configuration: Sendable {
         throw ConfigFileError(path: path, reason: "it is not UTF-8 text")
       }
       return try ConfigFile(text: text, path: path)
+    }
+  }
+
+  /// Refuses a value holding a control character: a value is one line of text (a CR, or CR LF,
+  /// which is one `Character` and so passed a check for either, would start a line of its own
+  /// in the file: a key such as `editor` injected by a value).
+  static func checkPlainText(_ value: String) throws(UsageError) {
+    if let control = value.unicodeScalars.first(where: { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) }) {
+      let code = String(control.value, radix: 16, uppercase: true)
+      throw .invalid("a value is one line of text, without control characters (it holds U+\(String(repeating: "0", count: 4 - code.count) + code))")
     }
   }
 
@@ -150,7 +166,7 @@ struct Configuration: Sendable {
 
   /// Checks a value against what its key takes.
   static func check(_ value: String, for key: ConfigKey, now: Int64) throws(UsageError) {
-    if value.contains("\n") || value.contains("\r") { throw .invalid("a value is one line") }
+    try checkPlainText(value)
     switch key.kind {
     case .toggle:
       guard toggle(value) != nil else { throw .invalid("expected on or off, not '\(value)'") }

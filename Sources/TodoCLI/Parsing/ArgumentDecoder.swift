@@ -819,6 +819,7 @@ struct ArgumentDecoder {
       var filterWords = Array(words.dropFirst(2))
       if filterWords.first == "--" { filterWords.removeFirst() }
       let filter = filterWords.map(Self.quotedForConfiguration).joinedText(" ")
+      try Configuration.checkPlainText(filter)
       _ = try Configuration.filter(filter, now: now)
       return .define(try name(words[1]), filter)
     case "delete":

@@ -18,6 +18,31 @@ import Testing
 
   private static let changes: [[String]] = [["add", "More"], ["done", "1"], ["update", "2", "+x"], ["undo"]]
 
+  /// A trigger someone slipped into the file (one that rewrites every task as it is saved)
+  /// passes SQLite's integrity check; `check` names it and fails, and `recover` copies the tasks
+  /// without it.
+  @Test func checkNamesTriggersAndViewsTodoNeverMakes() throws {
+    let todo = try TodoSandbox()
+    todo.add("Mine")
+    let planted = todo.shell(
+      "sqlite3 \"$TODO_DB\" \"CREATE TRIGGER evil AFTER UPDATE ON todo BEGIN UPDATE todo SET title = 'pwned' WHERE id = NEW.id; END; "
+        + "CREATE VIEW peek AS SELECT title FROM todo;\"")
+    try #require(planted.status == 0, "\(planted)")
+    let checked = todo("check")
+    #expect(checked.status == 1, "\(checked)")
+    #expect(
+      checked.lines == [
+        "The database \(todo.databasePath) is intact (SQLite's integrity check found nothing wrong).",
+        "It holds triggers or views todo never makes (a trigger runs its own SQL whenever what it watches changes):",
+        "  trigger evil on todo", "  view peek",
+      ], "\(checked)")
+    let json = try todo("check", "--json").jsonObject()
+    #expect(json["ok"] as? Bool == false && json["foreign"] as? [String] == ["trigger evil on todo", "view peek"], "\(json)")
+    let copy = todo.folder.appendingPathComponent("copy.db").path
+    #expect(todo("recover", copy).status == 0)
+    #expect(todo("--db", copy, "check").status == 0)
+  }
+
   @Test func aTruncatedDatabaseIsDamagedAndLeftAlone() throws {
     let todo = try filled()
     #expect(truncate(todo.databasePath, 40_000) == 0)

@@ -385,6 +385,8 @@ struct ShellTerminalTests {
       try terminal.runLine("add Buy milk +home")
       try terminal.runLine("list")
       #expect(terminal.waitForOutput(of: "list", containing: "Buy milk"), "\(terminal.screen())")
+      // A new HOME: the history file the first command made is empty, and reads as no history.
+      #expect(!terminal.screen().contains("warning"), "\(terminal.screen())")
     }
   }
 

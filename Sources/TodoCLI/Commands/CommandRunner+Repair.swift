@@ -24,8 +24,10 @@ extension CommandRunner {
   func check() throws(Failure) {
     let path = try existingDatabase()
     let problems: [String]
+    let foreign: [String]
     do throws(TodoError) {
       problems = try TodoDatabase.integrityProblems(path: path)
+      foreign = try TodoDatabase.foreignObjects(path: path)
     } catch {
       throw Failure(error, database: path)
     }
@@ -37,18 +39,28 @@ extension CommandRunner {
         output.write("The database \(path) is damaged; SQLite's integrity check found:\n")
         for problem in problems { output.write("  \(sanitizedForTerminal(problem))\n") }
       }
+      if !foreign.isEmpty {
+        output.write("It holds triggers or views todo never makes (a trigger runs its own SQL whenever what it watches changes):\n")
+        for object in foreign { output.write("  \(sanitizedForTerminal(object))\n") }
+      }
     case .json, .jsonLines:
       writeJSON { json in
         json.object { json in
           json.field("database", path)
-          json.field("ok", problems.isEmpty)
+          json.field("ok", problems.isEmpty && foreign.isEmpty)
           json.field("problems", problems)
+          json.field("foreign", foreign)
         }
       }
     }
     if !problems.isEmpty {
       throw .environment(
         "the database \(path) is damaged; 'todo recover NEW.db' copies every task that can still be read into a new file")
+    }
+    if !foreign.isEmpty {
+      throw .environment(
+        "the database \(path) holds triggers or views todo did not make; if you did not add them, remove them "
+          + "(sqlite3 \(path) 'DROP TRIGGER name') or 'todo recover NEW.db' copies the tasks without them")
     }
   }
 

@@ -78,7 +78,7 @@ final class LineEditor {
     todo_editline_stifle_history(Self.historyCapacity)
     if let historyFile {
       let lock = HistoryLock(path: historyFile, exclusive: false)
-      let status = todo_editline_read_history(historyFile)
+      let status = Self.readHistory(historyFile)
       lock?.release()
       if status != 0 && status != ENOENT {
         historyWarnings.append("cannot read history \(historyFile): \(String(cString: strerror(status)))")
@@ -147,7 +147,7 @@ final class LineEditor {
       return
     }
     todo_editline_clear_history()
-    let status = todo_editline_read_history(historyFile)
+    let status = Self.readHistory(historyFile)
     if status != 0 && status != ENOENT {
       warnOnce("cannot read history \(historyFile): \(String(cString: strerror(status)))")
     }
@@ -157,6 +157,15 @@ final class LineEditor {
     if written != 0 {
       warnOnce("cannot save history \(historyFile): \(String(cString: strerror(written)))")
     }
+  }
+
+  /// Reads the history file into the history; 0 or an errno. An empty file (the lock made it)
+  /// holds no history: libedit's reader calls it EINVAL, which the first command of a new
+  /// shell showed as "cannot read history: Invalid argument".
+  private static func readHistory(_ path: String) -> Int32 {
+    var status = stat()
+    if stat(path, &status) == 0, status.st_size == 0 { return 0 }
+    return todo_editline_read_history(path)
   }
 
   /// Whether `path` is empty, missing, or starts like a libedit history file, and can be read:

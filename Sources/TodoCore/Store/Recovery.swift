@@ -54,6 +54,23 @@ extension TodoDatabase {
     }.mapError(TodoError.database).operate(in: context)
   }
 
+  /// What the database holds that todo never makes: triggers (which run SQL of someone else's on
+  /// every change they watch: a trigger could rewrite every task as it is saved) and views, one
+  /// line each (`trigger NAME on TABLE`). SQLite's integrity check calls such a file intact.
+  public static func foreignObjects(path: String) throws(TodoError) -> [String] {
+    let context = try openUnchanged(path: path)
+    return try DataOperation<[String], DatabaseError> { connection throws(DatabaseError) in
+      var objects: [String] = []
+      try connection.query(
+        "SELECT type, name, tbl_name FROM sqlite_schema WHERE type IN ('trigger', 'view') ORDER BY type, name"
+      ) { row throws(DatabaseError) in
+        let (type, name, table) = (try row.text(at: 0) ?? "", try row.text(at: 1) ?? "", try row.text(at: 2) ?? "")
+        objects.append(type == "trigger" ? "trigger \(name) on \(table)" : "view \(name)")
+      }
+      return objects
+    }.mapError(TodoError.database).operate(in: context)
+  }
+
   /// Copies every row that can still be read from the database at `source` (never written to)
   /// into a new database at `target` (an empty file, or none), table by table.
   ///

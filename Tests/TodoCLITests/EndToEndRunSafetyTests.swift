@@ -168,4 +168,34 @@ import Glibc
     #expect(try FileManager.default.contentsOfDirectory(atPath: scratch) == [], "the edit file was left behind")
     #expect(try todo.task(1)["title"] as? String == "Secret plans")
   }
+  /// A password written into the sync URL would be stored in vdirsyncer's configuration and
+  /// echoed at every sync: refused, and never shown back. A password for a plain http:// server
+  /// elsewhere is warned of. (PATH holds no vdirsyncer, so nothing goes out.)
+  @Test func aPasswordInTheSyncURLIsRefusedAndHTTPIsWarnedOf() throws {
+    let todo = try TodoSandbox()
+    let empty = todo.folder.appendingPathComponent("bin").path
+    try FileManager.default.createDirectory(atPath: empty, withIntermediateDirectories: true)
+    let run = todo.run(["sync", "--setup", "https://alice:s3cret@dav.example.com/alice/tasks/"], environment: ["PATH": empty])
+    #expect(run.status == 2, "\(run)")
+    #expect(
+      run.errorLines.first
+        == "todo: error: bad value 'https://alice:***@dav.example.com/alice/tasks/' for --setup: the URL holds a password, which would be "
+        + "stored in vdirsyncer's configuration and shown at every sync; give --user NAME, and --password-command CMD or nothing (todo then asks)",
+      "\(run)")
+    #expect(!run.stderr.contains("s3cret"))
+    // A user name alone, or an @ after the host, is no password.
+    for url in ["https://alice@dav.example.com/tasks/", "https://dav.example.com/a:b@c/"] {
+      let plain = todo.run(["sync", "--setup", url, "--user", "alice"], environment: ["PATH": empty])
+      #expect(plain.status == 1 && plain.stderr.contains("vdirsyncer"), "\(plain)")
+    }
+    let http = todo.run(["sync", "--setup", "http://dav.example.com/alice/tasks/", "--user", "alice"], environment: ["PATH": empty])
+    #expect(
+      http.errorLines.first
+        == "todo: warning: the password will cross the network unencrypted (http://); use https:// unless the server is on this machine",
+      "\(http)")
+    for local in ["http://127.0.0.1:5232/alice/tasks/", "http://localhost/tasks/", "http://[::1]:80/tasks/"] {
+      let loopback = todo.run(["sync", "--setup", local, "--user", "alice"], environment: ["PATH": empty])
+      #expect(!loopback.stderr.contains("warning"), "\(loopback)")
+    }
+  }
 }

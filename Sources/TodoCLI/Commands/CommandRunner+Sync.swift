@@ -81,8 +81,24 @@ extension CommandRunner {
     for name in names { _ = FileSystem.remove(folder + "/" + name) }
   }
 
+  /// Whether a URL names this machine (127.0.0.0/8, localhost, [::1]): nothing sent there
+  /// crosses a network.
+  static func isLoopback(_ url: String) -> Bool {
+    guard let schemeEnd = url.firstRange(of: "://")?.upperBound else { return false }
+    var host = url[schemeEnd...].prefix { $0 != "/" && $0 != "?" && $0 != "#" }
+    if let at = host.lastIndex(of: "@") { host = host[host.index(after: at)...] }
+    if host.hasPrefix("[") { return host.hasPrefix("[::1]") }
+    let name = host.prefix { $0 != ":" }.lowercased()
+    return name == "localhost" || name.hasPrefix("127.")
+  }
+
   /// `sync --setup URL`: writes vdirsyncer's configuration and runs its discovery.
   private func syncSetup(url: String, _ request: SyncRequest, paths: SyncPaths) throws(Failure) {
+    if request.user != nil, url.hasPrefix("http://"), !Self.isLoopback(url) {
+      session.warn(
+        "the password will cross the network unencrypted (http://); use https:// unless the server is on this machine",
+        json: format != .human)
+    }
     let lastPart = url.split(separator: "/").last.map(String.init) ?? ""
     let collection = request.collection ?? (ArgumentDecoder.isCollectionName(lastPart) ? lastPart : "tasks")
     if FileSystem.exists(paths.config) && !request.force {
@@ -217,7 +233,10 @@ extension CommandRunner {
       }
       throw .environment("\(paths.config) has no path in its [storage todo_local] section; set sync up again with --setup … --force")
     }
-    return (vdir, Vdirsyncer.value("url", in: "storage todo_remote", of: text, home: home), Vdirsyncer.passwordPrompt(inConfiguration: text))
+    // Shown, never used to connect (vdirsyncer reads its own file): a password a configuration
+    // made before such URLs were refused holds is not echoed.
+    let url = Vdirsyncer.value("url", in: "storage todo_remote", of: text, home: home).map { ArgumentDecoder.urlWithoutPassword($0) ?? $0 }
+    return (vdir, url, Vdirsyncer.passwordPrompt(inConfiguration: text))
   }
 
   /// `sync` and `sync --status`.

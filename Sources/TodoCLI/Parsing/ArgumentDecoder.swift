@@ -535,6 +535,16 @@ struct ArgumentDecoder {
     return request
   }
 
+  /// The URL with the password of its `user:password@` part shown as `***`, when it has one;
+  /// nil when it has none.
+  static func urlWithoutPassword(_ url: String) -> String? {
+    guard let schemeEnd = url.firstRange(of: "://")?.upperBound else { return nil }
+    let rest = url[schemeEnd...]
+    let authority = rest.prefix { $0 != "/" && $0 != "?" && $0 != "#" }
+    guard let at = authority.lastIndex(of: "@"), let colon = authority[..<at].firstIndex(of: ":") else { return nil }
+    return String(url[..<authority.index(after: colon)]) + "***" + String(url[at...])
+  }
+
   /// `sync [--setup URL [--user NAME] [--password-command CMD] [--collection NAME]] [--status]
   /// [--conflicts] [--resolve A B] [--ask-password PROMPT] [--force]`: one mode at a time.
   private mutating func syncRequest(_ tokens: [Token]) throws(UsageError) -> SyncRequest {
@@ -547,6 +557,12 @@ struct ArgumentDecoder {
       case .option("--setup", let value):
         guard value.hasPrefix("http://") || value.hasPrefix("https://") else {
           throw .badValue(option: "--setup", value: value, reason: "give the collection's URL (https://…)")
+        }
+        if let redacted = Self.urlWithoutPassword(value) {
+          throw .badValue(
+            option: "--setup", value: redacted,
+            reason: "the URL holds a password, which would be stored in vdirsyncer's configuration and shown at every sync; "
+              + "give --user NAME, and --password-command CMD or nothing (todo then asks)")
         }
         request.mode = .setup(url: value)
         modes.append("--setup")

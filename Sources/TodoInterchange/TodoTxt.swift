@@ -16,7 +16,7 @@ import TodoCore
 ///   `key:value` words of its own does not read back the same (todo.txt gives them meaning).
 public enum TodoTxt {
   /// The longest line read as a task.
-  static let maximumLineBytes = 1_000_000
+  public static let maximumLineBytes = 1_000_000
 
   public static func records(_ bytes: [UInt8]) throws(InterchangeError) -> [TaskRecord] {
     var records: [TaskRecord] = []

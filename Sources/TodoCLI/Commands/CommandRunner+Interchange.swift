@@ -168,10 +168,20 @@ extension CommandRunner {
     } catch {
       throw .environment("cannot read \(source): \(error.reason)")
     }
+    // Whatever the format, no more than `import.limit` is read: an endless input (/dev/zero, a
+    // pipe that never closes) is refused once past it instead of filling the memory.
+    let limit = configuration.importLimit
+    var total = 0
     func next(_ atLeast: Int) -> [UInt8]? {
       guard readProblem == nil else { return nil }
       do throws(FileSystem.ReadProblem) {
-        return try input.read(atLeast: atLeast)
+        guard let piece = try input.read(atLeast: min(atLeast, limit + 1 - total)) else { return nil }
+        total += piece.count
+        if total > limit {
+          readProblem = .init(reason: "it is larger than \(limit >> 20) MiB (import.limit; -c import.limit=N reads more)")
+          return nil
+        }
+        return piece
       } catch {
         readProblem = error
         return nil
@@ -202,7 +212,14 @@ extension CommandRunner {
       case .taskwarrior, .todotxt, .ical:
         var bytes = start
         head = nil
-        while let piece = next(1 << 20) { bytes += piece }
+        // todo.txt has a line per task: one longer than a task's line can be (no newline in the
+        // first megabyte of /dev/zero) is refused as soon as it is, by the reader, below.
+        var lineStart = bytes.lastIndex(of: UInt8(ascii: "\n")).map { $0 + 1 } ?? 0
+        while bytes.count - lineStart <= TodoTxt.maximumLineBytes || format != .todotxt, let piece = next(1 << 20) {
+          let offset = bytes.count
+          bytes += piece
+          if let newline = piece.lastIndex(of: UInt8(ascii: "\n")) { lineStart = offset + newline + 1 }
+        }
         switch format {
         case .taskwarrior: records = try Taskwarrior.records(bytes, now: now)
         case .todotxt: records = try TodoTxt.records(bytes)

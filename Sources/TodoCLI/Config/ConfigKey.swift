@@ -70,6 +70,9 @@ struct ConfigKey: Sendable {
         name: "hooks.timeout", defaultValue: "5", kind: .seconds(maximum: 60),
         summary: "seconds a hook may run before it is stopped and the command fails"),
       ConfigKey(
+        name: "import.limit", defaultValue: "256", kind: .count(minimum: 1),
+        summary: "the most MiB an import reads: a larger input (or an endless one) is refused"),
+      ConfigKey(
         name: "editor", defaultValue: "", kind: .text,
         summary: "the editor of 'todo edit' (empty: $VISUAL, else $EDITOR, else vi)"),
       ConfigKey(name: "context", defaultValue: "", kind: .contextName, summary: "the active context (empty: none)"),

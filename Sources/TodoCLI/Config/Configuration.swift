@@ -292,6 +292,8 @@ struct Configuration: Sendable {
   var dateFormat: DateFormat { settings["date.format"].flatMap { try? DateFormat($0.value) } ?? .standard }
   var colorMode: ColorMode { settings["color"].flatMap { ColorMode(rawValue: $0.value) } ?? .auto }
   var hooksEnabled: Bool { settings["hooks"].flatMap { Self.toggle($0.value) } ?? true }
+  /// The most bytes an import reads (`import.limit`, in MiB).
+  var importLimit: Int { (settings["import.limit"].flatMap { Int($0.value) } ?? 256) << 20 }
   var hookTimeout: Double { settings["hooks.timeout"].flatMap { Double($0.value) } ?? 5 }
 
   /// Whether a report is `list` as built in, which is drawn without looking the report up (the

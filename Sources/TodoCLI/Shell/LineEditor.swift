@@ -38,6 +38,9 @@ final class LineEditor {
     case interrupted
     /// Ctrl-D on an empty line, or the end of input.
     case endOfInput
+    /// A line longer than `InputLines.maximumLineBytes` (a paste gone wrong): dropped, never
+    /// made a string nor kept in the history.
+    case tooLong
   }
 
   /// Why libedit could not be loaded (the dynamic loader's message), after `init` returned nil.
@@ -101,6 +104,7 @@ final class LineEditor {
     defer { free(pointer) }
     // A Ctrl-C that raced with Enter: the line was typed in full, so keep it.
     InterruptHandler.clearPending()
+    guard strlen(pointer) <= InputLines.maximumLineBytes else { return .tooLong }
     return .line(String(cString: pointer))
   }
 

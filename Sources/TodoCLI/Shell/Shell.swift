@@ -101,6 +101,8 @@ final class Shell {
         return 0
       case .interrupted:
         session.standardOutput.write("^C\n")
+      case .tooLong:
+        _ = report("the line is longer than \(InputLines.maximumLineBytes >> 20) MiB; a command line is far shorter")
       case .line(let line):
         editor.remember(line)
         if perform(line) == .exit { return 0 }
@@ -112,8 +114,16 @@ final class Shell {
     var lines = InputLines(fileDescriptor: STDIN_FILENO)
     var failed = false
     var number = 0
-    while let bytes = lines.next() {
+    while let next = lines.next() {
       number += 1
+      guard case .bytes(let bytes) = next else {
+        // Never held: what was read of it was dropped as it came.
+        session.scriptLine = number
+        _ = report("the line is longer than \(InputLines.maximumLineBytes >> 20) MiB; a command line is far shorter")
+        session.scriptLine = nil
+        failed = true
+        continue
+      }
       guard let line = String(validating: bytes, as: UTF8.self) else {
         // Repairing the bytes would store a title that differs from the one given.
         session.scriptLine = number
@@ -146,11 +156,24 @@ final class Shell {
 }
 
 /// The lines of a file descriptor, read in large blocks, without their `\n` (or `\r\n`).
-/// A last line without a newline counts.
-private struct InputLines {
+/// A last line without a newline counts. A line longer than `maximumLineBytes` is not kept: its
+/// bytes are dropped as they are read (a 20 MB line took 1.25 GB), and it comes as `tooLong`.
+struct InputLines {
+  enum Line {
+    case bytes(ArraySlice<UInt8>)
+    case tooLong
+  }
+
+  static let maximumLineBytes = 1 << 20
   private let fileDescriptor: Int32
   private var buffer: [UInt8] = []
+  /// What one read fills (64 KiB), reused.
+  private var block = [UInt8](repeating: 0, count: 64 * 1024)
   private var start = 0
+  /// Where the search for the next newline goes on from (the bytes before it have none).
+  private var searched = 0
+  /// True while the bytes read belong to a line already too long.
+  private var skipping = false
   private var atEnd = false
   /// The `errno` of a failed read, which ends the lines.
   private(set) var readError: Int32?
@@ -159,38 +182,64 @@ private struct InputLines {
     self.fileDescriptor = fileDescriptor
   }
 
-  mutating func next() -> ArraySlice<UInt8>? {
+  mutating func next() -> Line? {
     while true {
-      if let newline = buffer[start...].firstIndex(of: UInt8(ascii: "\n")) {
+      if let newline = Self.newline(in: buffer, from: max(start, searched)) {
+        defer {
+          start = newline + 1
+          searched = start
+        }
+        if skipping {
+          skipping = false
+          return .tooLong
+        }
         var end = newline
         if end > start && buffer[end - 1] == UInt8(ascii: "\r") { end -= 1 }
-        defer { start = newline + 1 }
-        return buffer[start..<end]
+        return .bytes(buffer[start..<end])
       }
+      searched = buffer.count
       if atEnd {
-        guard start < buffer.count else { return nil }
         defer { start = buffer.count }
-        return buffer[start...]
+        if skipping {
+          skipping = false
+          return .tooLong
+        }
+        guard start < buffer.count else { return nil }
+        return .bytes(buffer[start...])
+      }
+      if skipping || buffer.count - start > Self.maximumLineBytes {
+        skipping = true
+        start = buffer.count
       }
       fill()
     }
   }
 
+  /// The index of the first `\n` at or after `from` (memchr: a megabyte is searched at once).
+  private static func newline(in buffer: [UInt8], from: Int) -> Int? {
+    guard from < buffer.count else { return nil }
+    return buffer.withUnsafeBufferPointer { bytes -> Int? in
+      let base = UnsafeRawPointer(bytes.baseAddress!)
+      guard let found = memchr(base + from, Int32(UInt8(ascii: "\n")), bytes.count - from) else { return nil }
+      return UnsafeRawPointer(found) - base
+    }
+  }
+
   /// Reads the next block, first dropping the lines already handed out.
   private mutating func fill() {
-    buffer.removeSubrange(..<start)
+    if start == buffer.count {
+      buffer.removeAll(keepingCapacity: true)
+    } else if start > 0 {
+      buffer.removeSubrange(..<start)
+    }
+    searched -= start
     start = 0
-    let blockSize = 64 * 1024
-    let oldCount = buffer.count
-    buffer.append(contentsOf: repeatElement(0, count: blockSize))
     var count = 0
     repeat {
-      count = buffer.withUnsafeMutableBytes { bytes in
-        read(fileDescriptor, bytes.baseAddress! + oldCount, blockSize)
-      }
+      count = block.withUnsafeMutableBytes { bytes in read(fileDescriptor, bytes.baseAddress!, bytes.count) }
     } while count < 0 && errno == EINTR
     if count < 0 { readError = errno }
-    buffer.removeSubrange((oldCount + max(count, 0))...)
+    if count > 0 { buffer.append(contentsOf: block[0..<count]) }
     if count <= 0 { atEnd = true }
   }
 }

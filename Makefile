@@ -119,7 +119,8 @@ test-asan: test-deps
 # AddressSanitizer in .build-fuzz; FUZZ_SECONDS each (FUZZ_TARGETS to choose). Starts from the
 # committed seeds (Tests/Fuzz/corpus/TARGET) and keeps what it learns in .build-fuzz/corpus;
 # a crash, hang or memory blow-up is written to Tests/Fuzz/regressions/TARGET/, which
-# FuzzRegressionTests replays in `make test` from then on. Not part of `make test`.
+# FuzzRegressionTests replays in `make test` from then on; libFuzzer starts from those too. Not
+# part of `make test`.
 FUZZ_SECONDS ?= 60
 FUZZ_TARGETS ?= command-line dates filters config json json-pieces taskwarrior todotxt ical
 fuzz: deps
@@ -129,7 +130,7 @@ fuzz: deps
 	  echo "== fuzzing $$target for $(FUZZ_SECONDS) s"; \
 	  TODO_FUZZ_TARGET=$$target .build-fuzz/debug/todo-fuzz -max_total_time=$(FUZZ_SECONDS) -timeout=10 \
 	    -rss_limit_mb=2048 -max_len=65536 -print_final_stats=1 -artifact_prefix=Tests/Fuzz/regressions/$$target/ \
-	    .build-fuzz/corpus/$$target Tests/Fuzz/corpus/$$target || exit 1; \
+	    .build-fuzz/corpus/$$target Tests/Fuzz/corpus/$$target Tests/Fuzz/regressions/$$target || exit 1; \
 	done
 
 # The budgets of shared/DESIGN.md as ratios measured side by side (1k to 1M tasks); the table

@@ -50,7 +50,15 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     case .dates:
       // With a due date to count from (`due-3d`), and without.
       let fromDue = try? DateExpressionParser(now: Self.now, due: .day(CalendarDay(year: 2026, month: 12, day: 1))).read(text)
-      return (try? DateExpressionParser(now: Self.now).read(text)) != nil || fromDue != nil
+      let plain = try? DateExpressionParser(now: Self.now).read(text)
+      // A date read is one a task may hold, or one the store's check refuses (a western offset
+      // on 9999-12-31 is already the year 10000 in UTC): never one stored out of range.
+      for reading in [plain, fromDue].compactMap({ $0 }) where !TaskDate(reading).isRepresentable {
+        var changes = TodoChanges()
+        changes.due = .set(.date(TaskDate(reading)))
+        if (try? Validation.changes(changes)) != nil { fatalError("'\(text)' reads as \(TaskDate(reading).text), which would be stored") }
+      }
+      return plain != nil || fromDue != nil
     case .filters:
       guard let words = try? WordSplitter.split(text) else { return false }
       Self.parse(["update", "--where", text, "+x"])
@@ -114,8 +122,14 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
   }
 
   /// What was read is written back in every format (export must take whatever import took).
+  /// Every date read is one a task may hold (years 1970 to 9999): a reader that let another
+  /// through (a huge epoch number once crashed an import, and looped a recurrence) stops the
+  /// process.
   private static func write(_ records: [TaskRecord]?) -> Bool {
     guard let records else { return false }
+    for record in records {
+      if let field = TodoStore.unrepresentableDate(in: record) { fatalError("a record was read with its \(field) out of range") }
+    }
     _ = ICalendar.Writer(records).calendar(records)
     var json = JSONWriter(format: .compact)
     for record in records {

@@ -137,7 +137,8 @@ struct Configuration: Sendable {
 
   /// Refuses a value holding a control character: a value is one line of text (a CR, or CR LF,
   /// which is one `Character` and so passed a check for either, would start a line of its own
-  /// in the file: a key such as `editor` injected by a value).
+  /// in the file: a key such as `editor` injected by a value). For values typed (`config set`,
+  /// `context define`, `-c`, the environment), not for what the file already holds.
   static func checkPlainText(_ value: String) throws(UsageError) {
     if let control = value.unicodeScalars.first(where: { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) }) {
       let code = String(control.value, radix: 16, uppercase: true)
@@ -148,6 +149,9 @@ struct Configuration: Sendable {
   /// Sets one key, after checking the key exists and the value suits it.
   mutating func set(_ name: String, _ value: String, origin: ConfigOrigin, now: Int64) throws(UsageError) {
     let key = try Self.key(name)
+    // Typed values (-c, the environment) are one line of plain text; the file is the user's own,
+    // and its lines are lines already.
+    if origin == .commandLine || origin == .environment(key.environmentVariable) { try Self.checkPlainText(value) }
     try Self.check(value, for: key, now: now)
     settings[name] = Setting(value: value, origin: origin)
   }
@@ -166,7 +170,7 @@ struct Configuration: Sendable {
 
   /// Checks a value against what its key takes.
   static func check(_ value: String, for key: ConfigKey, now: Int64) throws(UsageError) {
-    try checkPlainText(value)
+    if value.contains("\n") || value.contains("\r") { throw .invalid("a value is one line") }
     switch key.kind {
     case .toggle:
       guard toggle(value) != nil else { throw .invalid("expected on or off, not '\(value)'") }

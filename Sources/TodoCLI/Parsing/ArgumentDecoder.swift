@@ -807,6 +807,7 @@ struct ArgumentDecoder {
       let key = try Configuration.key(words[1])
       let wordsKind = key.kind == .filter || key.kind == .command
       let text = (wordsKind ? value.map(Self.quotedForConfiguration) : value).joinedText(" ")
+      try Configuration.checkPlainText(text)
       try Configuration.check(text, for: key, now: now)
       return .set(words[1], text)
     default:

@@ -429,7 +429,7 @@ extension TodoStore {
 
   /// The name of the first date of a record outside `Timestamp.representable` (every format's
   /// reader checks its own, so this is the last guard of the store, whatever the source).
-  static func unrepresentableDate(in record: TaskRecord) -> String? {
+  public static func unrepresentableDate(in record: TaskRecord) -> String? {
     let todo = record.todo
     let dates: [(String, TaskDate?)] = [("due", todo.due), ("wait", todo.wait), ("scheduled", todo.scheduled), ("until", todo.until)]
     if let (name, _) = dates.first(where: { $0.1.map { !$0.isRepresentable } ?? false }) { return name }

@@ -173,11 +173,14 @@ public enum FileSystem {
     let target: String
     switch writeTarget(path) {
     case .failure(let problem): return problem.reason
-    case .success(.inPlace(let special)): return writeInPlace(bytes, to: special)
+    case .success(.inPlace(let special)): return writeInPlace(bytes, to: special, followingLink: false)
+    case .success(.throughDescriptorLink(let link)): return writeInPlace(bytes, to: link, followingLink: true)
     case .success(.replace(let file)): target = file
     }
     var status = stat()
-    let mode: mode_t = stat(target, &status) == 0 ? status.st_mode & 0o7777 : 0o600
+    // A file of the user's keeps its mode; a new one, or one another user made (0666 in a shared
+    // folder would open the temporary file to them), is private.
+    let mode: mode_t = stat(target, &status) == 0 && status.st_uid == geteuid() ? status.st_mode & 0o7777 : 0o600
     let suffix = ".tmp"
     var template = Array((target + ".todo-XXXXXX" + suffix).utf8CString)
     var stops = sigset_t()

@@ -127,9 +127,24 @@ import Testing
       let again = todo("--db", todo.folder.appendingPathComponent("\(format).db").path, "import", exported, "--format", format)
       #expect(again.status == 0, "\(format): \(again)")
     }
-    // Undo gives the instance back, pending, without the note.
+    // Undo gives the instance back, pending, without the note, and the series goes on.
     #expect(todo("undo").status == 0)
     #expect(todo.ids("status:pending") == [1])
+    let undone = try todo.task(1)
+    #expect((undone["notes"] as? [Any])?.isEmpty == true, "\(undone)")
+    #expect(isJSONNull((undone["recur"] as? [String: Any])?["ended"]), "\(undone)")
+  }
+
+  /// A date counted from the due date (`wait:due+4h`) is checked once it is worked out: the
+  /// western zone's 9999-12-31T18:00 plus 4 hours is the year 10000 in UTC.
+  @Test func aDateCountedFromTheDueDateIsCheckedToo() throws {
+    let todo = try TodoSandbox()
+    let run = todo.run(["add", "x", "due:9999-12-31T18:00", "wait:due+4h"], environment: ["TZ": "America/New_York"])
+    #expect(run.status == 2, "\(run)")
+    #expect(
+      run.errorLines.first == "todo: error: 'due+4h' for the new task is 10000-01-01T03:00:00Z, out of range: dates must be in the years 1970 to 9999",
+      "\(run)")
+    #expect(todo("list", "--json").stdout == "[]\n")
   }
 
   @Test func aDatabaseWrittenBeforeTheChecksNeitherHangsNorCrashes() throws {

@@ -19,6 +19,11 @@ import Testing
       words(16, "(") + ["+a"] + words(16, ")"),
       Array(repeating: ["not", "("], count: 8).flatMap { $0 } + ["+a"] + words(8, ")"),
       Array(repeating: mixed, count: 4).flatMap { $0 } + ["+a"] + words(8, ")"),
+      // 16 groups, each the one before or-ed with 120 terms: runs of 64 nest as a balanced tree
+      // inside each group, and the groups nest 16 deep (1,937 terms).
+      (0..<16).reduce(["+a"]) { inner, level in
+        ["("] + inner + (0..<120).flatMap { ["or", "+t\(level)x\($0)"] } + [")"]
+      },
     ]
     for shape in shapes {
       let run = todo.run(["list", "--json"] + shape)

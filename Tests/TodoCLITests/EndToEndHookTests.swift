@@ -193,7 +193,7 @@ import Testing
     let path = try hook("on-add.open", "#!/bin/sh\ncat\n", in: todo, mode: 0o777)
     let run = todo("add", "x")
     #expect(run.status == 1)
-    #expect(run.stderr.contains("the hook \(path) can be changed by other users (chmod go-w makes it safe), so no hook was run; nothing was changed"))
+    #expect(run.stderr.contains("the hook \(path) can be changed by other users (chmod go-w \(path) makes it safe), so no hook was run; nothing was changed"))
     chmod(path, 0o755)
     #expect(todo("add", "x").status == 0)
     // A file that is not executable is not a hook (a README beside them).

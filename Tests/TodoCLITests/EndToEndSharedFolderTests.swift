@@ -166,4 +166,55 @@ struct EndToEndSharedFolderTests {
     #expect(own.status == 0, "\(own)")
     #expect(todo("--db", shared + "/mine.db", "list").stdout.contains("Mine"))
   }
+  @Test func aFIFOAnotherUserPlantedGetsNothing() throws {
+    let todo = try TodoSandbox()
+    todo.add("Private task")
+    let shared = try sharedFolder(todo)
+    let planted = shared + "/x.json"
+    try #require(try asAttacker("/usr/bin/mkfifo", "-m", "666", planted) == 0)
+    let run = todo("export", "--output", planted)
+    #expect(run.status == 1, "\(run)")
+    #expect(
+      run.errorLines == [
+        "todo: error: cannot write \(planted): it is a FIFO, socket or device another user (uid 65534) owns; nothing was written"
+      ], "\(run)")
+  }
+
+  /// `/tmp/tour -> ~/.local/share/todo`, planted: `TODO_DB=/tmp/tour/todo.db` would be the user's
+  /// real database, and an export into `/tmp/tour/` would land among their files.
+  @Test func aFolderOnTheWayThatIsALinkAnotherUserPlantedIsRefused() throws {
+    let todo = try TodoSandbox()
+    todo.add("Real task")
+    let before = todo.snapshot()
+    let shared = try sharedFolder(todo)
+    let tour = shared + "/tour"
+    try #require(try asAttacker("/bin/ln", "-s", todo.folder.path, tour) == 0)
+    let opened = todo.run(["list"], environment: ["TODO_DB": tour + "/todo.db"])
+    #expect(opened.status == 1, "\(opened)")
+    #expect(
+      opened.errorLines == [
+        "todo: error: cannot use the database \(tour)/todo.db: the folder \(tour) is a symbolic link another user (uid 65534) "
+          + "made; todo does not follow links other users plant"
+      ], "\(opened)")
+    let exported = todo("export", "--output", tour + "/out.json")
+    #expect(exported.status == 1, "\(exported)")
+    #expect(!FileManager.default.fileExists(atPath: todo.folder.appendingPathComponent("out.json").path))
+    #expect(todo.snapshot() == before)
+  }
+
+  /// A file another user left at the path (world-readable and writable) is not copied for its
+  /// mode: the tasks are written to a private file (and the rename over theirs fails in /tmp).
+  @Test func theTemporaryFileNeverTakesTheModeOfAnotherUsersFile() throws {
+    let todo = try TodoSandbox()
+    todo.add("Private task")
+    // In a folder of the user's own, where the rename over another user's file succeeds.
+    let theirs = todo.folder.appendingPathComponent("theirs.json").path
+    try Data("{}".utf8).write(to: URL(fileURLWithPath: theirs))
+    chmod(theirs, 0o666)
+    chown(theirs, Self.attacker, Self.attacker)
+    let run = todo("export", "--output", theirs)
+    #expect(run.status == 0, "\(run)")
+    var status = stat()
+    #expect(stat(theirs, &status) == 0 && status.st_mode & 0o777 == 0o600 && status.st_uid == getuid(), "\(String(status.st_mode, radix: 8))")
+  }
 }

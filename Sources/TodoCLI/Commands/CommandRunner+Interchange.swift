@@ -215,14 +215,25 @@ extension CommandRunner {
         // todo.txt has a line per task: one longer than a task's line can be (no newline in the
         // first megabyte of /dev/zero) is refused as soon as it is, by the reader, below.
         var lineStart = bytes.lastIndex(of: UInt8(ascii: "\n")).map { $0 + 1 } ?? 0
-        while bytes.count - lineStart <= TodoTxt.maximumLineBytes || format != .todotxt, let piece = next(1 << 20) {
+        var lineTooLong = false
+        while let piece = next(1 << 20) {
           let offset = bytes.count
           bytes += piece
           if let newline = piece.lastIndex(of: UInt8(ascii: "\n")) { lineStart = offset + newline + 1 }
+          // (One byte more than a line may hold: a CR before its newline is not the line's.)
+          if format == .todotxt, bytes.count - lineStart > TodoTxt.maximumLineBytes + 1 {
+            lineTooLong = true
+            break
+          }
         }
         switch format {
         case .taskwarrior: records = try Taskwarrior.records(bytes, now: now)
-        case .todotxt: records = try TodoTxt.records(bytes)
+        case .todotxt:
+          if lineTooLong {
+            let line = bytes[..<lineStart].count { $0 == UInt8(ascii: "\n") } + 1
+            throw InterchangeError(line: line, "the line is longer than 1,000,000 bytes; a task's line is far shorter")
+          }
+          records = try TodoTxt.records(bytes)
         default: records = try ICalendar.records(bytes, now: now)
         }
       }

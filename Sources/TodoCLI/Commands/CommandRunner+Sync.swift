@@ -89,7 +89,10 @@ extension CommandRunner {
     if let at = host.lastIndex(of: "@") { host = host[host.index(after: at)...] }
     if host.hasPrefix("[") { return host.hasPrefix("[::1]") }
     let name = host.prefix { $0 != ":" }.lowercased()
-    return name == "localhost" || name.hasPrefix("127.")
+    // 127.0.0.0/8 as a dotted address (not a name such as 127.example.com).
+    let parts = name.split(separator: ".", omittingEmptySubsequences: false)
+    let dotted = parts.count == 4 && parts.allSatisfy { !$0.isEmpty && $0.count <= 3 && $0.allSatisfy(\.isASCII) && UInt8($0) != nil }
+    return name == "localhost" || (dotted && parts[0] == "127")
   }
 
   /// `sync --setup URL`: writes vdirsyncer's configuration and runs its discovery.

@@ -47,13 +47,13 @@ struct Hooks {
     self.environment = environment
     self.arguments = arguments
     var scripts: [Event: [String]] = [:]
-    var unsafe = FileSystem.changeableByOthers(folder: folder, kind: "hooks folder").map { $0 + ", so no hook was run" }
+    var unsafe = FileSystem.changeableByOthers(folder, kind: "hooks folder").map { $0 + ", so no hook was run" }
     let names = (try? FileSystem.files(in: folder, endingIn: "").get()) ?? []
     for name in names {
       guard let event = Event.allCases.first(where: { name.hasPrefix($0.rawValue) }) else { continue }
       let path = folder + "/" + name
       guard access(path, X_OK) == 0 else { continue }
-      if unsafe == nil, let problem = FileSystem.changeableByOthers(file: path, kind: "hook") {
+      if unsafe == nil, let problem = FileSystem.changeableByOthers(path, kind: "hook") {
         unsafe = problem + ", so no hook was run"
       }
       scripts[event, default: []].append(path)

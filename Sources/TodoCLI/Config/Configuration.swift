@@ -121,7 +121,7 @@ struct Configuration: Sendable {
     // Its `editor` runs through the shell and its hooks settings decide what runs: a file
     // someone else could change is refused, as a hook would be (a special file such as
     // /dev/null, which holds nothing, is read).
-    if FileSystem.isRegularFile(path), let problem = FileSystem.changeableByOthers(file: path, kind: "configuration file") {
+    if FileSystem.isRegularFile(path), let problem = FileSystem.changeableByOthers(path, kind: "configuration file") {
       throw ConfigFileError(path: path, reason: problem.replacing("the configuration file \(path) ", with: "it ") + ", so it was not read")
     }
     switch FileSystem.readAll(path) {
@@ -297,7 +297,7 @@ struct Configuration: Sendable {
   var colorMode: ColorMode { settings["color"].flatMap { ColorMode(rawValue: $0.value) } ?? .auto }
   var hooksEnabled: Bool { settings["hooks"].flatMap { Self.toggle($0.value) } ?? true }
   /// The most bytes an import reads (`import.limit`, in MiB).
-  var importLimit: Int { (settings["import.limit"].flatMap { Int($0.value) } ?? 256) << 20 }
+  var importLimit: Int { min(settings["import.limit"].flatMap { Int($0.value) } ?? 256, 1 << 30) << 20 }
   var hookTimeout: Double { settings["hooks.timeout"].flatMap { Double($0.value) } ?? 5 }
 
   /// Whether a report is `list` as built in, which is drawn without looking the report up (the

@@ -419,7 +419,9 @@ enum Help {
              todo export [FILTER] --vdir DIR
 
       Write tasks (every status unless the filter names one) to standard
-      output, or to FILE atomically (a temporary file, then renamed). FORMAT:
+      output (also --output -), or to FILE atomically (a temporary file, then
+      renamed). A link at FILE is followed only if you or root made it; a
+      FIFO, terminal or device (/dev/null) is written in place. FORMAT:
         json         our task objects in an array, with "extras" (default)
         jsonl        the same, one object a line
         taskwarrior  what 'task import' reads (dates YYYYMMDDTHHMMSSZ,
@@ -592,8 +594,10 @@ enum Help {
 
       SQLite's integrity check of the whole database file: every page, not only
       those a command reads (a command stops at damage it meets, but damage in
-      pages it does not read goes unseen). Prints what it found; exit status 1
-      when the file is damaged. It only reads the file.
+      pages it does not read goes unseen). It also names the triggers and views
+      the file holds, which todo never makes (a trigger runs its own SQL when
+      what it watches changes). Prints what it found; exit status 1 when the
+      file is damaged or holds either. It only reads the file.
       """,
     "recover": """
       Usage: todo recover FILE
@@ -707,10 +711,13 @@ enum Help {
       A value runs to the end of its line (a # in it is part of it); "…"
       keeps spaces at its ends. A line that does not read, an unknown key or
       a bad value is an error naming the file, line and key, and no command
-      runs. The strongest setting wins: -c KEY=VALUE (any command, may be
-      repeated), then TODO_<KEY> (upper case, . and - as _: TODO_WEEK_START,
-      TODO_COLOR_PRIORITY_H; not context.NAME and report keys), then the
-      file, then the default.
+      but help, --version, config and context runs (they mend the file one key
+      at a time). A file others may change is not read (its editor runs
+      through sh). A value typed (config set, context define, -c, TODO_<KEY>)
+      holds no control characters. The strongest setting wins: -c KEY=VALUE
+      (any command, may be repeated), then TODO_<KEY> (upper case, . and - as
+      _: TODO_WEEK_START, TODO_COLOR_PRIORITY_H; not context.NAME and report
+      keys), then the file, then the default.
 
       Keys ('todo config' shows every default; 'man todo' explains each):
         default.command          what 'todo' alone runs (list)
@@ -728,6 +735,7 @@ enum Help {
         urgency.TERM             the coefficients of 'todo help next' (next
                                  due blocking priority.H … waiting, age.max)
         hooks, hooks.timeout     on or off; seconds a hook may run (5, ≤ 60)
+        import.limit             the most MiB an import reads (256)
         editor                   the editor of 'todo edit'
         context, context.NAME    the active context; a context's filter
                                  ('todo help context')
@@ -870,8 +878,12 @@ enum Help {
       never holds the database; the write then checks that the tasks are
       those the hooks saw. A hook may run hooks.timeout seconds (default 5,
       at most 60); then its process group is killed and the command fails,
-      nothing written. A hook not owned by you, or that others may change
-      (group or world writable), is refused with an error. --no-hooks or
+      nothing written. No hook runs, and the command fails with an error,
+      when a hook is not owned by you or root or others may change it (group
+      or world writable), or when the hooks folder or a folder above it or
+      above a hook's file is another user's or others may change it (sticky
+      folders such as /tmp excepted above the hooks folder); a hook may be a
+      link to a script root owns. --no-hooks or
       hooks = off turns hooks off; dry runs run none. import, sync, undo and
       purge run no on-add, on-modify or on-exit hooks. A change a hook makes
       that todo does not take (status, removed annotations, UDAs) is refused.
@@ -979,6 +991,8 @@ enum Help {
         todo list '(' +home or project:work ')' not pri:L
       not binds tighter than AND, AND tighter than or. Ids and status: stay
       outside or and parentheses. Use -- before a word 'or' to search for it.
+      Parentheses and not nest at most 16 deep; a filter holds at most 2,000
+      terms (each value of a comma list counts).
       Lists leave out tasks whose wait date is still ahead, unless the filter
       asks about wait (+WAITING, wait.any:, wait.by:…) or names ids; a change
       (done, update --where …) selects them like any other task.

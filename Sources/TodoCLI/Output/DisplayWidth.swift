@@ -97,11 +97,14 @@ func isTerminalControl(_ scalar: Unicode.Scalar) -> Bool {
 }
 
 /// `sanitizedForTerminal` line by line: a message of several lines (vdirsyncer's output) keeps
-/// its line breaks, each line made safe, instead of showing them as `\n`.
+/// its line breaks, each line made safe, instead of showing them as `\n`. Every line after the
+/// first starts with white space (two spaces are put before one that does not), so that text in
+/// a message (a title holding a newline) can never pass for a line of todo's own (`todo: hint:`).
 func sanitizedLinesForTerminal(_ text: String) -> String {
   guard text.utf8.contains(UInt8(ascii: "\n")) else { return sanitizedForTerminal(text) }
-  return text.split(separator: "\n", omittingEmptySubsequences: false).map { line in
-    sanitizedForTerminal(String(line.hasSuffix("\r") ? line.dropLast() : line))
+  return text.split(separator: "\n", omittingEmptySubsequences: false).enumerated().map { index, line in
+    let safe = sanitizedForTerminal(String(line.hasSuffix("\r") ? line.dropLast() : line))
+    return index == 0 || safe.isEmpty || safe.hasPrefix(" ") || safe.hasPrefix("\t") ? safe : "  " + safe
   }.joinedText("\n")
 }
 

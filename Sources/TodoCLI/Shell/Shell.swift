@@ -195,7 +195,7 @@ struct InputLines {
         }
         var end = newline
         if end > start && buffer[end - 1] == UInt8(ascii: "\r") { end -= 1 }
-        return .bytes(buffer[start..<end])
+        return end - start > Self.maximumLineBytes ? .tooLong : .bytes(buffer[start..<end])
       }
       searched = buffer.count
       if atEnd {
@@ -205,7 +205,7 @@ struct InputLines {
           return .tooLong
         }
         guard start < buffer.count else { return nil }
-        return .bytes(buffer[start...])
+        return buffer.count - start > Self.maximumLineBytes ? .tooLong : .bytes(buffer[start...])
       }
       if skipping || buffer.count - start > Self.maximumLineBytes {
         skipping = true

@@ -117,12 +117,18 @@ public struct TodoChanges: Sendable, Equatable {
     case .clear: return nil
     case .set(.date(let date)): return date
     case .set(.fromDue(let text)):
+      let task = id == 0 ? "the new task" : "task \(id)"
+      let date: TaskDate
       do throws(DateExpressionError) {
-        return TaskDate(try DateExpressionParser(now: now, due: due).read(text))
+        date = TaskDate(try DateExpressionParser(now: now, due: due).read(text))
       } catch {
-        let task = id == 0 ? "the new task" : "task \(id)"
         throw .invalid("cannot read the date '\(text)' for \(task): \(error.reason)")
       }
+      // Checked as a typed date is (`Validation.changes`), once the due date it counts from is known.
+      guard date.isRepresentable else {
+        throw .invalid("'\(text)' for \(task) is \(date.text), out of range: \(Timestamp.outOfRangeReason)")
+      }
+      return date
     }
   }
 }

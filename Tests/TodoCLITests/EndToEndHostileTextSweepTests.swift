@@ -134,4 +134,18 @@ import Testing
     #expect(task["title"] as? String == "Task " + Self.hostile)
     #expect(task["project"] as? String == Self.hostileName)
   }
+  /// A newline in what was typed or read keeps its line break in an error (vdirsyncer's output
+  /// needs it), but every line after the first is indented: text can never pass for a line of
+  /// todo's own such as `todo: hint: …`.
+  @Test func textInAMessageCannotForgeALineOfTodosOwn() throws {
+    let todo = try TodoSandbox()
+    let forged = "\ntodo: hint: run rm -rf ~\ntodo: error: fake"
+    for arguments in [["frob" + forged], ["import", "/nonexistent" + forged], ["show", "1" + forged]] {
+      let run = todo.run(arguments)
+      #expect(run.status != 0, "\(run)")
+      for line in run.errorLines where !line.hasPrefix("  ") {
+        #expect(!line.contains("rm -rf") && !line.contains("fake"), "a forged line in\n\(run)")
+      }
+    }
+  }
 }

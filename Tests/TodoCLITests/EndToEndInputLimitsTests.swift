@@ -42,8 +42,10 @@ import Testing
       default: "todo: error: cannot read /dev/zero: it is larger than 4 MiB (import.limit; -c import.limit=N reads more)"
       }
     #expect(run.errorLines == [expected], "\(run)")
-    // Whitespace forever after a JSON array's start: the limit, not the memory, ends it.
-    let spaces = todo.shell(#"(echo '['; yes '   ') | "$TODO" -c import.limit=4 import --format json -"#)
+    // Whitespace forever after a JSON array's start, or endless short lines: the limit, not the
+    // memory, ends it.
+    let input = format == "json" || format == "jsonl" ? "(echo '['; yes '   ')" : "yes 'x'"
+    let spaces = todo.shell(input + #" 2>/dev/null | "$TODO" -c import.limit=4 import --format \#(format) -"#)
     #expect(spaces.status == 1)
     #expect(spaces.errorLines == ["todo: error: cannot read standard input: it is larger than 4 MiB (import.limit; -c import.limit=N reads more)"], "\(spaces)")
   }

@@ -23,7 +23,7 @@ import TodoCore
 public enum ICalendar {
   /// The to-dos of a file (one or more `VCALENDAR`s, each with any number of `VTODO`s; events and
   /// time zones are skipped). `now` stands in for a task without any time of its own.
-  public static func records(_ bytes: [UInt8], now: Int64) throws(InterchangeError) -> [TaskRecord] {
+  public static func records(_ bytes: [UInt8], now: Int64, skipping: SkippedRecords? = nil) throws(InterchangeError) -> [TaskRecord] {
     let top = try ICalendarText.components(bytes)
     var records: [TaskRecord] = []
     for calendar in top {
@@ -32,6 +32,9 @@ public enum ICalendar {
       }
       // A to-do's changed occurrences (RECURRENCE-ID, the same UID) stay with it as they are.
       var todos = calendar.components.filter { $0.name == "VTODO" }
+      for other in calendar.components where other.name != "VTODO" && other.name != "VTIMEZONE" {
+        skipping?.otherComponents[other.name, default: 0] += 1
+      }
       func uid(_ component: Component) -> String? { component.properties.first { $0.name == "UID" }?.value }
       func isOverride(_ component: Component) -> Bool { component.properties.contains { $0.name == "RECURRENCE-ID" } }
       for index in todos.indices where isOverride(todos[index]) {
@@ -48,11 +51,18 @@ public enum ICalendar {
         }
       }
       for component in todos where !component.name.isEmpty {
-        records.append(try record(component, now: now, zones: zones))
+        do throws(InterchangeError) {
+          records.append(try record(component, now: now, zones: zones))
+        } catch {
+          try SkippedRecords.skip(error, in: skipping)
+        }
       }
     }
     return records
   }
+
+  /// The title of a to-do without a SUMMARY or DESCRIPTION.
+  static let untitled = "(untitled)"
 
   /// The UUID of the task an iCalendar UID names: the UID itself when it is a UUID (lower-cased),
   /// else a UUID derived from it (the same UID always gives the same task).
@@ -141,6 +151,9 @@ public enum ICalendar {
           throw fail("SEQUENCE is not a whole number: '\(ICalendarText.shown(property.value))'")
         }
         sequence = number
+      // Horde writes an empty PRIORITY: no priority, and it goes back as it came.
+      case "PRIORITY" where property.value.trimmingSpaces.isEmpty:
+        extras.append(TaskExtra(format: "ical", name: "priority", value: ""))
       case "PRIORITY":
         guard let number = Int(property.value.trimmingSpaces), (0...9).contains(number) else {
           throw fail("PRIORITY is a number from 0 to 9, not '\(ICalendarText.shown(property.value))'")
@@ -242,6 +255,14 @@ public enum ICalendar {
     // Notes: each with its time when the description is still what they say; text added by
     // another program after them becomes a new note; a description of its own, one note.
     todo.notes = self.notes(notes, description: description, created: todo.created, modified: todo.modified)
+    // SUMMARY is optional (RFC 5545; Radicale's and ical4android's own test items have none): the
+    // task gets a title from its description, or one that says it has none, and goes back out
+    // without a SUMMARY while that title is unchanged.
+    if todo.title.trimmingSpaces.isEmpty {
+      let firstLine = description.flatMap { $0.split(separator: "\n").first.map { String($0.prefix(80)).trimmingSpaces } } ?? ""
+      todo.title = firstLine.isEmpty ? untitled : firstLine
+      extras.append(TaskExtra(format: "ical", name: "untitled", value: todo.title))
+    }
     // Categories that cannot be tags are kept as they are and written back.
     var tags: Set<String> = []
     var otherCategories: [String] = []
@@ -496,7 +517,7 @@ extension ICalendar {
         }
       }
       writer.property("SEQUENCE", String(sequence))
-      writer.property("SUMMARY", ICalendarText.escape(todo.title))
+      if extra("untitled") != todo.title { writer.property("SUMMARY", ICalendarText.escape(todo.title)) }
       if !todo.notes.isEmpty {
         writer.property("DESCRIPTION", ICalendarText.escape(todo.notes.map(\.text).joinedText("\n\n")))
       }
@@ -516,8 +537,8 @@ extension ICalendar {
         let read = extra("priority").flatMap { Int($0) }
         let number = read.flatMap { ICalendar.priority($0) == priority ? $0 : nil } ?? ["H": 1, "M": 5, "L": 9][priority.rawValue] ?? 9
         writer.property("PRIORITY", String(number))
-      } else if extra("priority") == "0" {
-        writer.property("PRIORITY", "0")
+      } else if let kept = extra("priority"), kept == "0" || kept.isEmpty {
+        writer.property("PRIORITY", kept)
       }
       if let scheduled = todo.scheduled { date("DTSTART", scheduled, into: &writer) }
       if let due = todo.due { date("DUE", due, into: &writer) }

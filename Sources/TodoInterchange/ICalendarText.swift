@@ -107,8 +107,11 @@ enum ICalendarText {
     func fail(_ reason: String) -> InterchangeError {
       InterchangeError(line: line, "\(reason): '\(shown(text))'")
     }
+    // Letters, digits and '-' as RFC 5545 says, and '_', which producers write (Synology's
+    // PERCENT_COMPLETE) and other readers take: such a property is kept as it came.
     func isNameByte(_ byte: UInt8) -> Bool {
       (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A) || (byte >= 0x30 && byte <= 0x39) || byte == 0x2D
+        || byte == 0x5F
     }
     var index = 0
     while index < bytes.count, isNameByte(bytes[index]) { index += 1 }

@@ -28,6 +28,29 @@ public enum InterchangeFormat: String, Sendable, CaseIterable {
     }
     return .todotxt
   }
+
+  /// The format of a file named `name` whose first bytes are `start`: the content's when it is
+  /// plainly a calendar or JSON objects (a `.txt` holding either was read as junk todo.txt
+  /// lines; `.json` holds ours or Taskwarrior's), else the extension's, else the content's.
+  public static func of(name: String, start: [UInt8]) -> InterchangeFormat {
+    let content = byContent(start)
+    guard let named = byExtension(name) else { return content }
+    switch content {
+    case .ical: return .ical
+    case .todotxt: return named
+    case .json, .jsonl, .taskwarrior:
+      // A todo.txt line may start with '[' too: JSON only when an object follows it.
+      var index = start.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
+      func skipSpace() { while index < start.count, [0x20, 0x09, 0x0A, 0x0D].contains(start[index]) { index += 1 } }
+      skipSpace()
+      if index < start.count, start[index] == UInt8(ascii: "[") {
+        index += 1
+        skipSpace()
+      }
+      guard index < start.count, start[index] == UInt8(ascii: "{") else { return named }
+      return named == .json || named == .jsonl ? (content == .taskwarrior ? .taskwarrior : named) : content
+    }
+  }
 }
 
 /// `todo`'s own task objects (what `--json` prints, plus `extras`), read back losslessly.
@@ -37,22 +60,35 @@ public enum NativeJSON {
   static let computedKeys: Set<String> = ["id", "parent_id", "depends_ids", "progress", "active", "urgency", "dry_run"]
 
   /// Reads a JSON array of task objects, or JSON Lines.
-  public static func records(_ bytes: [UInt8]) throws(InterchangeError) -> [TaskRecord] {
+  public static func records(_ bytes: [UInt8], skipping: SkippedRecords? = nil) throws(InterchangeError) -> [TaskRecord] {
     var records: [TaskRecord] = []
-    try JSONReader.forEachRecord(bytes) { line, value throws(InterchangeError) in records.append(try record(value, line: line)) }
+    try JSONReader.forEachRecord(bytes) { line, value throws(InterchangeError) in
+      if let read = try record(value, line: line, skipping: skipping) { records.append(read) }
+    }
     return records
   }
 
   /// `records(_:)` of an input read piece by piece (see `JSONReader.forEachRecord(reading:_:)`):
   /// JSON Lines are turned into tasks as they are read, without holding the whole input.
-  public static func records(reading next: (_ atLeast: Int) throws(InterchangeError) -> [UInt8]?) throws(InterchangeError)
-    -> [TaskRecord]
+  public static func records(skipping: SkippedRecords? = nil, reading next: (_ atLeast: Int) throws(InterchangeError) -> [UInt8]?)
+    throws(InterchangeError) -> [TaskRecord]
   {
     var records: [TaskRecord] = []
     try JSONReader.forEachRecord(reading: next) { line, value throws(InterchangeError) in
-      records.append(try record(value, line: line))
+      if let read = try record(value, line: line, skipping: skipping) { records.append(read) }
     }
     return records
+  }
+
+  /// One value as a task; nil when it is not one and `skipping` takes the problem. (A value
+  /// that is not JSON stops the reading whatever: where the next record starts is not known.)
+  private static func record(_ value: JSONValue, line: Int, skipping: SkippedRecords?) throws(InterchangeError) -> TaskRecord? {
+    do throws(InterchangeError) {
+      return try record(value, line: line)
+    } catch {
+      try SkippedRecords.skip(error, in: skipping)
+      return nil
+    }
   }
 
   static func record(_ value: JSONValue, line: Int) throws(InterchangeError) -> TaskRecord {
@@ -152,6 +188,9 @@ struct Fields {
 
   /// The members nobody read.
   var rest: [(key: String, value: JSONValue)] { members }
+
+  /// A member's value, left for others to read.
+  func peek(_ key: String) -> JSONValue? { members.first { $0.key == key }?.value }
 
   mutating func finish() throws(InterchangeError) {
     if let first = members.first { throw error("unknown key \"\(first.key)\"") }

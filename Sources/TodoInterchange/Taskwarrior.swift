@@ -26,13 +26,16 @@ public enum Taskwarrior {
   static let ownKeys: Set<String> = ["todo_parent", "todo_series", "todo_instance", "todo_rule", "todo_series_ended", "todo_reason"]
 
   /// `now` stands in for a missing `entry` (as `task import` does).
-  public static func records(_ bytes: [UInt8], now: Int64) throws(InterchangeError) -> [TaskRecord] {
+  public static func records(_ bytes: [UInt8], now: Int64, skipping: SkippedRecords? = nil) throws(InterchangeError) -> [TaskRecord] {
     let values = try JSONReader.records(bytes)
     // Recurring parents first: their children need their rule.
     var parents: [String: (line: Int, members: [(key: String, value: JSONValue)])] = [:]
     var childrenOf: [String: Int] = [:]
     for (line, value) in values {
-      guard case .object(let members) = value else { throw InterchangeError(line: line, "a task must be a JSON object") }
+      guard case .object(let members) = value else {
+        try SkippedRecords.skip(InterchangeError(line: line, "a task must be a JSON object"), in: skipping)
+        continue
+      }
       let status = members.first { $0.key == "status" }?.value
       let uuid = members.first { $0.key == "uuid" }?.value
       if status == .string("recurring"), case .string(let id)? = uuid { parents[id.lowercased()] = (line, members) }
@@ -41,60 +44,82 @@ public enum Taskwarrior {
       }
     }
     var records: [TaskRecord] = []
+    // The same UUID again is, as `task import` takes it, a change to the task given before: the
+    // later copy wins, in the earlier one's place.
+    var indexOf: [String: Int] = [:]
     for (line, value) in values {
       guard case .object(let members) = value else { continue }
-      var fields = Fields(members: members, line: line)
-      let status = try fields.string("status") ?? "pending"
-      let uuid = (try fields.string("uuid"))?.lowercased()
-      if status == "recurring", let uuid, childrenOf[uuid, default: 0] > 0 { continue }
-      var record = try task(&fields, status: status, uuid: uuid, now: now)
-      // For a child of a Taskwarrior template: how many instances after the template's it is.
-      var childOffset = 0
-      // The series: the parent's (for a child), or its own (a parent without children here).
-      if status == "recurring" {
-        guard let rule = try recurrence(fields.take("recur"), line: line) else {
-          throw InterchangeError(line: line, "a recurring task needs its \"recur\"")
+      do throws(InterchangeError) {
+        guard let record = try record(members, line: line, parents: parents, childrenOf: childrenOf, now: now) else { continue }
+        if let earlier = indexOf[record.todo.uuid] {
+          records[earlier] = record
+        } else {
+          indexOf[record.todo.uuid] = records.count
+          records.append(record)
         }
-        record.todo.status = .pending
-        record.todo.series = SeriesLink(id: 0, uuid: record.todo.uuid, index: 1, rule: rule, ended: nil)
-        // A template Taskwarrior made of a task todo wrote (it has todo's series): that task,
-        // which keeps its UUID.
-        if !members.contains(where: { $0.key == "todo_series" }) {
-          record.todo.uuid = RecordUUID.instance(1, of: record.todo.uuid) ?? record.todo.uuid
-        }
-      } else if case .string(let parent)? = fields.take("parent") {
-        let parentID = parent.lowercased()
-        let recur = fields.take("recur")
-        let rule = try recurrence(recur ?? parents[parentID]?.members.first { $0.key == "recur" }?.value, line: line)
-        if let rule {
-          var index = 1
-          if let mask = fields.take("imask") {
-            switch mask {
-            case .number(let text), .string(let text):
-              guard let number = Double(text), number >= 0, number < 1e6 else { throw fields.error("\"imask\" is not a number") }
-              index = Int(number) + 1
-            default: throw fields.error("\"imask\" is not a number")
-            }
-          }
-          record.todo.series = SeriesLink(id: 0, uuid: parentID, index: index, rule: rule, ended: nil)
-          childOffset = index - 1
-        }
-      } else if let recur = fields.take("recur") {
-        // A pending task with its own rule and no parent: Taskwarrior makes it a series too.
-        if let rule = try recurrence(recur, line: line), record.todo.status == .pending {
-          record.todo.series = SeriesLink(id: 0, uuid: RecordUUID.named("series:" + record.todo.uuid), index: 1, rule: rule, ended: nil)
-        }
+      } catch {
+        try SkippedRecords.skip(error, in: skipping)
       }
-      try readOwnKeys(&fields, into: &record.todo, childOffset: childOffset)
-      fields.skip(["recur", "imask", "mask", "rtype", "parent"])
-      // Everything else is a user-defined attribute: kept as its JSON text.
-      for member in fields.rest {
-        record.extras.append(TaskExtra(format: "taskwarrior", name: member.key, value: member.value.text))
-      }
-      record.extras.sort { $0.name < $1.name }
-      records.append(record)
     }
     return records
+  }
+
+  /// One task object of `task export`'s (nil: a recurring template whose instances are in the
+  /// file, which make the series).
+  private static func record(
+    _ members: [(key: String, value: JSONValue)], line: Int, parents: [String: (line: Int, members: [(key: String, value: JSONValue)])],
+    childrenOf: [String: Int], now: Int64
+  ) throws(InterchangeError) -> TaskRecord? {
+    var fields = Fields(members: members, line: line)
+    let status = try fields.string("status") ?? "pending"
+    let uuid = (try fields.string("uuid"))?.lowercased()
+    if status == "recurring", let uuid, childrenOf[uuid, default: 0] > 0 { return nil }
+    var record = try task(&fields, status: status, uuid: uuid, now: now)
+    // For a child of a Taskwarrior template: how many instances after the template's it is.
+    var childOffset = 0
+    // The series: the parent's (for a child), or its own (a parent without children here).
+    if status == "recurring" {
+      guard let rule = try recurrence(fields.take("recur"), line: line) else {
+        throw InterchangeError(line: line, "a recurring task needs its \"recur\"")
+      }
+      record.todo.status = .pending
+      record.todo.series = SeriesLink(id: 0, uuid: record.todo.uuid, index: 1, rule: rule, ended: nil)
+      // A template Taskwarrior made of a task todo wrote (it has todo's series): that task,
+      // which keeps its UUID.
+      if !members.contains(where: { $0.key == "todo_series" }) {
+        record.todo.uuid = RecordUUID.instance(1, of: record.todo.uuid) ?? record.todo.uuid
+      }
+    } else if case .string(let parent)? = fields.take("parent") {
+      let parentID = parent.lowercased()
+      let recur = fields.take("recur")
+      let rule = try recurrence(recur ?? parents[parentID]?.members.first { $0.key == "recur" }?.value, line: line)
+      if let rule {
+        var index = 1
+        if let mask = fields.take("imask") {
+          switch mask {
+          case .number(let text), .string(let text):
+            guard let number = Double(text), number >= 0, number < 1e6 else { throw fields.error("\"imask\" is not a number") }
+            index = Int(number) + 1
+          default: throw fields.error("\"imask\" is not a number")
+          }
+        }
+        record.todo.series = SeriesLink(id: 0, uuid: parentID, index: index, rule: rule, ended: nil)
+        childOffset = index - 1
+      }
+    } else if let recur = fields.take("recur") {
+      // A pending task with its own rule and no parent: Taskwarrior makes it a series too.
+      if let rule = try recurrence(recur, line: line), record.todo.status == .pending {
+        record.todo.series = SeriesLink(id: 0, uuid: RecordUUID.named("series:" + record.todo.uuid), index: 1, rule: rule, ended: nil)
+      }
+    }
+    try readOwnKeys(&fields, into: &record.todo, childOffset: childOffset)
+    fields.skip(["recur", "imask", "mask", "rtype", "parent"])
+    // Everything else is a user-defined attribute: kept as its JSON text.
+    for member in fields.rest {
+      record.extras.append(TaskExtra(format: "taskwarrior", name: member.key, value: member.value.text))
+    }
+    record.extras.sort { $0.name < $1.name }
+    return record
   }
 
   /// Reads `todo_parent`, `todo_series`… (see the type's summary) into `todo`.
@@ -145,6 +170,7 @@ public enum Taskwarrior {
     -> TaskRecord
   {
     var todo = Todo()
+    var spacedProject: String?
     todo.uuid = uuid ?? ""
     guard !todo.uuid.isEmpty else { throw fields.error("the task has no \"uuid\"") }
     todo.title = try fields.string("description") ?? ""
@@ -154,10 +180,21 @@ public enum Taskwarrior {
     case "deleted": todo.status = .deleted
     default: throw fields.error("unknown status '\(status)' (pending, waiting, completed, deleted or recurring)")
     }
-    todo.project = try fields.string("project")
+    // A project of Taskwarrior's may hold spaces ("Home Office"), which ours may not (a word of a
+    // command line): the spaces become '_', and the name as it came is kept (as a value no
+    // attribute reads: written back as "project" while the project is unchanged).
+    if case .string(let project)? = fields.peek("project"), project.contains(" ") {
+      _ = fields.take("project")
+      todo.project = project.replacing(" ", with: "_")
+      spacedProject = project
+    } else {
+      todo.project = try fields.string("project")
+    }
     todo.tags = try listOrComma(fields.take("tags"), key: "tags", fields).sorted()
-    if let priority = try fields.string("priority") {
-      guard let known = Priority(rawValue: priority) else { throw fields.error("unknown priority '\(priority)' (H, M or L)") }
+    // H, M and L are todo's priorities; another value (`uda.priority.values=A,B,C`) is kept as
+    // the attribute it is, as Taskwarrior keeps it, and goes back out the same.
+    if case .string(let priority)? = fields.peek("priority"), let known = Priority(rawValue: priority) {
+      _ = fields.take("priority")
       todo.priority = known
     }
     todo.due = try date(&fields, "due")
@@ -182,7 +219,8 @@ public enum Taskwarrior {
       TaskLink(id: 0, uuid: $0.lowercased(), isOpen: true)
     }
     fields.skip(["id", "urgency"])
-    return TaskRecord(todo: todo, extras: [], line: fields.line)
+    let extras = spacedProject.map { [TaskExtra(format: "taskwarrior", name: "project", value: JSONValue.string($0).text)] } ?? []
+    return TaskRecord(todo: todo, extras: extras, line: fields.line)
   }
 
   private static func listOrComma(_ value: JSONValue?, key: String, _ fields: Fields) throws(InterchangeError) -> [String] {
@@ -227,6 +265,15 @@ public enum Taskwarrior {
         + String(decoding: bytes[6..<8], as: UTF8.self) + "T" + String(decoding: bytes[9..<11], as: UTF8.self) + ":"
         + String(decoding: bytes[11..<13], as: UTF8.self) + ":" + String(decoding: bytes[13..<15], as: UTF8.self) + "Z"
       return Timestamp.parseTaskTime(iso)
+    }
+    // Without the Z (`20260101T090000`), as `task import` reads it: local time.
+    if bytes.count == 15, bytes[8] == UInt8(ascii: "T"), let year = ICalendarText.digits(bytes, 0..<4),
+      let month = ICalendarText.digits(bytes, 4..<6), let day = ICalendarText.digits(bytes, 6..<8),
+      let hour = ICalendarText.digits(bytes, 9..<11), let minute = ICalendarText.digits(bytes, 11..<13),
+      let second = ICalendarText.digits(bytes, 13..<15)
+    {
+      return Timestamp.wallClock(year: Int64(year), month: month, day: day, hour: hour, minute: minute, second: second)
+        .flatMap { Timestamp.representable.contains($0) ? $0 : nil }
     }
     if let seconds = Int64(text) { return Timestamp.representable.contains(seconds) ? seconds : nil }
     return Timestamp.parseTaskTime(text)
@@ -275,8 +322,21 @@ public enum Taskwarrior {
     add("entry", formatTime(todo.created))
     add("modified", formatTime(todo.modified))
     add("end", todo.completed.map(formatTime))
-    add("project", todo.project)
+    // Kept as Taskwarrior gave them while todo's own are as read from them (see `task`): a project
+    // with spaces, a priority of its own (A, B, C).
+    func kept(_ name: String) -> String? {
+      record.extras.first { $0.format == "taskwarrior" && $0.name == name }.flatMap { extra in
+        var reader = JSONReader(bytes: Array(extra.value.utf8))
+        if case .string(let text)? = try? reader.value() { return text }
+        return nil
+      }
+    }
+    let keptProject = kept("project").flatMap { $0.replacing(" ", with: "_") == todo.project ? $0 : nil }
+    add("project", keptProject ?? todo.project)
     add("priority", todo.priority?.rawValue)
+    // The project is todo's to write (as kept, changed or cleared); a priority of Taskwarrior's own
+    // only while todo has none.
+    let writtenByTodo: Set<String> = todo.priority == nil ? ["project"] : ["project", "priority"]
     add("due", time(todo.due))
     add("wait", time(todo.wait))
     add("scheduled", time(todo.scheduled))
@@ -307,7 +367,7 @@ public enum Taskwarrior {
       members.append(("annotations", .array(annotations)))
     }
     // An extra named like one of todo's own keys (stored by an older version) would write it twice.
-    for extra in record.extras where extra.format == "taskwarrior" && !ownKeys.contains(extra.name) {
+    for extra in record.extras where extra.format == "taskwarrior" && !ownKeys.contains(extra.name) && !writtenByTodo.contains(extra.name) {
       var reader = JSONReader(bytes: Array(extra.value.utf8))
       let value = (try? reader.value()) ?? .string(extra.value)
       members.append((extra.name, value))

@@ -18,7 +18,10 @@ public enum TodoTxt {
   /// The longest line read as a task.
   public static let maximumLineBytes = 1_000_000
 
-  public static func records(_ bytes: [UInt8]) throws(InterchangeError) -> [TaskRecord] {
+  /// A line that is not UTF-8, with what to do about it (Latin-1 is the usual other encoding).
+  static let notUTF8 = "the line is not valid UTF-8 (a Latin-1 file? iconv -f latin1 -t utf-8 FILE > FILE.utf8 converts it)"
+
+  public static func records(_ bytes: [UInt8], skipping: SkippedRecords? = nil) throws(InterchangeError) -> [TaskRecord] {
     var records: [TaskRecord] = []
     var lineNumber = 0
     var seen: [String: Int] = [:]
@@ -31,17 +34,25 @@ public enum TodoTxt {
       if last > start, bytes[last - 1] == UInt8(ascii: "\r") { last -= 1 }
       // A title is at most 100,000 bytes: a line ten times that is no task, and is refused before
       // it is made into text (a 100 MB line took half a minute and half a gigabyte to refuse).
-      guard last - start <= maximumLineBytes else {
-        throw InterchangeError(line: lineNumber, "the line is longer than 1,000,000 bytes; a task's line is far shorter")
-      }
-      guard let text = String(validating: bytes[start..<last], as: UTF8.self) else {
-        throw InterchangeError(line: lineNumber, "the line is not valid UTF-8")
-      }
+      let (lineStart, lineEnd) = (start, last)
       start = end + 1
+      guard lineEnd - lineStart <= maximumLineBytes else {
+        try SkippedRecords.skip(
+          InterchangeError(line: lineNumber, "the line is longer than 1,000,000 bytes; a task's line is far shorter"), in: skipping)
+        continue
+      }
+      guard let text = String(validating: bytes[lineStart..<lineEnd], as: UTF8.self) else {
+        try SkippedRecords.skip(InterchangeError(line: lineNumber, notUTF8), in: skipping)
+        continue
+      }
       if text.allSatisfy({ $0 == " " || $0 == "\t" }) { continue }
       // The same line twice without `uuid:` (one chore done on two days) is two tasks.
       seen[text, default: 0] += 1
-      records.append(try record(text, line: lineNumber, occurrence: seen[text] ?? 1))
+      do throws(InterchangeError) {
+        records.append(try record(text, line: lineNumber, occurrence: seen[text] ?? 1))
+      } catch {
+        try SkippedRecords.skip(error, in: skipping)
+      }
     }
     // Simpletask and todo.txt's rec add-on make a recurring task's next occurrence by copying its
     // line, `uuid:` and all, when they mark it done: the `x` line keeps the task's UUID, and the
@@ -63,12 +74,13 @@ public enum TodoTxt {
     func fail(_ reason: String) -> InterchangeError { InterchangeError(line: line, reason) }
     if words.first == "x" {
       words.removeFirst()
-      guard let done = words.first.flatMap(CalendarDay.init(text:)) else {
-        throw fail("a done task ('x …') needs its completion date next (x 2026-11-22 …)")
-      }
-      words.removeFirst()
       todo.status = .done
-      todo.completed = done.start
+      // `x` without a date (todo.txt-cli's own tests write `x done`): done, when is not said; the
+      // import takes the stored task's completion time, or now.
+      if let done = words.first.flatMap(CalendarDay.init(text:)) {
+        words.removeFirst()
+        todo.completed = done.start
+      }
     } else if let first = words.first, first.count == 3, first.hasPrefix("("), first.hasSuffix(")"),
       let letter = first.dropFirst().first, letter.isASCII, letter.isUppercase
     {

@@ -39,7 +39,7 @@ import Testing
       ]
       """,
       to: "tw.json", in: todo)
-    let run = todo("import", path, "--format", "taskwarrior")
+    let run = todo("import", path, "--format", "taskwarrior", "--strict")
     #expect(run.status == 1, "\(run)")
     let time = value.hasPrefix("\"") ? " (20261127T170000Z)" : ""
     #expect(
@@ -48,6 +48,10 @@ import Testing
           + "\(shown); nothing was imported"
       ], "\(run)")
     #expect(todo.snapshot() == before)
+    // Without --strict, that record is left out and the other imported.
+    let lenient = todo("import", path, "--format", "taskwarrior")
+    #expect(lenient.status == 0 && lenient.errorLines.first?.hasSuffix("; left out") == true, "\(lenient)")
+    #expect(todo("list", "--json").stdout.contains("\"fine\""))
   }
 
   @Test func ourOwnJSONAndICalendarRefuseAYearPast9999() throws {

@@ -168,7 +168,7 @@ import Testing
     // A zone with a rule todo cannot follow is not guessed at: the file is refused, naming it.
     let monthly = "BEGIN:VCALENDAR\r\n" + zone("Odd", standard: ("20200101T000000", "+0100", "+0200", "FREQ=MONTHLY"), daylight: nil)
       + item("odd", "Odd", "20260101T120000") + "END:VCALENDAR\r\n"
-    let refused = check("import", "-", stdin: monthly)
+    let refused = check("import", "--strict", "-", stdin: monthly)
     #expect(refused.status == 1 && refused.stderr.contains("time zone 'Odd' is not known here"), "\(refused)")
   }
 
@@ -208,7 +208,7 @@ import Testing
     #expect(try todo.task(3)["scheduled"] as? String == "2026-12-01T04:00:00Z")
     #expect(try todo.task(3)["due"] as? String == "2026-12-01T12:00:00Z")
     // A name neither IANA nor Windows knows is still refused, naming it.
-    let unknown = todo("import", "-", stdin: calendar.replacingOccurrences(of: "India Standard Time", with: "Narnia Standard Time"))
+    let unknown = todo("import", "--strict", "-", stdin: calendar.replacingOccurrences(of: "India Standard Time", with: "Narnia Standard Time"))
     #expect(unknown.status == 1)
     #expect(unknown.stderr.contains("time zone 'Narnia Standard Time' is not known here"), "\(unknown)")
   }
@@ -241,7 +241,7 @@ import Testing
     // A vdir file with two to-dos is refused (each task is written back to a file of its own).
     try "BEGIN:VCALENDAR\r\nBEGIN:VTODO\r\nUID:a\r\nSUMMARY:a\r\nEND:VTODO\r\nBEGIN:VTODO\r\nUID:b\r\nSUMMARY:b\r\nEND:VTODO\r\nEND:VCALENDAR\r\n"
       .write(toFile: folder + "/both.ics", atomically: true, encoding: .utf8)
-    let refused = todo("import", "--vdir", folder)
+    let refused = todo("import", "--strict", "--vdir", folder)
     #expect(refused.status == 1 && refused.stderr.contains("both.ics holds 2 to-dos"), "\(refused)")
   }
 
@@ -314,7 +314,7 @@ import Testing
     let file = todo.folder.appendingPathComponent("bad.ics").path
     try "BEGIN:VCALENDAR\r\nBEGIN:VTODO\r\nUID:a\r\nSUMMARY:First\r\nEND:VTODO\r\nBEGIN:VTODO\r\nUID:b\r\nSUMMARY:Second\r\nDUE:tomorrow\r\nEND:VTODO\r\nEND:VCALENDAR\r\n"
       .write(toFile: file, atomically: true, encoding: .utf8)
-    let failed = todo("import", file)
+    let failed = todo("import", "--strict", file)
     #expect(failed.status == 1)
     #expect(failed.stderr.contains("cannot import \(file) as ical: line 9: DUE is not a date or time"), "\(failed)")
     #expect(todo("list", "status:all", "--json").stdout.components(separatedBy: "\"uuid\"").count == 2)

@@ -103,7 +103,7 @@ import Testing
     bad[2_400] = #"{"uuid":"bad","title":"x","created":"never"}"#
     try (bad.joined(separator: "\n") + "\n").write(toFile: file, atomically: true, encoding: .utf8)
     let empty = try TodoSandbox()
-    let failed = empty("import", file, "--yes")
+    let failed = empty("import", file, "--yes", "--strict")
     #expect(failed.status == 1 && failed.stderr.contains("line 2401: \"created\" is not an RFC 3339 time"), "\(failed)")
     #expect(empty("list", "status:all", "--jsonl").stdout.isEmpty)
   }
@@ -184,26 +184,41 @@ import Testing
     #expect(try todo.task(3)["due"] as? String == "2026-11-29", "the old rule came back with undo")
   }
 
+  /// With --strict, one bad record refuses the whole input; without it, a record that does not
+  /// read (or cannot be stored) costs that record, with a warning naming its line, and the rest
+  /// is imported. Input that is not JSON at all is refused either way.
   @Test func malformedInputFailsWithItsLineAndWritesNothing() throws {
-    let todo = try TodoSandbox()
-    todo("add", "Keep me").expectSuccess()
     let good = #"{"uuid":"11111111-1111-4111-8111-111111111111","title":"Fine","created":"2026-11-21T09:30:00Z"}"#
-    let cases: [(String, String)] = [
-      (good + "\n{\"uuid\":\"x\",\"title\":\"a\",\"created\":\"not a time\"}\n", "line 2: \"created\" is not an RFC 3339 time"),
-      (good + "\n\n{\"uuid\": \"y\", \"title\": \"b\"", "line 3: "),
-      ("[" + good + ",\n{\"uuid\":\"z\",\"title\":\"c\",\"status\":\"waiting\",\"created\":\"2026-11-21T09:30:00Z\"}]", "line 2: unknown status 'waiting'"),
-      (good + "\n{\"uuid\":\"w\",\"title\":\"  \",\"created\":\"2026-11-21T09:30:00Z\"}\n", "line 2: "),
-      ("\u{1}\u{2}binary\u{0}junk", "cannot import"),
+    let cases: [(input: String, expected: String, recordLevel: Bool)] = [
+      (good + "\n{\"uuid\":\"x\",\"title\":\"a\",\"created\":\"not a time\"}\n", "line 2: \"created\" is not an RFC 3339 time", true),
+      (good + "\n\n{\"uuid\": \"y\", \"title\": \"b\"", "line 3: ", false),
+      ("[" + good + ",\n{\"uuid\":\"z\",\"title\":\"c\",\"status\":\"waiting\",\"created\":\"2026-11-21T09:30:00Z\"}]", "line 2: unknown status 'waiting'", true),
+      (good + "\n{\"uuid\":\"w\",\"title\":\"  \",\"created\":\"2026-11-21T09:30:00Z\"}\n", "line 2: ", true),
+      ("\u{1}\u{2}binary\u{0}junk", "cannot import", false),
     ]
-    for (input, expected) in cases {
+    for (input, expected, recordLevel) in cases {
+      let todo = try TodoSandbox()
+      todo("add", "Keep me").expectSuccess()
       let file = todo.folder.appendingPathComponent("bad.jsonl").path
       try input.write(toFile: file, atomically: true, encoding: .utf8)
-      let run = todo("import", file, "--format", "jsonl")
+      let run = todo("import", file, "--format", "jsonl", "--strict")
       #expect(run.status == 1, "\(run)")
       #expect(run.stderr.contains(expected), "\(run)")
       #expect(run.stderr.contains("nothing was imported"), "\(run)")
       #expect(todo.ids("status:all") == [1])
+      let lenient = todo("import", file, "--format", "jsonl")
+      if recordLevel {
+        #expect(lenient.status == 0, "\(lenient)")
+        #expect(lenient.errorLines.first?.hasPrefix("todo: warning: \(file) \(expected)") == true, "\(lenient)")
+        #expect(lenient.errorLines.first?.hasSuffix("; left out") == true, "\(lenient)")
+        #expect(lenient.stdout.hasSuffix("; 1 left out: see above.\n"), "\(lenient)")
+        #expect(todo.ids("status:all") == [1, 2])
+      } else {
+        #expect(lenient.status == 1, "\(lenient)")
+        #expect(todo.ids("status:all") == [1])
+      }
     }
+    let todo = try TodoSandbox()
     // A file of another format than the one given never crashes either.
     let text = todo.folder.appendingPathComponent("tasks.txt").path
     try "(A) Call Mom +Family\n".write(toFile: text, atomically: true, encoding: .utf8)
@@ -254,15 +269,15 @@ import Testing
       {"uuid":"11111111-1111-4111-8111-111111111111","title":"A","created":"2026-11-21T09:30:00Z","intervals":[{"start":"2026-11-21T09:00:00Z","end":null}]}
       {"uuid":"22222222-2222-4222-8222-222222222222","title":"B","created":"2026-11-21T09:30:00Z","intervals":[{"start":"2026-11-21T09:10:00Z","end":null}]}
       """
-    let active = todo("import", "-", "--format", "jsonl", stdin: twoActive + "\n")
+    let active = todo("import", "-", "--format", "jsonl", "--strict", stdin: twoActive + "\n")
     #expect(active.status == 1 && active.stderr.contains("line 2: tasks 11111111-1111-4111-8111-111111111111 and"), "\(active)")
     let backwards = #"{"uuid":"33333333-3333-4333-8333-333333333333","title":"C","created":"2026-11-21T09:30:00Z","intervals":[{"start":"2026-11-21T09:00:00Z","end":"2026-11-21T08:00:00Z"}]}"#
-    let reversed = todo("import", "-", "--format", "jsonl", stdin: backwards + "\n")
+    let reversed = todo("import", "-", "--format", "jsonl", "--strict", stdin: backwards + "\n")
     #expect(reversed.status == 1 && reversed.stderr.contains("line 1: task 33333333-3333-4333-8333-333333333333 has a time interval that ends before it starts"), "\(reversed)")
     todo("add", "Running").expectSuccess()
     todo("start", "1").expectSuccess()
     let one = #"{"uuid":"44444444-4444-4444-8444-444444444444","title":"D","created":"2026-11-21T09:30:00Z","intervals":[{"start":"2026-11-21T09:00:00Z","end":null}]}"#
-    let busy = todo("import", "-", "--format", "jsonl", stdin: one + "\n")
+    let busy = todo("import", "-", "--format", "jsonl", "--strict", stdin: one + "\n")
     #expect(busy.status == 1 && busy.stderr.contains("line 1: task 44444444-4444-4444-8444-444444444444 is active, and task 1 already is"), "\(busy)")
     #expect(todo.ids("status:all") == [1])
   }

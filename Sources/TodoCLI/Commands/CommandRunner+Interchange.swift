@@ -114,7 +114,7 @@ extension CommandRunner {
   }
 
   /// Every `.ics` file of a folder, each task knowing its file (so an export writes it back there).
-  private func vdirRecords(_ folder: String) throws(Failure) -> [TaskRecord] {
+  private func vdirRecords(_ folder: String, strict: Bool, skipped: inout [String]) throws(Failure) -> [TaskRecord] {
     let names: [String]
     switch FileSystem.files(in: folder, endingIn: ".ics") {
     case .success(let found): names = found
@@ -125,19 +125,30 @@ extension CommandRunner {
       let bytes: [UInt8]
       switch FileSystem.readAll(folder + "/" + name) {
       case .success(let read): bytes = read
-      case .failure(let problem): throw .environment("cannot read \(folder)/\(name): \(problem.reason); nothing was imported")
+      case .failure(let problem):
+        guard !strict else { throw .environment("cannot read \(folder)/\(name): \(problem.reason); nothing was imported") }
+        skipped.append("\(name): cannot read it: \(problem.reason)")
+        continue
       }
+      // One item a vdir holds that cannot be read costs that item (its file), not the folder.
       var found: [TaskRecord]
       do throws(InterchangeError) {
         found = try ICalendar.records(bytes, now: now)
       } catch {
-        throw .environment("cannot import \(folder)/\(name) as ical: \(error); nothing was imported")
+        guard !strict else { throw .environment("cannot import \(folder)/\(name) as ical: \(error); nothing was imported") }
+        skipped.append("\(name) \(error)")
+        continue
       }
       // A vdir holds one item per file, and each task is written back to its own file.
       guard found.count <= 1 else {
-        throw .environment(
-          "\(folder)/\(name) holds \(found.count) to-dos, and a vdir has one per file; nothing was imported "
-            + "(import it on its own with: todo import \(folder)/\(name))")
+        guard !strict else {
+          throw .environment(
+            "\(folder)/\(name) holds \(found.count) to-dos, and a vdir has one per file; nothing was imported "
+              + "(import it on its own with: todo import \(folder)/\(name))")
+        }
+        skipped.append(
+          "\(name): it holds \(found.count) to-dos, and a vdir has one per file (import it on its own with: todo import \(folder)/\(name))")
+        continue
       }
       for index in found.indices {
         found[index].source = name
@@ -151,7 +162,9 @@ extension CommandRunner {
 
   func importTasks(_ request: ImportRequest) throws(Failure) {
     if let folder = request.vdir {
-      try importRecords(try vdirRecords(folder), from: folder, format: .ical)
+      var skipped: [String] = []
+      let records = try vdirRecords(folder, strict: request.strict, skipped: &skipped)
+      try importRecords(records, from: folder, format: .ical, strict: request.strict, unread: skipped)
       return
     }
     let name = request.path ?? "-"
@@ -193,16 +206,14 @@ extension CommandRunner {
     let start = head ?? []
     let format =
       request.format.flatMap(InterchangeFormat.init(rawValue:))
-      ?? (name == "-" ? nil : InterchangeFormat.byExtension(name)).map { detected in
-        // `.json` holds either our objects or Taskwarrior's: the content tells.
-        detected == .json || detected == .jsonl ? (InterchangeFormat.byContent(start) == .taskwarrior ? .taskwarrior : detected) : detected
-      }
-      ?? InterchangeFormat.byContent(start)
+      ?? (name == "-" ? InterchangeFormat.byContent(start) : InterchangeFormat.of(name: name, start: start))
     let records: [TaskRecord]
+    // Records that cannot be read are left out, each with a warning, unless --strict.
+    let skipping = request.strict ? nil : SkippedRecords()
     do throws(InterchangeError) {
       switch format {
       case .json, .jsonl:
-        records = try NativeJSON.records(reading: { atLeast in
+        records = try NativeJSON.records(skipping: skipping, reading: { atLeast in
           if let first = head {
             head = nil
             if !first.isEmpty { return first }
@@ -226,15 +237,18 @@ extension CommandRunner {
             break
           }
         }
+        // An input past import.limit is not read as tasks at all (millions of lines would be).
+        // (The catch below reports the read's problem.)
+        if let readProblem { throw InterchangeError(line: 0, readProblem.reason) }
         switch format {
-        case .taskwarrior: records = try Taskwarrior.records(bytes, now: now)
+        case .taskwarrior: records = try Taskwarrior.records(bytes, now: now, skipping: skipping)
         case .todotxt:
           if lineTooLong {
             let line = bytes[..<lineStart].count { $0 == UInt8(ascii: "\n") } + 1
             throw InterchangeError(line: line, "the line is longer than 1,000,000 bytes; a task's line is far shorter")
           }
-          records = try TodoTxt.records(bytes)
-        default: records = try ICalendar.records(bytes, now: now)
+          records = try TodoTxt.records(bytes, skipping: skipping)
+        default: records = try ICalendar.records(bytes, now: now, skipping: skipping)
         }
       }
     } catch {
@@ -243,13 +257,39 @@ extension CommandRunner {
     }
     // A read that failed part of the way ends the input early: nothing is imported from it.
     if let readProblem { throw .environment("cannot read \(source): \(readProblem.reason); nothing was imported") }
-    try importRecords(records, from: name, format: format)
+    if let others = skipping?.otherComponents, !others.isEmpty {
+      let count = others.values.reduce(0, +)
+      let kinds = others.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }.joinedText(", ")
+      session.warn(
+        "\(source) holds \(count) \(count == 1 ? "component" : "components") besides to-dos (\(kinds)), which todo does not keep",
+        json: self.format != .human)
+    }
+    // Nothing read, or far more left out than read (a binary file, a file of another format): the
+    // input is not what it was taken for, and nothing of it is imported.
+    if let problems = skipping?.problems, let first = problems.first, records.isEmpty || (problems.count > records.count && problems.count >= 3) {
+      let some = records.isEmpty ? "" : " (\(problems.count) of \(problems.count + records.count) records do not read)"
+      throw .environment("cannot import \(source) as \(format.rawValue): \(first)\(some); nothing was imported")
+    }
+    try importRecords(
+      records, from: name, format: format, strict: request.strict, unread: skipping?.problems.map(\.description) ?? [])
   }
 
   /// Imports what was read from `name` (a file, `-`, or a vdir's folder), asking first on a terminal
   /// when more than a few tasks change.
-  private func importRecords(_ records: [TaskRecord], from name: String, format: InterchangeFormat) throws(Failure) {
-    let operation = TodoStore.importRecords(records, now: now, command: invocation.commandLine)
+  /// `unread`: the records the reader left out (their place and why), reported with those the
+  /// store refuses.
+  private func importRecords(
+    _ records: [TaskRecord], from name: String, format: InterchangeFormat, strict: Bool, unread: [String]
+  ) throws(Failure) {
+    let operation = TodoStore.importRecords(records, now: now, command: invocation.commandLine, strict: strict).flatMap {
+      report -> DataOperation<ImportReport, TodoError> in
+      var report = report
+      report.rejected = unread + report.rejected
+      // Every record left out: the input gives nothing, which is an error, not a warning.
+      let kept = report.added.count + report.updated.count + report.unchanged.count + report.skipped.count
+      if kept == 0, let first = report.rejected.first { return .fail(.invalid(first)) }
+      return .pure(report)
+    }
     let imported: ImportReport
     do throws(Failure) {
       if invocation.options.dryRun {
@@ -280,17 +320,20 @@ extension CommandRunner {
   }
 
   private func renderImport(_ report: ImportReport, from name: String, format: InterchangeFormat, dryRun: Bool) {
+    let source = name == "-" ? "standard input" : name
+    // Each record left out, with its place: one bad record costs that record, said out loud.
+    for rejected in report.rejected { session.warn("\(source) \(rejected); left out", json: self.format != .human) }
     for warning in report.warnings { session.warn(warning, json: self.format != .human) }
     switch self.format {
     case .human:
-      let source = name == "-" ? "standard input" : name
       let verb = dryRun ? "Would import" : "Imported"
       let count = report.added.count + report.updated.count + report.unchanged.count + report.skipped.count
+      let leftOut = report.rejected.isEmpty ? "" : "; \(report.rejected.count) left out: see above"
       output.write(
         "\(verb) \(count) \(count == 1 ? "task" : "tasks") from \(source) (\(format.rawValue)): "
           + "\(report.added.count) added, \(report.updated.count) updated, \(report.unchanged.count) unchanged, "
           + "\(report.skipped.count) skipped\(report.skipped.isEmpty ? "" : " (the database's copy is not older)")"
-          + "\(dryRun ? "; nothing was changed" : "").\n")
+          + "\(leftOut)\(dryRun ? "; nothing was changed" : "").\n")
       if !report.nextInstances.isEmpty {
         let count = report.nextInstances.count
         output.write(
@@ -309,6 +352,7 @@ extension CommandRunner {
             json.array { json in for id in ids { json.value(Int(id)) } }
           }
           json.field("warnings", report.warnings)
+          json.field("rejected", report.rejected)
           json.field("summary", report.summary)
           if dryRun { json.field("dry_run", true) }
         }

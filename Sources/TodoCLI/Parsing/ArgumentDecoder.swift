@@ -519,6 +519,7 @@ struct ArgumentDecoder {
       case .option("--vdir", let value):
         guard !value.isEmpty else { throw .badValue(option: "--vdir", value: value, reason: "give a folder") }
         request.vdir = value
+      case .flag("--strict"): request.strict = true
       case .option(let name, _), .flag(let name): throw .unknownOption(name, suggestion: nil)
       case .word(let word, _):
         guard request.path == nil else { throw .invalid("import reads one file; '\(word)' is a second one") }

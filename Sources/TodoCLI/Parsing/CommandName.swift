@@ -59,6 +59,7 @@ enum CommandName: String, CaseIterable, Sendable {
     switch self {
     case .update, .delete: ["--series"]
     case .list: ["--tree"]
+    case .import: ["--strict"]
     case .sync: ["--status", "--conflicts", "--resolve", "--ask-password", "--force", "--offline"]
     default: []
     }

@@ -160,4 +160,7 @@ struct ImportRequest: Sendable, Equatable {
   /// Nil: from the extension, then the content.
   var format: String?
   var vdir: String?
+  /// All or nothing: one record that cannot be read or stored refuses the whole input (without
+  /// it, that record is left out with a warning and the rest imported).
+  var strict = false
 }

@@ -67,6 +67,9 @@ public struct TaskRecord: Sendable, Equatable {
     if let rule = incoming.series?.rule, merged.todo.series != nil { merged.todo.series?.rule = rule }
     if incoming.status == .pending {
       merged.todo.completed = nil
+    } else if incoming.completed == nil {
+      // Done without a date (todo.txt's `x` alone): when it was done, if the stored task says.
+      merged.todo.completed = stored.todo.status == .pending ? nil : stored.todo.completed
     } else if stored.todo.completed.map(CalendarDay.local) != incoming.completed.map(CalendarDay.local) {
       merged.todo.completed = incoming.completed
     }
@@ -118,6 +121,9 @@ public struct ImportReport: Sendable, Equatable {
   /// The UUIDs of tasks a sync's merge took a link from, to break a cycle (see `importRecords`):
   /// their new state has to be sent back.
   public var unlinked: [String] = []
+  /// The records left out because they cannot be stored (an import that is not `strict`), each
+  /// as its place and the reason (`line 4: a task needs a title`).
+  public var rejected: [String] = []
   public var summary = ""
 
   public init() {}
@@ -209,14 +215,14 @@ extension TodoStore {
   /// cycle's greatest by its tasks' UUIDs: every machine that meets the cycle drops the same
   /// one, whatever it had synced before (a rule that spared a machine's own or older links would
   /// let two machines that both met the cycle each drop the other's link, and lose both).
-  public static func importRecords(_ records: [TaskRecord], now: Int64, command: String, replacingChanged: Bool = false)
-    -> DataOperation<ImportReport, TodoError>
-  {
+  public static func importRecords(
+    _ records: [TaskRecord], now: Int64, command: String, replacingChanged: Bool = false, strict: Bool = true
+  ) -> DataOperation<ImportReport, TodoError> {
     Journal.begin(command: command, now: now).flatMap { entry in
       DataOperation { connection throws(TodoError) -> ImportReport in
-        try validate(records)
         var report = ImportReport()
-        let records = onePendingPerSeries(records, report: &report)
+        var records = try validate(records, strict: strict, rejected: &report.rejected)
+        records = onePendingPerSeries(records, report: &report)
         var stopsRunning = false
         if let active = records.first(where: { $0.todo.isActive }) {
           let other = try database { () throws(DatabaseError) in
@@ -227,11 +233,15 @@ extension TodoStore {
           }
           // A running task the input stops (its incoming copy is not active) is no obstacle.
           if let other {
-            guard records.contains(where: { $0.todo.uuid == other.1 }) else {
+            if records.contains(where: { $0.todo.uuid == other.1 }) {
+              stopsRunning = true
+            } else {
               let place = active.place.isEmpty ? "" : active.place + ": "
-              throw .invalid("\(place)task \(active.todo.uuid) is active, and task \(other.0) already is; stop it first")
+              let reason = "\(place)task \(active.todo.uuid) is active, and task \(other.0) already is; stop it first"
+              if strict { throw .invalid(reason) }
+              report.rejected.append(reason)
+              records.removeAll { $0.todo.uuid == active.todo.uuid }
             }
-            stopsRunning = true
           }
         }
         var idOf: [String: Int64] = [:]
@@ -256,6 +266,7 @@ extension TodoStore {
             if record.keepsStoredExtras { record.extras = stored.extras }
             if record.partial {
               record = record.merged(into: stored)
+              if record.todo.status != .pending && record.todo.completed == nil { record.todo.completed = now }
               record.todo.modified = stored.sameContent(as: record) ? stored.todo.modified : max(now, stored.todo.modified + 1)
             }
             // Bookkeeping of a vdir, not the task's content (`sameContent` leaves it out): the name
@@ -308,6 +319,7 @@ extension TodoStore {
             }
           } else {
             var record = record
+            if record.partial && record.todo.status != .pending && record.todo.completed == nil { record.todo.completed = now }
             if record.partial && record.todo.created == 0 {
               record.todo.created = now
               record.todo.modified = max(now, record.todo.completed ?? now)
@@ -325,7 +337,9 @@ extension TodoStore {
             }
           }
         }
-        let breaking = replacingChanged ? CycleBreaking(entry: entry, now: now) : nil
+        // A cycle of links is broken (one link dropped, with a warning) rather than refused in a
+        // sync's merge, and in an import that takes what it can.
+        let breaking = replacingChanged || !strict ? CycleBreaking(entry: entry, now: now) : nil
         try link(written, idOf: idOf, report: &report, breakingCycles: breaking, on: connection)
         try joinSeries(written, report: &report, on: connection)
         // A series instance a todo.txt line marks done (`x`, in a text editor or todo.txt-cli)
@@ -410,7 +424,8 @@ extension TodoStore {
       return "task \(todo.uuid): \(field) is out of range: \(Timestamp.outOfRangeReason)"
     }
     // A deleted task keeps the completion time it had (none, if it was deleted while pending).
-    if todo.status == .done && todo.completed == nil {
+    // todo.txt's `x` without a date is done when the import says (see `importRecords`).
+    if todo.status == .done && todo.completed == nil && !record.partial {
       return "task \(todo.uuid) is done but has no completion time"
     }
     if todo.depends.contains(where: { $0.uuid == todo.uuid }) || todo.parentUUID == todo.uuid {
@@ -440,26 +455,36 @@ extension TodoStore {
     return instants.first { $0.1.map { !Timestamp.representable.contains($0) } ?? false }?.0
   }
 
-  /// Refuses records that cannot be stored, naming the first one's line.
-  private static func validate(_ records: [TaskRecord]) throws(TodoError) {
+  /// The records that can be stored. A record that cannot is refused, naming its line: `strict`,
+  /// by throwing (nothing is imported); otherwise it is left out and named in `rejected`.
+  private static func validate(_ records: [TaskRecord], strict: Bool, rejected: inout [String]) throws(TodoError) -> [TaskRecord] {
     var lineOf: [String: String] = [:]
     var running: String?
+    var kept: [TaskRecord] = []
+    kept.reserveCapacity(records.count)
     for record in records {
-      func fail(_ reason: String) -> TodoError {
-        .invalid(record.place.isEmpty ? reason : "\(record.place): \(reason)")
-      }
       let todo = record.todo
-      guard !todo.uuid.isEmpty else { throw fail("the task has no UUID") }
-      if let first = lineOf[todo.uuid] {
-        throw fail("UUID \(todo.uuid) is given twice (also at \(first)); give each task once")
+      var reason: String?
+      if todo.uuid.isEmpty {
+        reason = "the task has no UUID"
+      } else if let first = lineOf[todo.uuid] {
+        reason = "UUID \(todo.uuid) is given twice (also at \(first)); give each task once"
+      } else if let problem = problem(in: record) {
+        reason = problem
+      } else if todo.intervals.contains(where: { $0.stopped == nil }), let other = running {
+        reason = "tasks \(other) and \(todo.uuid) are both active; one task can be at a time"
       }
-      lineOf[todo.uuid] = record.place
-      if let problem = problem(in: record) { throw fail(problem) }
-      for interval in todo.intervals where interval.stopped == nil {
-        if let other = running { throw fail("tasks \(other) and \(todo.uuid) are both active; one task can be at a time") }
-        running = todo.uuid
+      guard let reason else {
+        lineOf[todo.uuid] = record.place
+        if todo.intervals.contains(where: { $0.stopped == nil }) { running = todo.uuid }
+        kept.append(record)
+        continue
       }
+      let placed = record.place.isEmpty ? reason : "\(record.place): \(reason)"
+      if strict { throw .invalid(placed) }
+      rejected.append(placed)
     }
+    return kept
   }
 
   /// Writes a record's row, tags, notes, intervals and extras (links and series come after every

@@ -1,0 +1,179 @@
+import Foundation
+import Testing
+
+/// Issue 31's files as real tools write them: one record that cannot be read costs that record
+/// (a warning with its line), never the file; what the other tool accepts, we accept; and what
+/// goes back out is what that tool would have written.
+@Suite struct EndToEndRealDataTests {
+  private func write(_ text: String, _ name: String, in todo: TodoSandbox) throws -> String {
+    let path = todo.folder.appendingPathComponent(name).path
+    try text.write(toFile: path, atomically: true, encoding: .utf8)
+    return path
+  }
+
+  private func titles(_ todo: TodoSandbox, _ filter: String = "status:all") throws -> [String] {
+    try todo.run(["list", filter, "--json", "--sort", "id"]).jsonArray().compactMap { $0["title"] as? String }
+  }
+
+  @Test func oneBadRecordCostsThatRecordAndStrictRefusesTheFile() throws {
+    let todo = try TodoSandbox()
+    let file = todo.folder.appendingPathComponent("mixed.txt").path
+    // A Latin-1 line between good ones (todo.txt-cli writes whatever the terminal gave it).
+    var bytes = Array("(A) Call the bank +home\n".utf8) + Array("Caf".utf8) + [0xE9] + Array(" au lait\n".utf8)
+    bytes += Array("Water the plants due:2026-12-01\n".utf8)
+    try Data(bytes).write(to: URL(fileURLWithPath: file))
+    let strict = todo("import", file, "--strict")
+    #expect(strict.status == 1, "\(strict)")
+    #expect(strict.errorLines.first?.contains("line 2: the line is not valid UTF-8 (a Latin-1 file? iconv -f latin1 -t utf-8 FILE > FILE.utf8 converts it); nothing was imported") == true, "\(strict)")
+    #expect(try titles(todo) == [])
+    let run = todo("import", file)
+    #expect(run.status == 0, "\(run)")
+    #expect(
+      run.errorLines == [
+        "todo: warning: \(file) line 2: the line is not valid UTF-8 (a Latin-1 file? iconv -f latin1 -t utf-8 FILE > FILE.utf8 converts it); left out"
+      ], "\(run)")
+    #expect(run.stdout == "Imported 2 tasks from \(file) (todotxt): 2 added, 0 updated, 0 unchanged, 0 skipped; 1 left out: see above.\n")
+    #expect(try titles(todo) == ["Call the bank", "Water the plants"])
+    // The report says which were left out, for scripts.
+    let json = try todo("import", file, "--json").jsonObject()
+    #expect((json["rejected"] as? [String])?.first?.hasPrefix("line 2: the line is not valid UTF-8") == true, "\(json)")
+    // A file of which nothing reads is an error, not a warning.
+    let none = try write("x\u{1}\u{2}\n", "none.json", in: todo)
+    #expect(todo("import", none).status == 1)
+  }
+
+  @Test func aVdirItemThatCannotBeReadCostsThatItem() throws {
+    let todo = try TodoSandbox()
+    let vdir = todo.folder.appendingPathComponent("vdir").path
+    try FileManager.default.createDirectory(atPath: vdir, withIntermediateDirectories: true)
+    func item(_ uid: String, _ body: String) -> String {
+      "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:test\r\nBEGIN:VTODO\r\nUID:\(uid)\r\n\(body)END:VTODO\r\nEND:VCALENDAR\r\n"
+    }
+    _ = try write(item("good", "SUMMARY:Good one\r\n"), "vdir/good.ics", in: todo)
+    _ = try write(item("bad", "SUMMARY:Bad one\r\nDUE:tomorrow\r\n"), "vdir/bad.ics", in: todo)
+    let run = todo("import", "--vdir", vdir)
+    #expect(run.status == 0, "\(run)")
+    #expect(run.errorLines == ["todo: warning: \(vdir) bad.ics line 7: DUE is not a date or time (20261127, 20261127T170000Z): 'tomorrow'; left out"], "\(run)")
+    #expect(try titles(todo) == ["Good one"])
+    #expect(todo("import", "--vdir", vdir, "--strict").status == 1)
+  }
+
+  /// SUMMARY is optional (Radicale's and ical4android's own test items have none): the task gets
+  /// its description's first line, or "(untitled)", and goes back out without a SUMMARY.
+  @Test func aToDoWithoutSummaryImportsAndGoesBackWithout() throws {
+    let todo = try TodoSandbox()
+    let file = try write(
+      """
+      BEGIN:VCALENDAR\r
+      VERSION:2.0\r
+      PRODID:-//ical4android//test//EN\r
+      BEGIN:VTODO\r
+      UID:no-summary-1\r
+      DESCRIPTION:Buy stamps\\nand envelopes\r
+      END:VTODO\r
+      BEGIN:VTODO\r
+      UID:no-summary-2\r
+      STATUS:NEEDS-ACTION\r
+      END:VTODO\r
+      BEGIN:VEVENT\r
+      UID:event-1\r
+      SUMMARY:A meeting\r
+      DTSTART:20261201T090000Z\r
+      END:VEVENT\r
+      BEGIN:VJOURNAL\r
+      UID:journal-1\r
+      END:VJOURNAL\r
+      END:VCALENDAR\r
+
+      """, "nosummary.ics", in: todo)
+    let run = todo("import", file)
+    #expect(run.status == 0, "\(run)")
+    #expect(run.errorLines == ["todo: warning: \(file) holds 2 components besides to-dos (1 VEVENT, 1 VJOURNAL), which todo does not keep"], "\(run)")
+    #expect(try titles(todo) == ["Buy stamps", "(untitled)"])
+    let exported = todo("export", "--format", "ical").stdout
+    #expect(!exported.contains("SUMMARY"), "\(exported)")
+    #expect(todo("import", file).stdout.contains("0 added, 0 updated, 2 unchanged"))
+    // Given a title here, it is written.
+    #expect(todo("update", "2", "Named", "now").status == 0)
+    #expect(todo("export", "--format", "ical").stdout.contains("SUMMARY:Named now"))
+  }
+
+  /// Synology writes PERCENT_COMPLETE, Horde an empty PRIORITY: both read, and go back as they came.
+  @Test func producersQuirksReadAndGoBackAsTheyCame() throws {
+    let todo = try TodoSandbox()
+    let file = try write(
+      "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//Synology//Horde//EN\r\nBEGIN:VTODO\r\nUID:q1\r\nSUMMARY:Quirky\r\n"
+        + "PERCENT_COMPLETE:40\r\nPRIORITY:\r\nEND:VTODO\r\nEND:VCALENDAR\r\n", "quirks.ics", in: todo)
+    let run = todo("import", file, "--strict")
+    #expect(run.status == 0, "\(run)")
+    let task = try todo.task(1)
+    #expect(isJSONNull(task["priority"]), "\(task)")
+    let exported = todo("export", "--format", "ical").stdout
+    #expect(exported.contains("\r\nPERCENT_COMPLETE:40\r\n") && exported.contains("\r\nPRIORITY:\r\n"), "\(exported)")
+  }
+
+  /// todo.txt-cli's own tests have `x done` (no date): done, and when is now (or what the
+  /// stored task says, when it is already done).
+  @Test func aDoneTodoTxtLineWithoutADateImports() throws {
+    let todo = try TodoSandbox()
+    let file = try write("x done\nx 2026-11-20 dated\n", "done.txt", in: todo)
+    let run = todo("import", file, "--strict")
+    #expect(run.status == 0, "\(run)")
+    let undated = try todo.task(1)
+    #expect(undated["status"] as? String == "done" && undated["completed"] as? String == TodoSandbox.now, "\(undated)")
+    // Imported again a day later: the completion time stays.
+    let again = todo.run(["import", file], environment: ["TODO_NOW": "2026-11-22T09:30:00Z"])
+    #expect(again.status == 0, "\(again)")
+    #expect(try todo.task(1)["completed"] as? String == TodoSandbox.now)
+  }
+
+  /// A `.txt` that holds a calendar or JSON objects is read as what it holds (it became lines of
+  /// junk todo.txt tasks); a todo.txt line that starts with '[' stays todo.txt.
+  @Test func theContentDecidesOverTheExtension() throws {
+    let todo = try TodoSandbox()
+    let calendar = try write(
+      "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:x\r\nBEGIN:VTODO\r\nUID:c1\r\nSUMMARY:From a calendar\r\nEND:VTODO\r\nEND:VCALENDAR\r\n",
+      "calendar.txt", in: todo)
+    #expect(todo("import", calendar).stdout.contains("(ical)"))
+    let json = try write(#"[{"uuid":"11111111-1111-4111-8111-111111111111","title":"From JSON","created":"2026-11-01T00:00:00Z"}]"#, "tasks.txt", in: todo)
+    #expect(todo("import", json).stdout.contains("(json)"))
+    let bracket = try write("[urgent] call the plumber\n", "bracket.txt", in: todo)
+    #expect(todo("import", bracket).stdout.contains("(todotxt)"))
+    #expect(try titles(todo) == ["From a calendar", "From JSON", "[urgent] call the plumber"])
+  }
+
+  /// What `task import` takes, we take: a project with spaces, a priority of its own (A, B, C),
+  /// dates without Z (local time), and the same UUID twice (the later copy is a change). The
+  /// export goes back into a fresh Taskwarrior with the same project and priority.
+  @Test func taskwarriorsOwnValuesImportAndGoBack() throws {
+    try #require(TodoSandbox.hasTool("task"), "make test installs taskwarrior")
+    let todo = try TodoSandbox()
+    let file = try write(
+      """
+      [
+      {"uuid":"aaaaaaaa-1111-4111-8111-111111111111","description":"first copy","status":"pending","entry":"20260101T000000Z","project":"Home Office","priority":"A"},
+      {"uuid":"bbbbbbbb-1111-4111-8111-111111111111","description":"local dates","status":"pending","entry":"20260101T000000","due":"20261201T090000"},
+      {"uuid":"aaaaaaaa-1111-4111-8111-111111111111","description":"second copy","status":"pending","entry":"20260101T000000Z","project":"Home Office","priority":"A"}
+      ]
+      """, "tw.json", in: todo)
+    let run = todo.run(["import", file, "--strict"], environment: ["TZ": "Europe/Berlin"])
+    #expect(run.status == 0, "\(run)")
+    #expect(try titles(todo) == ["second copy", "local dates"])
+    let first = try todo.task(1)
+    #expect(first["project"] as? String == "Home_Office" && isJSONNull(first["priority"]), "\(first)")
+    // 09:00 in Berlin is 08:00 UTC.
+    #expect(try todo.task(2)["due"] as? String == "2026-12-01T08:00:00Z")
+    let exported = todo.folder.appendingPathComponent("back.json").path
+    #expect(todo("export", "--format", "taskwarrior", "--output", exported).status == 0)
+    let home = todo.folder.appendingPathComponent("tw").path
+    let back = todo.shell(
+      """
+      mkdir -p \(home)/data && printf 'data.location=\(home)/data\\nconfirmation=off\\nverbose=nothing\\n' > \(home)/rc
+      TASKRC=\(home)/rc HOME=\(home) task import \(exported) >/dev/null && TASKRC=\(home)/rc HOME=\(home) task export
+      """, environment: ["TZ": "UTC"])
+    #expect(back.status == 0, "\(back)")
+    let tasks = try back.jsonArray()
+    let office = tasks.first { $0["uuid"] as? String == "aaaaaaaa-1111-4111-8111-111111111111" }
+    #expect(office?["project"] as? String == "Home Office" && office?["priority"] as? String == "A", "\(tasks)")
+  }
+}

@@ -255,7 +255,7 @@ import Testing
     }
     todo("done", "1").expectSuccess()
     todo("start", "2").expectSuccess()
-    todo("start", "3").expectSuccess()
+    todo("-c", "tracking.exclusive=yes", "start", "3").expectSuccess()
     #expect(helper.read(log).split(separator: "\n") == [
       "on-modify Water plants completed", "on-add Water plants pending",
       "on-modify Write pending",

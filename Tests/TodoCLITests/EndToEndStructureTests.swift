@@ -148,8 +148,8 @@ import Testing
     todo.add("Call plumber")
     func at(_ time: String) -> [String: String?] { ["TODO_NOW": time] }
     todo.run(["start", "1"], environment: at("2026-11-20T09:00:00Z")).expectSuccess()
-    // Starting another stops the first.
-    let switched = todo.run(["start", "2"], environment: at("2026-11-20T10:30:00Z"))
+    // With tracking.exclusive, starting another stops the first.
+    let switched = todo.run(["-c", "tracking.exclusive=yes", "start", "2"], environment: at("2026-11-20T10:30:00Z"))
     switched.expectSuccess()
     #expect(switched.lines == [
       "Started task 2: Review code  project:work active", "Stopped task 1: Write report  project:work",
@@ -187,6 +187,32 @@ import Testing
     #expect(notActive.errorLines.first == "todo: error: no task is active: start one with todo start ID")
     let closed = todo("start", "3")
     #expect(closed.errorLines.first == "todo: error: task 3 is done: reopen it before starting it")
+  }
+
+  /// Several tasks may be active, as in Taskwarrior: start keeps the others running, stop with no
+  /// id stops them all (one undo step), and the timesheet counts each task's own time.
+  @Test func severalTasksMayBeActiveAtOnce() throws {
+    let todo = try TodoSandbox()
+    todo.add("Write report")
+    todo.add("Listen to the call")
+    func at(_ time: String) -> [String: String?] { ["TODO_NOW": time] }
+    todo.run(["start", "1"], environment: at("2026-11-20T09:00:00Z")).expectSuccess()
+    let second = todo.run(["start", "2"], environment: at("2026-11-20T09:30:00Z"))
+    #expect(second.lines == ["Started task 2: Listen to the call  active"], "\(second)")
+    #expect(todo.ids("+ACTIVE") == [1, 2])
+    let stopped = todo.run(["stop"], environment: at("2026-11-20T10:00:00Z"))
+    #expect(
+      stopped.lines == [
+        "Stopped task 1: Write report", "Stopped task 2: Listen to the call", "Stopped 2 tasks; 'todo undo' reverts them together.",
+      ], "\(stopped)")
+    #expect(todo.ids("+ACTIVE") == [])
+    let sheet = try todo("timesheet", "--json").jsonObject()
+    #expect((sheet["rows"] as? [[String: Any]])?.map { $0["seconds"] as? Int } == [3600, 1800], "\(sheet)")
+    todo("undo").expectSuccess()
+    #expect(todo.ids("+ACTIVE") == [1, 2])
+    // stop ID stops that one only.
+    todo.run(["stop", "2"], environment: at("2026-11-20T10:05:00Z")).expectSuccess()
+    #expect(todo.ids("+ACTIVE") == [1])
   }
 
   // MARK: next and why

@@ -33,7 +33,7 @@ import Testing
 
   /// `todo recover` of a file of every earlier schema gives what upgrading the file gives (data
   /// migrations included: 0.1.0's midnight due dates become days), and leaves the file as it was.
-  @Test(arguments: ["made-by-0.1.0.db", "made-by-schema-2.db", "made-by-schema-3.db", "made-by-schema-4.db"])
+  @Test(arguments: ["made-by-0.1.0.db", "made-by-schema-2.db", "made-by-schema-3.db", "made-by-schema-4.db", "made-by-schema-5.db"])
   func recoveringAnOlderFileGivesWhatUpgradingItGives(_ name: String) throws {
     let fixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/" + name)
     let upgraded = try TodoSandbox()
@@ -88,7 +88,7 @@ import Testing
     #expect(tasks[1]["until"] as? String == "2026-12-31")
     #expect(jsonStrings(tasks[1]["tags"]) == ["urgent"])
     #expect(tasks.allSatisfy { isJSONNull($0["recur"]) && isJSONNull($0["parent"]) && ($0["intervals"] as? [Any])?.isEmpty == true })
-    #expect(todo.shell("sqlite3 \"$TODO_DB\" 'PRAGMA user_version'").stdout == "5\n")
+    #expect(todo.shell("sqlite3 \"$TODO_DB\" 'PRAGMA user_version'").stdout == "6\n")
     // The old journal undoes: update 2 +urgent, then delete 3.
     #expect(todo("history", "--json").jsonArrayCount == 7)
     todo("undo").expectSuccess()
@@ -122,7 +122,7 @@ import Testing
     #expect((tasks[3]["recur"] as? [String: Any])?["instance"] as? Int == 2)
     let tw = #"{"uuid":"aaaaaaaa-1111-4111-8111-111111111111","description":"From TW","status":"pending","entry":"20261120T100000Z","estimate":3}"#
     todo("import", "-", "--format", "taskwarrior", stdin: tw + "\n").expectSuccess()
-    #expect(todo.shell("sqlite3 \"$TODO_DB\" 'PRAGMA user_version'").stdout == "5\n")
+    #expect(todo.shell("sqlite3 \"$TODO_DB\" 'PRAGMA user_version'").stdout == "6\n")
     let exported = todo("export", "--format", "taskwarrior", "From")
     #expect(exported.stdout.contains(#""estimate":3"#), "\(exported)")
     // Task 1 updated from Taskwarrior with a field of its own, then undone: back as it was.
@@ -147,6 +147,33 @@ import Testing
   }
 }
 
+/// A database written by the previous version (schema 5, made by a57e84e's binary: a task with a
+/// tag, a project and a note, one being worked on, a weekly series, a done task, seven journal
+/// entries) upgrades to version 6 in place: every task as it was, the running clock still running,
+/// and now a second task can be started beside it; the old journal still undoes.
+@Suite struct PreviousVersionSchema5Tests {
+  @Test func aSchema5DatabaseUpgradesInPlaceAndLetsTwoTasksBeActive() throws {
+    let todo = try TodoSandbox()
+    let fixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/made-by-schema-5.db")
+    try FileManager.default.copyItem(atPath: fixture.path, toPath: todo.databasePath)
+    let tasks = try todo("list", "status:all", "--sort", "id", "--json").jsonArray()
+    #expect(tasks.map { $0["title"] as? String } == ["Schema five task", "Running one", "Weekly review", "Done one"])
+    #expect(tasks.map { $0["status"] as? String } == ["pending", "pending", "pending", "done"])
+    #expect(tasks[0]["project"] as? String == "house" && tasks[0]["tags"] as? [String] == ["home"])
+    #expect((tasks[0]["notes"] as? [[String: Any]])?.first?["text"] as? String == "A note from schema five")
+    #expect(tasks[1]["active"] as? Bool == true)
+    #expect((tasks[2]["recur"] as? [String: Any])?["rule"] as? String == "weekly")
+    #expect(todo.shell("sqlite3 \"$TODO_DB\" 'PRAGMA user_version; PRAGMA integrity_check'").stdout == "6\nok\n")
+    todo("start", "1").expectSuccess()
+    #expect(todo.ids("+ACTIVE") == [1, 2])
+    todo("undo").expectSuccess()
+    // The old journal: the note of schema five's last command comes off.
+    todo("undo").expectSuccess()
+    #expect((try todo.task(1)["notes"] as? [Any])?.isEmpty == true)
+    #expect(todo.ids("+ACTIVE") == [2])
+  }
+}
+
 /// A database written by the previous version (schema 4, made by 0094d08's binary: a task with a
 /// note, one imported from a phone's .ics with its foreign UID and an Apple sort order, a done
 /// task, five journal entries) upgrades to version 5 in place, and syncs to a real Radicale with
@@ -164,7 +191,7 @@ import Testing
     try server.makeCollection("tasks")
     todo("sync", "--setup", server.url("/alice/tasks/")).expectSuccess()
     todo("sync").expectSuccess()
-    #expect(todo.shell("sqlite3 \"$TODO_DB\" 'PRAGMA user_version; PRAGMA integrity_check'").stdout == "5\nok\n")
+    #expect(todo.shell("sqlite3 \"$TODO_DB\" 'PRAGMA user_version; PRAGMA integrity_check'").stdout == "6\nok\n")
     #expect(server.items("tasks").count == 3)
     let phone = try #require(server.items("tasks").map(server.get).first { $0.contains("UID:phone-1@example.org") })
     #expect(phone.contains("X-APPLE-SORT-ORDER:42") && phone.contains("SUMMARY:From the phone"), "\(phone)")

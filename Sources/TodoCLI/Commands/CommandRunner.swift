@@ -122,7 +122,9 @@ struct CommandRunner {
     case .purge(let filter):
       try purge(filter)
     case .start(let reference):
-      try change(TodoStore.start(reference, now: now, command: invocation.commandLine), verb: .start, selection: nil)
+      try change(
+        TodoStore.start(reference, now: now, command: invocation.commandLine, exclusive: configuration.trackingIsExclusive),
+        verb: .start, selection: nil)
     case .stop(let reference):
       try change(TodoStore.stop(reference, now: now, command: invocation.commandLine), verb: .stop, selection: nil)
     case .timesheet(let query):

@@ -70,6 +70,9 @@ struct ConfigKey: Sendable {
         name: "hooks.timeout", defaultValue: "5", kind: .seconds(maximum: 60),
         summary: "seconds a hook may run before it is stopped and the command fails"),
       ConfigKey(
+        name: "tracking.exclusive", defaultValue: "off", kind: .toggle,
+        summary: "start stops the other active tasks (off: several may be active, as in Taskwarrior)"),
+      ConfigKey(
         name: "import.limit", defaultValue: "256", kind: .count(minimum: 1),
         summary: "the most MiB an import reads: a larger input (or an endless one) is refused"),
       ConfigKey(

@@ -295,6 +295,8 @@ struct Configuration: Sendable {
   var weekStartsOnSunday: Bool { settings["week.start"]?.value == "sunday" }
   var dateFormat: DateFormat { settings["date.format"].flatMap { try? DateFormat($0.value) } ?? .standard }
   var colorMode: ColorMode { settings["color"].flatMap { ColorMode(rawValue: $0.value) } ?? .auto }
+  /// `tracking.exclusive`: `start` stops the other active tasks.
+  var trackingIsExclusive: Bool { settings["tracking.exclusive"].flatMap { Self.toggle($0.value) } ?? false }
   var hooksEnabled: Bool { settings["hooks"].flatMap { Self.toggle($0.value) } ?? true }
   /// The most bytes an import reads (`import.limit`, in MiB).
   var importLimit: Int { min(settings["import.limit"].flatMap { Int($0.value) } ?? 256, 1 << 30) << 20 }

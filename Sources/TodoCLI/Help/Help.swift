@@ -404,15 +404,16 @@ enum Help {
     "start": """
       Usage: todo start ID
 
-      Start working on a task: an interval begins now. The active task, if
-      another, stops (one task is active at a time), in the same undo step.
-      'todo stop' ends it; 'done' of an active task stops it too; +ACTIVE
-      selects it; 'todo show ID' lists a task's intervals and total.
+      Start working on a task: an interval begins now. Other active tasks go
+      on (several may be active, as in Taskwarrior); with tracking.exclusive
+      = yes they stop, in the same undo step. 'todo stop' ends them; 'done' of
+      an active task stops it too; +ACTIVE selects them; 'todo show ID' lists
+      a task's intervals and total.
       """,
     "stop": """
       Usage: todo stop [ID]
 
-      Stop working on the active task (or on ID, which must be the active one).
+      Stop working on every active task (or on ID, which must be active).
       """,
     "export": """
       Usage: todo export [FILTER] [--format FORMAT] [--output FILE]
@@ -459,8 +460,8 @@ enum Help {
         todo export --vdir ~/.local/share/todo/vdir/tasks
       """,
     "import": """
-      Usage: todo import [FILE|-] [--format FORMAT] [--dry-run]
-             todo import --vdir DIR [--dry-run]
+      Usage: todo import [FILE|-] [--format FORMAT] [--strict] [--dry-run]
+             todo import --vdir DIR [--strict] [--dry-run]
 
       Read tasks from FILE (standard input for - or none): the formats of
       'todo help export'. Without --format, the extension and then the
@@ -475,10 +476,17 @@ enum Help {
       updated when the incoming copy is newer (modified) and different,
       else counted unchanged or skipped; todo.txt lines, which carry no
       times, update when they differ. Parents and dependencies are linked
-      by UUID. A line that does not parse, a bad date, an unknown status,
-      an empty title or a dependency cycle fails the whole import with the
-      line number, exit 1, and nothing written. More than 3 tasks added or
-      updated ask first on a terminal (--yes answers).
+      by UUID. A record that cannot be read or stored (a bad date, an
+      unknown status, an empty title, a line that is not UTF-8) costs that
+      record: it is left out with a warning naming its line, and the rest is
+      imported ('2 left out: see above'); a vdir item that does not read costs
+      that item. --strict refuses the whole input at the first one instead.
+      An input of which nothing reads, or JSON that does not parse, fails
+      with its line, exit 1, and nothing written. A VTODO without SUMMARY
+      takes its description's first line as its title (or "(untitled)");
+      Taskwarrior's "Home Office" is Home_Office here and goes back as it
+      came, and its own priorities (A, B, C) are kept. More than 3 tasks
+      added or updated ask first on a terminal (--yes answers).
 
       Examples:
         task export > tw.json && todo import tw.json
@@ -736,6 +744,7 @@ enum Help {
                                  due blocking priority.H … waiting, age.max)
         hooks, hooks.timeout     on or off; seconds a hook may run (5, ≤ 60)
         import.limit             the most MiB an import reads (256)
+        tracking.exclusive       start stops the other active tasks (off)
         editor                   the editor of 'todo edit'
         context, context.NAME    the active context; a context's filter
                                  ('todo help context')

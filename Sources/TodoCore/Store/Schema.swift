@@ -185,10 +185,18 @@ public enum Schema {
     );
     """
 
+  /// Version 6: several tasks may be active at once, as Taskwarrior allows (two started tasks
+  /// refused a whole import). The index that allowed one running interval in all becomes an
+  /// index of the running ones.
+  static let version6 = """
+    DROP INDEX interval_one_running;
+    CREATE INDEX interval_running ON interval (todo_id) WHERE stopped IS NULL;
+    """
+
   /// Every step, in order.
   public static let migrator = Migrator([
     Migration(version: 1, sql: version1), Migration(version: 2, sql: version2), Migration(version: 3, sql: version3),
-    Migration(version: 4, sql: version4), Migration(version: 5, sql: version5),
+    Migration(version: 4, sql: version4), Migration(version: 5, sql: version5), Migration(version: 6, sql: version6),
   ])
 }
 

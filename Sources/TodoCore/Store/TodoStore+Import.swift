@@ -223,35 +223,11 @@ extension TodoStore {
         var report = ImportReport()
         var records = try validate(records, strict: strict, rejected: &report.rejected)
         records = onePendingPerSeries(records, report: &report)
-        var stopsRunning = false
-        if let active = records.first(where: { $0.todo.isActive }) {
-          let other = try database { () throws(DatabaseError) in
-            try connection.first(
-              "SELECT todo.id, todo.uuid FROM interval JOIN todo ON todo.id = interval.todo_id WHERE stopped IS NULL AND todo.uuid != ?",
-              [.text(active.todo.uuid)]
-            ) { row throws(DatabaseError) in (try row.integer(at: 0) ?? 0, try row.text(at: 1) ?? "") }
-          }
-          // A running task the input stops (its incoming copy is not active) is no obstacle.
-          if let other {
-            if records.contains(where: { $0.todo.uuid == other.1 }) {
-              stopsRunning = true
-            } else {
-              let place = active.place.isEmpty ? "" : active.place + ": "
-              let reason = "\(place)task \(active.todo.uuid) is active, and task \(other.0) already is; stop it first"
-              if strict { throw .invalid(reason) }
-              report.rejected.append(reason)
-              records.removeAll { $0.todo.uuid == active.todo.uuid }
-            }
-          }
-        }
         var idOf: [String: Int64] = [:]
         var written: [(record: TaskRecord, id: Int64)] = []
         // Series instances the input closes (see below).
         var closedInstances: [Todo] = []
-        // When the input stops the running task and starts another, the running one is written
-        // first (the database allows one running clock); otherwise the input's order.
-        let ordered = stopsRunning ? records.filter({ !$0.todo.isActive }) + records.filter(\.todo.isActive) : records
-        for record in ordered {
+        for record in records {
           let existing = try database { () throws(DatabaseError) in
             try connection.first("SELECT id FROM todo WHERE uuid = ?", [.text(record.todo.uuid)]) {
               row throws(DatabaseError) in try row.integer(at: 0) ?? 0
@@ -459,7 +435,6 @@ extension TodoStore {
   /// by throwing (nothing is imported); otherwise it is left out and named in `rejected`.
   private static func validate(_ records: [TaskRecord], strict: Bool, rejected: inout [String]) throws(TodoError) -> [TaskRecord] {
     var lineOf: [String: String] = [:]
-    var running: String?
     var kept: [TaskRecord] = []
     kept.reserveCapacity(records.count)
     for record in records {
@@ -471,12 +446,11 @@ extension TodoStore {
         reason = "UUID \(todo.uuid) is given twice (also at \(first)); give each task once"
       } else if let problem = problem(in: record) {
         reason = problem
-      } else if todo.intervals.contains(where: { $0.stopped == nil }), let other = running {
-        reason = "tasks \(other) and \(todo.uuid) are both active; one task can be at a time"
+      } else if todo.intervals.count(where: { $0.stopped == nil }) > 1 {
+        reason = "task \(todo.uuid) has more than one time interval that has not ended"
       }
       guard let reason else {
         lineOf[todo.uuid] = record.place
-        if todo.intervals.contains(where: { $0.stopped == nil }) { running = todo.uuid }
         kept.append(record)
         continue
       }

@@ -3,13 +3,15 @@ import DataOperation
 extension TodoStore {
   // MARK: - Time tracking
 
-  /// Starts working on a task: a new interval from now. The task being worked on, if another,
-  /// stops (at most one task is active), in the same journal entry.
+  /// Starts working on a task: a new interval from now. Other tasks being worked on go on, as in
+  /// Taskwarrior; with `exclusive` (`tracking.exclusive`) they stop, in the same journal entry.
   ///
   /// ```swift
   /// try TodoStore.start(.id(3), now: now, command: "start 3").operate(in: context)
   /// ```
-  public static func start(_ reference: TaskReference, now: Int64, command: String) -> DataOperation<ChangeReport, TodoError> {
+  public static func start(_ reference: TaskReference, now: Int64, command: String, exclusive: Bool = false)
+    -> DataOperation<ChangeReport, TodoError>
+  {
     var filter = TodoFilter()
     filter.references = [reference]
     return change(filter, now: now, command: command, verb: "started") { todo, _ throws(TodoError) in
@@ -22,14 +24,17 @@ extension TodoStore {
     } afterEach: { _, todo, entry, connection throws(TodoError) in
       try database { () throws(DatabaseError) in
         var effects = SideEffects()
-        let running = try connection.first("SELECT todo_id FROM interval WHERE stopped IS NULL", []) { row throws(DatabaseError) in
-          try row.integer(at: 0) ?? 0
-        }
-        if let running, running != todo.id {
-          try Journal.record(entry: entry, todoIDs: [running], on: connection)
-          try connection.execute("UPDATE interval SET stopped = ? WHERE stopped IS NULL", [.integer(now)])
-          try connection.execute("UPDATE todo SET modified = ? WHERE id = ?", [.integer(now), .integer(running)])
-          effects.changed.append(running)
+        if exclusive {
+          var running: [Int64] = []
+          try connection.query("SELECT DISTINCT todo_id FROM interval WHERE stopped IS NULL AND todo_id != ?", [.integer(todo.id)]) {
+            row throws(DatabaseError) in running.append(try row.integer(at: 0) ?? 0)
+          }
+          for other in running {
+            try Journal.record(entry: entry, todoIDs: [other], on: connection)
+            try connection.execute("UPDATE interval SET stopped = ? WHERE todo_id = ? AND stopped IS NULL", [.integer(now), .integer(other)])
+            try connection.execute("UPDATE todo SET modified = ? WHERE id = ?", [.integer(now), .integer(other)])
+            effects.changed.append(other)
+          }
         }
         try connection.execute("INSERT INTO interval (todo_id, started) VALUES (?, ?)", [.integer(todo.id), .integer(now)])
         return effects
@@ -38,22 +43,23 @@ extension TodoStore {
     .transaction()
   }
 
-  /// Stops working on a task (nil: whichever task is active).
+  /// Stops working on a task (nil: every task that is active).
   public static func stop(_ reference: TaskReference?, now: Int64, command: String) -> DataOperation<ChangeReport, TodoError> {
-    let selected: DataOperation<TaskReference, TodoError> =
-      reference.map { .pure($0) }
+    let selected: DataOperation<[TaskReference], TodoError> =
+      reference.map { .pure([$0]) }
       ?? DataOperation { connection throws(TodoError) in
-        let running = try database { () throws(DatabaseError) in
-          try connection.first("SELECT todo_id FROM interval WHERE stopped IS NULL", []) { row throws(DatabaseError) in
-            try row.integer(at: 0) ?? 0
+        var running: [TaskReference] = []
+        try database { () throws(DatabaseError) in
+          try connection.query("SELECT DISTINCT todo_id FROM interval WHERE stopped IS NULL ORDER BY todo_id", []) {
+            row throws(DatabaseError) in running.append(.id(try row.integer(at: 0) ?? 0))
           }
         }
-        guard let running else { throw .refused("no task is active: start one with todo start ID") }
-        return .id(running)
+        guard !running.isEmpty else { throw .refused("no task is active: start one with todo start ID") }
+        return running
       }
-    return selected.flatMap { reference in
+    return selected.flatMap { references in
       var filter = TodoFilter()
-      filter.references = [reference]
+      filter.references = references
       return change(filter, now: now, command: command, verb: "stopped") { todo, _ throws(TodoError) in
         guard todo.isActive else { return .unchanged(.notActive) }
         todo.intervals[todo.intervals.count - 1].stopped = now

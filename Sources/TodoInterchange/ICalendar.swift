@@ -127,6 +127,7 @@ public enum ICalendar {
     var completedAt: Int64?, created: Int64?, lastModified: Int64?, stamp: Int64?
     var sequence: Int?
     var categories: [String] = []
+    var categoryLines: [String] = []
     var notes: [Note] = []
     var rrule: RecurrenceRule?, ownRule: RecurrenceRule?
     var seriesUUID: String?, seriesIndex = 1, seriesEnded: Int64?
@@ -166,7 +167,9 @@ public enum ICalendar {
       case "X-TODO-UNTIL": todo.until = try date(property, zones: zones)
       case "X-TODO-REASON": todo.reason = text
       case "X-TODO-PROJECT": todo.project = text.isEmpty ? nil : text
-      case "CATEGORIES": categories += ICalendarText.list(property.value).filter { !$0.isEmpty }
+      case "CATEGORIES":
+        categories += ICalendarText.list(property.value).filter { !$0.isEmpty }
+        categoryLines.append(property.text)
       case "RELATED-TO":
         switch (property.parameter("RELTYPE") ?? "PARENT").uppercased() {
         case "PARENT":
@@ -272,6 +275,12 @@ public enum ICalendar {
     todo.tags = tags.sorted()
     if !otherCategories.isEmpty {
       extras.append(TaskExtra(format: "ical", name: "categories", value: otherCategories.map(ICalendarText.escape).joinedText(",")))
+    }
+    // Several CATEGORIES lines (one per category, as some producers write them), or an empty
+    // one: written back as they came while the tags are what they gave (the first line of the
+    // value), instead of merged into one line or dropped.
+    if categoryLines.count > 1 || (categoryLines.count == 1 && categories.isEmpty) {
+      extras.append(TaskExtra(format: "ical", name: "categories-lines", value: ([todo.tags.joinedText(",")] + categoryLines).joinedText("\n")))
     }
     if let sequence { extras.append(TaskExtra(format: "ical", name: "sequence", value: "\(sequence)@\(todo.modified)")) }
     // A series: its rule from RRULE (or X-TODO-RULE for one RRULE cannot say), its UUID and
@@ -542,8 +551,13 @@ extension ICalendar {
       }
       if let scheduled = todo.scheduled { date("DTSTART", scheduled, into: &writer) }
       if let due = todo.due { date("DUE", due, into: &writer) }
-      let categories = todo.tags.map(ICalendarText.escape) + (extra("categories").map { [$0] } ?? [])
-      if !categories.isEmpty { writer.property("CATEGORIES", categories.joinedText(",")) }
+      let keptLines = extra("categories-lines").map { $0.split(separator: "\n", omittingEmptySubsequences: false).map(String.init) }
+      if let keptLines, keptLines.first == todo.tags.joinedText(",") {
+        for line in keptLines.dropFirst() { writer.line(line) }
+      } else {
+        let categories = todo.tags.map(ICalendarText.escape) + (extra("categories").map { [$0] } ?? [])
+        if !categories.isEmpty { writer.property("CATEGORIES", categories.joinedText(",")) }
+      }
       // Links name the UID the item was read with; one to a task that is not here (it could not be
       // linked) is written back as it was read.
       let related = ICalendar.relatedLinks(record)

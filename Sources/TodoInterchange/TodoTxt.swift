@@ -135,6 +135,10 @@ public enum TodoTxt {
     todo.modified = max(todo.created, todo.completed ?? 0)
     if let recur, todo.status == .pending {
       todo.series = SeriesLink(id: 0, uuid: RecordUUID.named("series:" + todo.uuid), index: 1, rule: recur, ended: nil)
+      // `rec:` without `due:` (the rec add-on and Simpletask repeat such a line from when it is
+      // done): the series counts from the line's creation day (or the import's), kept as the
+      // scheduled date, which todo.txt does not write; without one it ended at its first completion.
+      if todo.due == nil, todo.created > 0 { todo.scheduled = .day(CalendarDay.local(todo.created)) }
     }
     extras.append(TaskExtra(format: "todotxt", name: "line", value: text))
     return TaskRecord(todo: todo, extras: extras, line: line, partial: true)

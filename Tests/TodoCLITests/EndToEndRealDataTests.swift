@@ -176,4 +176,35 @@ import Testing
     let office = tasks.first { $0["uuid"] as? String == "aaaaaaaa-1111-4111-8111-111111111111" }
     #expect(office?["project"] as? String == "Home Office" && office?["priority"] as? String == "A", "\(tasks)")
   }
+  /// Several CATEGORIES lines and an empty one go back as they came (they were merged into one
+  /// line, and the empty one dropped); once the tags change, one line is written.
+  @Test func categoriesLinesGoBackAsTheyCame() throws {
+    let todo = try TodoSandbox()
+    let file = try write(
+      "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:x\r\nBEGIN:VTODO\r\nUID:cat1\r\nSUMMARY:Lines\r\nCATEGORIES:home\r\n"
+        + "CATEGORIES:work\r\nEND:VTODO\r\nBEGIN:VTODO\r\nUID:cat2\r\nSUMMARY:Empty\r\nCATEGORIES:\r\nEND:VTODO\r\nEND:VCALENDAR\r\n",
+      "categories.ics", in: todo)
+    #expect(todo("import", file, "--strict").status == 0)
+    #expect(try todo.task(1)["tags"] as? [String] == ["home", "work"])
+    let exported = todo("export", "--format", "ical").stdout
+    #expect(exported.contains("\r\nCATEGORIES:home\r\nCATEGORIES:work\r\n"), "\(exported)")
+    #expect(exported.contains("SUMMARY:Empty\r\n") && exported.contains("\r\nCATEGORIES:\r\n"), "\(exported)")
+    #expect(todo("import", file).stdout.contains("2 unchanged"))
+    #expect(todo("update", "1", "+garden").status == 0)
+    #expect(todo("export", "--format", "ical").stdout.contains("\r\nCATEGORIES:garden,home,work\r\n"))
+  }
+
+  /// `rec:` without `due:` counts from the line's creation day (or the import's): the series goes
+  /// on after a completion instead of ending there, and the line is written back as it was.
+  @Test func aTodoTxtRecurrenceWithoutADueDateGoesOn() throws {
+    let todo = try TodoSandbox()
+    let file = try write("2026-11-01 Water the plants rec:1w\nFeed the cat rec:+2d\n", "rec.txt", in: todo)
+    #expect(todo("import", file, "--strict").status == 0)
+    #expect(todo("done", "1").status == 0)
+    #expect(todo("done", "2").status == 0)
+    let pending = try todo("list", "--json").jsonArray().compactMap { $0["title"] as? String }
+    #expect(pending.sorted() == ["Feed the cat", "Water the plants"], "\(pending)")
+    let lines = todo("export", "--format", "todotxt", "status:pending").stdout
+    #expect(!lines.contains("due:") && !lines.contains("scheduled"), "\(lines)")
+  }
 }

@@ -296,6 +296,9 @@ extension TodoStore {
           } else {
             var record = record
             if record.partial && record.todo.status != .pending && record.todo.completed == nil { record.todo.completed = now }
+            if record.partial, record.todo.series != nil, record.todo.due == nil, record.todo.scheduled == nil {
+              record.todo.scheduled = .day(CalendarDay.local(now))
+            }
             if record.partial && record.todo.created == 0 {
               record.todo.created = now
               record.todo.modified = max(now, record.todo.completed ?? now)

@@ -64,6 +64,13 @@ public enum ICalendar {
   /// The title of a to-do without a SUMMARY or DESCRIPTION.
   static let untitled = "(untitled)"
 
+  /// The title a to-do without a SUMMARY is given: its description's first line (up to 80
+  /// characters), or `untitled`.
+  static func derivedTitle(_ description: String?) -> String {
+    let firstLine = description.flatMap { $0.split(separator: "\n").first.map { String($0.prefix(80)).trimmingSpaces } } ?? ""
+    return firstLine.isEmpty ? untitled : firstLine
+  }
+
   /// The UUID of the task an iCalendar UID names: the UID itself when it is a UUID (lower-cased),
   /// else a UUID derived from it (the same UID always gives the same task).
   public static func uuid(forUID uid: String) -> String {
@@ -262,8 +269,7 @@ public enum ICalendar {
     // task gets a title from its description, or one that says it has none, and goes back out
     // without a SUMMARY while that title is unchanged.
     if todo.title.trimmingSpaces.isEmpty {
-      let firstLine = description.flatMap { $0.split(separator: "\n").first.map { String($0.prefix(80)).trimmingSpaces } } ?? ""
-      todo.title = firstLine.isEmpty ? untitled : firstLine
+      todo.title = derivedTitle(description)
       extras.append(TaskExtra(format: "ical", name: "untitled", value: todo.title))
     }
     // Categories that cannot be tags are kept as they are and written back.
@@ -526,7 +532,11 @@ extension ICalendar {
         }
       }
       writer.property("SEQUENCE", String(sequence))
-      if extra("untitled") != todo.title { writer.property("SUMMARY", ICalendarText.escape(todo.title)) }
+      // Left out as it came only while reading what is written gives the same title again.
+      let description = todo.notes.isEmpty ? nil : todo.notes.map(\.text).joinedText("\n\n")
+      if extra("untitled") == nil || ICalendar.derivedTitle(description) != todo.title {
+        writer.property("SUMMARY", ICalendarText.escape(todo.title))
+      }
       if !todo.notes.isEmpty {
         writer.property("DESCRIPTION", ICalendarText.escape(todo.notes.map(\.text).joinedText("\n\n")))
       }

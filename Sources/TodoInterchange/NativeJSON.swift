@@ -39,7 +39,8 @@ public enum InterchangeFormat: String, Sendable, CaseIterable {
     case .ical: return .ical
     case .todotxt: return named
     case .json, .jsonl, .taskwarrior:
-      // A todo.txt line may start with '[' too: JSON only when an object follows it.
+      // A todo.txt line may start with '[' or '{' too ("{work} call Bob"): JSON only when an
+      // object with a key ('{"') begins it.
       var index = start.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
       func skipSpace() { while index < start.count, [0x20, 0x09, 0x0A, 0x0D].contains(start[index]) { index += 1 } }
       skipSpace()
@@ -48,6 +49,9 @@ public enum InterchangeFormat: String, Sendable, CaseIterable {
         skipSpace()
       }
       guard index < start.count, start[index] == UInt8(ascii: "{") else { return named }
+      index += 1
+      skipSpace()
+      guard index < start.count, start[index] == UInt8(ascii: "\"") else { return named }
       return named == .json || named == .jsonl ? (content == .taskwarrior ? .taskwarrior : named) : content
     }
   }

@@ -14,11 +14,18 @@ public final class SkippedRecords {
   /// events and journal entries, which todo does not keep.
   public internal(set) var otherComponents: [String: Int] = [:]
 
-  public init() {}
+  /// `strict`: all or nothing: the first bad record stops the reading (what else the input
+  /// holds is still counted).
+  public let strict: Bool
 
-  /// Leaves a record out, or (`skipping` nil: all or nothing) stops the reading with its error.
+  public init(strict: Bool = false) {
+    self.strict = strict
+  }
+
+  /// Leaves a record out, or (`skipping` nil or strict: all or nothing) stops the reading with its
+  /// error.
   static func skip(_ problem: InterchangeError, in skipping: SkippedRecords?) throws(InterchangeError) {
-    guard let skipping else { throw problem }
+    guard let skipping, !skipping.strict else { throw problem }
     skipping.problems.append(problem)
   }
 }

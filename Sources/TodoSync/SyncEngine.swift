@@ -83,8 +83,12 @@ public enum SyncEngine {
   ///
   /// `carried`: vdirsyncer has just run, so every earlier write reached the server (or went
   /// through the conflict command) and no `previous` base is needed any more.
+  ///
+  /// `exclusiveClocks` (`tracking.exclusive`): clocks started on two machines leave the later
+  /// one running; without it, several tasks may be active, and every clock runs on.
   public static func merge(
-    collection: String, vdir: Vdir, now: Int64, force: Bool, apply: Bool, command: String, carried: Bool = true
+    collection: String, vdir: Vdir, now: Int64, force: Bool, apply: Bool, command: String, carried: Bool = true,
+    exclusiveClocks: Bool = false
   ) -> DataOperation<SyncReport, TodoError> {
     DataOperation { connection throws(TodoError) -> SyncReport in
       var report = SyncReport()
@@ -339,13 +343,13 @@ public enum SyncEngine {
       var fileOf: [String: String] = [:]
       for (file, item) in items { fileOf[item.taskUUID] = file }
 
-      // One clock at a time: started on two machines, the earlier clock stops when the later
-      // one started.
+      // With one clock at a time (`exclusiveClocks`): started on two machines, the earlier clock
+      // stops when the later one started.
       var running: [(uuid: String, started: Int64)] = []
-      for record in localRecords where importIndex[record.todo.uuid] == nil && record.todo.isActive {
+      for record in localRecords where exclusiveClocks && importIndex[record.todo.uuid] == nil && record.todo.isActive {
         running.append((record.todo.uuid, record.todo.intervals.last?.started ?? 0))
       }
-      for record in imports where record.todo.isActive {
+      for record in imports where exclusiveClocks && record.todo.isActive {
         running.append((record.todo.uuid, record.todo.intervals.last?.started ?? 0))
       }
       if running.count > 1, let latest = running.max(by: { ($0.started, $0.uuid) < ($1.started, $1.uuid) }) {

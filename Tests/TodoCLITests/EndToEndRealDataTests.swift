@@ -207,4 +207,56 @@ import Testing
     let lines = todo("export", "--format", "todotxt", "status:pending").stdout
     #expect(!lines.contains("due:") && !lines.contains("scheduled"), "\(lines)")
   }
+  /// From a review: the derived title never lost, a priority set here not brought back by one of
+  /// Taskwarrior's, a few bad lines in a small file costing those lines only, "{work}" in a
+  /// todo.txt line, a pending line marked x without a date, and an old rec: line imported again.
+  @Test func edgesFoundInReview() throws {
+    let todo = try TodoSandbox()
+    // A description's first line as title, the description then removed: SUMMARY is written.
+    let ics = try write(
+      "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:x\r\nBEGIN:VTODO\r\nUID:d1\r\nDESCRIPTION:Call Bob\r\nEND:VTODO\r\nEND:VCALENDAR\r\n",
+      "d.ics", in: todo)
+    #expect(todo("import", ics).status == 0)
+    #expect(!todo("export", "--format", "ical").stdout.contains("SUMMARY"))
+    #expect(todo("note", "1", "--remove", "1").status == 0)
+    #expect(todo("export", "--format", "ical").stdout.contains("SUMMARY:Call Bob\r\n"))
+    // Taskwarrior's priority A, replaced here by H and then cleared: gone.
+    let tw = try write(
+      #"[{"uuid":"aaaaaaaa-2222-4222-8222-222222222222","description":"Ranked","status":"pending","entry":"20260101T000000Z","priority":"A"}]"#,
+      "tw.json", in: todo)
+    #expect(todo("import", tw).status == 0)
+    #expect(todo("export", "--format", "taskwarrior").stdout.contains(#""priority":"A""#))
+    #expect(todo("update", "2", "pri:H").status == 0)
+    #expect(todo("update", "2", "pri:").status == 0)
+    #expect(!todo("export", "--format", "taskwarrior").stdout.contains(#""priority""#))
+    // Two good lines and three bad ones: the good ones come in.
+    let small = try write("One\nTwo\nbad due:x1\nbad due:x2\nbad due:x3\n", "small.txt", in: todo)
+    let few = todo("import", small)
+    #expect(few.status == 0 && few.errorLines.count == 3, "\(few)")
+    // Nine in ten of twenty lines bad: not a todo.txt file.
+    let junk = try write((0..<18).map { "junk due:\($0)x" }.joined(separator: "\n") + "\nok one\nok two\n", "junk.txt", in: todo)
+    let refused = todo("import", junk)
+    #expect(refused.status == 1 && refused.errorLines.first?.contains("(18 of 20 records do not read); nothing was imported") == true, "\(refused)")
+    // "{work} call Bob" is a todo.txt line.
+    let brace = try write("{work} call Bob\n", "brace.txt", in: todo)
+    #expect(todo("import", brace).stdout.contains("(todotxt)"))
+    // A pending line imported, then marked x without a date in the file: done now. (By its uuid:
+    // a line changed without one is not matched to its task yet; issue 31's item 8.)
+    let list = try write("Water the plants uuid:bbbbbbbb-2222-4222-8222-222222222222\n", "list.txt", in: todo)
+    #expect(todo("import", list).status == 0)
+    let id = try #require(todo.ids("Water").first)
+    try "x Water the plants uuid:bbbbbbbb-2222-4222-8222-222222222222\n".write(toFile: list, atomically: true, encoding: .utf8)
+    #expect(todo.run(["import", list], environment: ["TODO_NOW": "2026-11-22T08:00:00Z"]).status == 0)
+    let watered = try todo.task(id)
+    #expect(watered["status"] as? String == "done" && watered["completed"] as? String == "2026-11-22T08:00:00Z", "\(watered)")
+    // A rec: line done here (its series went on), then the old file imported again: left alone.
+    let rec = try write("Feed the cat rec:+2d\n", "rec.txt", in: todo)
+    #expect(todo("import", rec).status == 0)
+    let cat = try #require(todo.ids("Feed").first)
+    #expect(todo("done", String(cat)).status == 0)
+    let again = todo("import", rec)
+    #expect(again.status == 0, "\(again)")
+    #expect(again.stderr.contains("its series went on to task"), "\(again)")
+    #expect(try todo.task(cat)["status"] as? String == "done")
+  }
 }

@@ -915,12 +915,13 @@ final class MovingClock {
     #expect(server.items("tasks") == ["/alice/tasks/empty.ics"])
   }
 
-  /// Clocks started on two machines: one task is active after the sync, the other's clock
-  /// stopped when the later one started.
+  /// With tracking.exclusive, clocks started on two machines: one task is active after the sync,
+  /// the other's clock stopped when the later one started.
   @Test func clocksStartedOnTwoMachinesLeaveOneRunning() throws {
     let (server, machines) = try setUp()
     defer { withExtendedLifetime(server) {} }
     let (a, b) = (machines[0], machines[1])
+    for machine in machines { machine.environment["TODO_TRACKING_EXCLUSIVE"] = "yes" }
     a("add", "Write").expectSuccess()
     a("add", "Read").expectSuccess()
     sync(a)
@@ -938,6 +939,28 @@ final class MovingClock {
       #expect(stopped["active"] as? Bool == false)
       let intervals = try #require(stopped["intervals"] as? [[String: Any]])
       #expect(intervals.last?["end"] as? String == "2026-11-21T10:30:00Z", "\(intervals)")
+    }
+  }
+
+  /// Without it (the default, as in Taskwarrior), every clock runs on: two tasks started here, and
+  /// one on the other machine, are all active everywhere after the syncs.
+  @Test func severalClocksRunOnThroughASync() throws {
+    let (server, machines) = try setUp()
+    defer { withExtendedLifetime(server) {} }
+    let (a, b) = (machines[0], machines[1])
+    for title in ["Write", "Read", "Listen"] { a("add", title).expectSuccess() }
+    sync(a)
+    sync(b)
+    let uuids = try (1...3).map { try uuid(a, $0) }
+    a("start", "1", environment: ["TODO_NOW": "2026-11-21T10:00:00Z"]).expectSuccess()
+    a("start", "2", environment: ["TODO_NOW": "2026-11-21T10:10:00Z"]).expectSuccess()
+    b("start", uuids[2], environment: ["TODO_NOW": "2026-11-21T10:30:00Z"]).expectSuccess()
+    let first = sync(a, now: "2026-11-21T11:00:00Z")
+    #expect(!first.stderr.contains("were both started"), "\(first)")
+    sync(b, now: "2026-11-21T11:01:00Z")
+    sync(a, now: "2026-11-21T11:02:00Z")
+    for machine in [a, b] {
+      for uuid in uuids { #expect(try task(machine, uuid)["active"] as? Bool == true, "\(uuid)") }
     }
   }
 

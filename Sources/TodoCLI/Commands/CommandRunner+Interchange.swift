@@ -209,7 +209,7 @@ extension CommandRunner {
       ?? (name == "-" ? InterchangeFormat.byContent(start) : InterchangeFormat.of(name: name, start: start))
     let records: [TaskRecord]
     // Records that cannot be read are left out, each with a warning, unless --strict.
-    let skipping = request.strict ? nil : SkippedRecords()
+    let skipping: SkippedRecords? = SkippedRecords(strict: request.strict)
     do throws(InterchangeError) {
       switch format {
       case .json, .jsonl:
@@ -264,9 +264,12 @@ extension CommandRunner {
         "\(source) holds \(count) \(count == 1 ? "component" : "components") besides to-dos (\(kinds)), which todo does not keep",
         json: self.format != .human)
     }
-    // Nothing read, or far more left out than read (a binary file, a file of another format): the
-    // input is not what it was taken for, and nothing of it is imported.
-    if let problems = skipping?.problems, let first = problems.first, records.isEmpty || (problems.count > records.count && problems.count >= 3) {
+    // Nothing read, or nearly nothing of a file of some size (nine in ten of ten or more records: a
+    // binary file, a file of another format): the input is not what it was taken for, and
+    // nothing of it is imported. (A few bad lines in a small file cost those lines only.)
+    if let problems = skipping?.problems, let first = problems.first,
+      records.isEmpty || (problems.count >= 10 && problems.count * 10 >= (problems.count + records.count) * 9)
+    {
       let some = records.isEmpty ? "" : " (\(problems.count) of \(problems.count + records.count) records do not read)"
       throw .environment("cannot import \(source) as \(format.rawValue): \(first)\(some); nothing was imported")
     }

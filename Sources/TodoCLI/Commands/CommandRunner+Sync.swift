@@ -251,7 +251,7 @@ extension CommandRunner {
     let operation = { (apply: Bool) in
       SyncEngine.merge(
         collection: collection, vdir: vdir, now: self.now, force: request.force, apply: apply, command: self.invocation.commandLine,
-        carried: !request.offline)
+        carried: !request.offline, exclusiveClocks: self.configuration.trackingIsExclusive)
     }
     guard apply else {
       renderSync(try perform(operation(false), access: .read), url: url, status: true)

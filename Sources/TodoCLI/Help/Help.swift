@@ -413,7 +413,7 @@ enum Help {
     "stop": """
       Usage: todo stop [ID]
 
-      Stop working on every active task (or on ID, which must be active).
+      Stop working on every active task (or on ID only).
       """,
     "export": """
       Usage: todo export [FILTER] [--format FORMAT] [--output FILE]

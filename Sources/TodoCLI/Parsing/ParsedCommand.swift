@@ -71,7 +71,7 @@ enum Command: Equatable, Sendable {
   case removeNote(TaskReference, number: Int)
   case purge(TodoFilter)
   case start(TaskReference)
-  /// nil: the active task.
+  /// nil: every active task.
   case stop(TaskReference?)
   case timesheet(TimesheetQuery)
   case export(ExportRequest)

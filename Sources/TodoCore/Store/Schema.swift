@@ -93,7 +93,7 @@ public enum Schema {
   ///   are, without a parent.
   /// - `dependency` (`todo_id` waits for `depends_on`).
   /// - `interval`: the times a task was worked on; the one still running has no `stopped`, and
-  ///   there is at most one such interval (one active task).
+  ///   there is at most one such interval (one active task; from version 6, one per task).
   static let version3 = """
     CREATE TABLE series (
       id INTEGER PRIMARY KEY AUTOINCREMENT,
@@ -186,11 +186,11 @@ public enum Schema {
     """
 
   /// Version 6: several tasks may be active at once, as Taskwarrior allows (two started tasks
-  /// refused a whole import). The index that allowed one running interval in all becomes an
-  /// index of the running ones.
+  /// refused a whole import). The index that allowed one running interval in all becomes one
+  /// that allows one running interval per task.
   static let version6 = """
     DROP INDEX interval_one_running;
-    CREATE INDEX interval_running ON interval (todo_id) WHERE stopped IS NULL;
+    CREATE UNIQUE INDEX interval_running ON interval (todo_id) WHERE stopped IS NULL;
     """
 
   /// Every step, in order.

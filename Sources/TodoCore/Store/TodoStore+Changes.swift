@@ -477,6 +477,12 @@ extension TodoStore {
               try database { () throws(DatabaseError) in
                 _ = try todos.update(todo, from: before).run(connection)
                 try updateTags(from: before.tags, to: todo.tags, of: todo.id, on: connection)
+                // A priority set here replaces one another program had of its own (Taskwarrior's
+                // A, todo.txt's D), which would otherwise come back once this one is cleared.
+                if before.priority != todo.priority {
+                  try connection.execute(
+                    "DELETE FROM extra WHERE todo_id = ? AND name = 'priority' AND format IN ('taskwarrior', 'todotxt')", [.integer(todo.id)])
+                }
               }
               effects = effects + (try afterEach(before, todo, entry, connection))
             }

@@ -206,7 +206,9 @@ extension TodoStore {
   /// let report = try TodoStore.importRecords(records, now: now, command: "import tasks.json").operate(in: context)
   /// ```
   /// - Throws: `TodoError.invalid` naming the record's line for a task that cannot be stored (an
-  ///   empty title, a bad tag, a UUID given twice, a dependency cycle); nothing is written then.
+  ///   empty title, a bad tag, a UUID given twice, a dependency cycle) when `strict`; nothing is
+  ///   written then. Not `strict`, such a record is left out and named in `ImportReport.rejected`,
+  ///   and a cycle of links is broken as a sync's merge breaks it.
   ///
   /// `replacingChanged` (a sync's merge, whose records already hold what both sides changed):
   /// a record that differs from the stored task replaces it whatever its `modified`; and links
@@ -240,6 +242,23 @@ extension TodoStore {
             }
             var record = record
             if record.keepsStoredExtras { record.extras = stored.extras }
+            // A todo.txt line still pending for a series instance done here, whose series has gone
+            // on to its next instance: the line is older than the task here (reopening it would
+            // make two pending instances of the series).
+            if record.partial, record.todo.status == .pending, stored.todo.status != .pending, let series = stored.todo.seriesID {
+              let next = try database { () throws(DatabaseError) in
+                try connection.first(
+                  "SELECT id FROM todo WHERE series_id = ? AND status = 'pending' AND id != ?", [.integer(series), .integer(id)]
+                ) { row throws(DatabaseError) in try row.integer(at: 0) ?? 0 }
+              }
+              if let next {
+                let place = record.place.isEmpty ? "" : record.place + ": "
+                report.warnings.append(
+                  "\(place)task \(id) is \(stored.todo.status.rawValue) here and its series went on to task \(next); the line is older, and is left as it is")
+                report.skipped.append(id)
+                continue
+              }
+            }
             if record.partial {
               record = record.merged(into: stored)
               if record.todo.status != .pending && record.todo.completed == nil { record.todo.completed = now }
@@ -389,7 +408,8 @@ extension TodoStore {
 
   /// Why one record cannot be stored on its own (a bad title, tag or project, a done task without
   /// a completion time, a link to itself, a time interval ending before it starts, an unknown
-  /// extra format), or nil. A sync skips such an item; an import refuses the whole file.
+  /// extra format), or nil. A sync skips such an item; an import leaves it out (or, `strict`,
+  /// refuses the whole input).
   public static func problem(in record: TaskRecord) -> String? {
     let todo = record.todo
     do {

@@ -458,9 +458,10 @@ extension TodoStore {
   /// by throwing (nothing is imported); otherwise it is left out and named in `rejected`.
   private static func validate(_ records: [TaskRecord], strict: Bool, rejected: inout [String]) throws(TodoError) -> [TaskRecord] {
     var lineOf: [String: String] = [:]
-    var kept: [TaskRecord] = []
-    kept.reserveCapacity(records.count)
-    for record in records {
+    // The indices left out: the records are copied only when there are some (an import of 100k
+    // tasks holds them once).
+    var leftOut: Set<Int> = []
+    for (index, record) in records.enumerated() {
       let todo = record.todo
       var reason: String?
       if todo.uuid.isEmpty {
@@ -474,14 +475,15 @@ extension TodoStore {
       }
       guard let reason else {
         lineOf[todo.uuid] = record.place
-        kept.append(record)
         continue
       }
       let placed = record.place.isEmpty ? reason : "\(record.place): \(reason)"
       if strict { throw .invalid(placed) }
       rejected.append(placed)
+      leftOut.insert(index)
     }
-    return kept
+    guard !leftOut.isEmpty else { return records }
+    return records.enumerated().filter { !leftOut.contains($0.offset) }.map(\.element)
   }
 
   /// Writes a record's row, tags, notes, intervals and extras (links and series come after every

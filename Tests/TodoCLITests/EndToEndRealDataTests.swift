@@ -258,5 +258,17 @@ import Testing
     #expect(again.status == 0, "\(again)")
     #expect(again.stderr.contains("its series went on to task"), "\(again)")
     #expect(try todo.task(cat)["status"] as? String == "done")
+    // Two tasks of a file that wait for each other: both come in, one link dropped with a
+    // warning (--strict refuses the file).
+    let cycle = try write(
+      #"{"uuid":"cccccccc-3333-4333-8333-333333333333","title":"Egg","created":"2026-11-21T09:30:00Z","depends":["dddddddd-3333-4333-8333-333333333333"]}"#
+        + "\n"
+        + #"{"uuid":"dddddddd-3333-4333-8333-333333333333","title":"Hen","created":"2026-11-21T09:30:00Z","depends":["cccccccc-3333-4333-8333-333333333333"]}"#
+        + "\n", "cycle.jsonl", in: todo)
+    let strictCycle = todo("import", cycle, "--strict")
+    #expect(strictCycle.status == 1 && strictCycle.stderr.contains("the dependencies form a cycle"), "\(strictCycle)")
+    let lenientCycle = todo("import", cycle)
+    #expect(lenientCycle.status == 0 && lenientCycle.stderr.contains("with the other links it made a cycle"), "\(lenientCycle)")
+    #expect(todo.ids("Egg").count == 1 && todo.ids("Hen").count == 1)
   }
 }

@@ -337,7 +337,9 @@ extension TodoStore {
         }
         // A cycle of links is broken (one link dropped, with a warning) rather than refused in a
         // sync's merge, and in an import that takes what it can.
-        let breaking = replacingChanged || !strict ? CycleBreaking(entry: entry, now: now) : nil
+        let breaking =
+          replacingChanged || !strict
+          ? CycleBreaking(entry: entry, now: now, with: replacingChanged ? "the other side's links" : "the other links") : nil
         try link(written, idOf: idOf, report: &report, breakingCycles: breaking, on: connection)
         try joinSeries(written, report: &report, on: connection)
         // A series instance a todo.txt line marks done (`x`, in a text editor or todo.txt-cli)
@@ -539,6 +541,9 @@ extension TodoStore {
     /// The merge's journal entry: the tasks it takes a link from are recorded in it.
     let entry: JournalEntry
     let now: Int64
+    /// What the links closed the cycle with, for the warning: a sync's other side's links, or
+    /// (an import) the other links.
+    let with: String
   }
 
   /// The UUID of a stored task.
@@ -569,14 +574,14 @@ extension TodoStore {
       var parent: Int64?
       if let uuid = record.todo.parentUUID {
         parent = try id(of: uuid)
-        if parent == nil { report.warnings.append("task \(taskID): its parent \(uuid) is not in the import or the database") }
+        if parent == nil { report.warnings.append("task \(taskID): its parent \(uuid) is not in the database, nor imported") }
       }
       var targets: [Int64] = []
       for link in record.todo.depends {
         if let target = try id(of: link.uuid) {
           targets.append(target)
         } else {
-          report.warnings.append("task \(taskID): it depends on \(link.uuid), which is not in the import or the database")
+          report.warnings.append("task \(taskID): it depends on \(link.uuid), which is not in the database, nor imported")
         }
       }
       try database { () throws(DatabaseError) in
@@ -606,7 +611,7 @@ extension TodoStore {
           try connection.execute("UPDATE todo SET modified = max(modified, ?) WHERE id = ?", [.integer(breakingCycles.now), .integer(dropped.from)])
         }
         report.warnings.append(
-          "task \(dropped.from) no longer waits for task \(dropped.to): with the other side's links it made a cycle (\(path))")
+          "task \(dropped.from) no longer waits for task \(dropped.to): with \(breakingCycles.with) it made a cycle (\(path))")
       }
     }
     for (record, taskID) in written where record.todo.parentUUID != nil {
@@ -626,7 +631,7 @@ extension TodoStore {
           try connection.execute("UPDATE todo SET modified = max(modified, ?) WHERE id = ?", [.integer(breakingCycles.now), .integer(freed.id)])
         }
         report.warnings.append(
-          "task \(freed.id) is no longer a subtask of task \(freed.parent): with the other side's links it made a cycle (\(path))")
+          "task \(freed.id) is no longer a subtask of task \(freed.parent): with \(breakingCycles.with) it made a cycle (\(path))")
       }
     }
   }

@@ -61,6 +61,28 @@ public enum ICalendar {
     return records
   }
 
+  /// A to-do's categories as tags, and the extras that keep what tags cannot say: categories
+  /// that cannot be tags (a space in them), kept as they are and written back; and several
+  /// CATEGORIES lines (one per category, as some producers write them) or an empty one, written
+  /// back as they came while the tags are what they gave (the first line of the value), instead
+  /// of merged into one line or dropped.
+  private static func categorized(_ categories: [String], lines: [String], extras: [TaskExtra]) -> (tags: [String], extras: [TaskExtra]) {
+    var extras = extras
+    var tags: Set<String> = []
+    var otherCategories: [String] = []
+    for category in categories {
+      if (try? Validation.tag(category)) != nil { tags.insert(category) } else { otherCategories.append(category) }
+    }
+    let sorted = tags.sorted()
+    if !otherCategories.isEmpty {
+      extras.append(TaskExtra(format: "ical", name: "categories", value: otherCategories.map(ICalendarText.escape).joinedText(",")))
+    }
+    if lines.count > 1 || (lines.count == 1 && categories.isEmpty) {
+      extras.append(TaskExtra(format: "ical", name: "categories-lines", value: ([sorted.joinedText(",")] + lines).joinedText("\n")))
+    }
+    return (sorted, extras)
+  }
+
   /// The title of a to-do without a SUMMARY or DESCRIPTION.
   static let untitled = "(untitled)"
 
@@ -272,22 +294,7 @@ public enum ICalendar {
       todo.title = derivedTitle(description)
       extras.append(TaskExtra(format: "ical", name: "untitled", value: todo.title))
     }
-    // Categories that cannot be tags are kept as they are and written back.
-    var tags: Set<String> = []
-    var otherCategories: [String] = []
-    for category in categories {
-      if (try? Validation.tag(category)) != nil { tags.insert(category) } else { otherCategories.append(category) }
-    }
-    todo.tags = tags.sorted()
-    if !otherCategories.isEmpty {
-      extras.append(TaskExtra(format: "ical", name: "categories", value: otherCategories.map(ICalendarText.escape).joinedText(",")))
-    }
-    // Several CATEGORIES lines (one per category, as some producers write them), or an empty
-    // one: written back as they came while the tags are what they gave (the first line of the
-    // value), instead of merged into one line or dropped.
-    if categoryLines.count > 1 || (categoryLines.count == 1 && categories.isEmpty) {
-      extras.append(TaskExtra(format: "ical", name: "categories-lines", value: ([todo.tags.joinedText(",")] + categoryLines).joinedText("\n")))
-    }
+    (todo.tags, extras) = categorized(categories, lines: categoryLines, extras: extras)
     if let sequence { extras.append(TaskExtra(format: "ical", name: "sequence", value: "\(sequence)@\(todo.modified)")) }
     // A series: its rule from RRULE (or X-TODO-RULE for one RRULE cannot say), its UUID and
     // instance from X-TODO-SERIES, else a new series of its own. One without dates stays a task.

@@ -242,22 +242,10 @@ extension TodoStore {
             }
             var record = record
             if record.keepsStoredExtras { record.extras = stored.extras }
-            // A todo.txt line still pending for a series instance done here, whose series has gone
-            // on to its next instance: the line is older than the task here (reopening it would
-            // make two pending instances of the series).
-            if record.partial, record.todo.status == .pending, stored.todo.status != .pending, let series = stored.todo.seriesID {
-              let next = try database { () throws(DatabaseError) in
-                try connection.first(
-                  "SELECT id FROM todo WHERE series_id = ? AND status = 'pending' AND id != ?", [.integer(series), .integer(id)]
-                ) { row throws(DatabaseError) in try row.integer(at: 0) ?? 0 }
-              }
-              if let next {
-                let place = record.place.isEmpty ? "" : record.place + ": "
-                report.warnings.append(
-                  "\(place)task \(id) is \(stored.todo.status.rawValue) here and its series went on to task \(next); the line is older, and is left as it is")
-                report.skipped.append(id)
-                continue
-              }
+            if let warning = try staleSeriesLine(record, stored: stored.todo, id: id, on: connection) {
+              report.warnings.append(warning)
+              report.skipped.append(id)
+              continue
             }
             if record.partial {
               record = record.merged(into: stored)
@@ -441,6 +429,23 @@ extension TodoStore {
       return "extra format '\(extra.format)' is not one of taskwarrior, todotxt, ical"
     }
     return nil
+  }
+
+  /// Why a todo.txt line is older than its task here, or nil: the line is still pending for a
+  /// series instance closed here whose series has gone on to its next instance (reopening it
+  /// would make two pending instances of the series). Such a line is left as it is.
+  private static func staleSeriesLine(_ record: TaskRecord, stored: Todo, id: Int64, on connection: Connection) throws(TodoError)
+    -> String?
+  {
+    guard record.partial, record.todo.status == .pending, stored.status != .pending, let series = stored.seriesID else { return nil }
+    let next = try database { () throws(DatabaseError) in
+      try connection.first(
+        "SELECT id FROM todo WHERE series_id = ? AND status = 'pending' AND id != ?", [.integer(series), .integer(id)]
+      ) { row throws(DatabaseError) in try row.integer(at: 0) ?? 0 }
+    }
+    guard let next else { return nil }
+    let place = record.place.isEmpty ? "" : record.place + ": "
+    return "\(place)task \(id) is \(stored.status.rawValue) here and its series went on to task \(next); the line is older, and is left as it is"
   }
 
   /// The name of the first date of a record outside `Timestamp.representable` (every format's

@@ -78,7 +78,7 @@ struct SessionCompletions: ShellCompletionSource {
 
   var helpTopics: [String] { CommandName.allSpellings + Help.topicNames.filter { CommandName(rawValue: $0) == nil } }
 
-  var reportNames: [String] { configuration.reportNames.filter { !ReportDefinition.builtInNames.contains($0) } }
+  var reportNames: [String] { configuration.reportNames.filter { CommandName.spellings[$0] == nil } }
 
   var contextNames: [String] { configuration.contexts.map(\.name) }
 

@@ -260,8 +260,10 @@ public struct DateExpressionParser: Sendable {
       case nil: throw .reason("'due' counts from a task's due date: use it in an attribute like wait:due-3d")
       }
     }
-    // `+3d`, `-2h`, `1d12h`: from now.
-    if words.count == 1, let offsets = try Self.signedDurations(words[0], leadingSignOptional: true) {
+    // Taskwarrior's own form: `20261201T140000Z` (UTC), `20261201T140000` (local), `20261201`.
+    if words.count == 1, let value = try Self.basicTimestamp(words[0]) { return value }
+    // `+3d`, `-2h`, `1d12h`, ISO 8601's `P1W`, `PT2H`, `P1DT12H`: from now.
+    if words.count == 1, let offsets = try Self.signedDurations(words[0], leadingSignOptional: true) ?? Self.isoDuration(words[0]) {
       var value = Value.instant(now)
       for (amount, unit) in offsets { value = try shifted(value, by: amount, unit) }
       return value
@@ -313,6 +315,17 @@ public struct DateExpressionParser: Sendable {
       if let anchor = Self.anchors.firstIndex(of: word) { return anchored(Self.anchors[anchor], today: today, local: local) }
       if let weekday = Self.weekday(named: word) { return (next(weekday: weekday, today: today, local: local), Self.startOfDay) }
       if word == "later" || word == "someday" { return (CalendarDay(year: 9999, month: 12, day: 30), Self.startOfDay) }
+      if let anchor = Self.relativeAnchor(word) { return anchored(anchor, today: today, local: local) }
+      // `jan`, `january`: the first of that month, this year while it is still ahead.
+      if let month = Self.month(named: word) {
+        let year = month > today.month ? today.year : today.year + 1
+        return (CalendarDay(year: year, month: month, day: 1), Self.startOfDay)
+      }
+      if let holiday = Self.holidays[word] {
+        var day = holiday(today.year)
+        if day <= today { day = holiday(today.year + 1) }
+        return (day, Self.startOfDay)
+      }
       if let parts = DateTimeText(Array(word.utf8)), !parts.hasTime, parts.offset == nil {
         if let problem = parts.problem(allowLeapSecond: false) { throw .reason(problem) }
         guard Self.years.contains(parts.year) else { throw .reason("out of range: the year must be 1970 to 9999") }
@@ -336,8 +349,43 @@ public struct DateExpressionParser: Sendable {
     throw .notADate
   }
 
-  /// `today`, `eow`, `soq`, …
+  /// Taskwarrior's other anchors, as one of ours: `socm`/`eocm` (the current month, as
+  /// `som`/`eom`), `soww`/`eoww` (the work week: Monday, Friday), and the previous and next
+  /// periods (`sopw`, `eonm`, `sonq`, …) as the letter `P` or `N` after `so`/`eo`.
+  private static func relativeAnchor(_ word: String) -> String? {
+    let letters = Array(word)
+    guard letters.count == 4 || letters.count == 5, letters[0] == "s" || letters[0] == "e", letters[1] == "o" else { return nil }
+    // `soww`, `eoww`: this work week.
+    if letters.count == 4, letters[2] == "w", letters[3] == "w" { return String(letters[0...1]) + "cww" }
+    let period = String(letters[3...])
+    guard ["d", "w", "ww", "m", "q", "y"].contains(period), ["c", "p", "n"].contains(letters[2]) else { return nil }
+    return String(letters[0...2]) + period
+  }
+
+  /// `today`, `eow`, `soq`, and the forms of `relativeAnchor` (`sopw`, `eoww`, …).
   private func anchored(_ anchor: String, today: CalendarDay, local: LocalFields) -> (CalendarDay, (Int, Int, Int)) {
+    if anchor.count >= 4, anchor.hasPrefix("so") || anchor.hasPrefix("eo") {
+      let letters = Array(anchor)
+      let isStart = letters[0] == "s"
+      let direction: Int64 = letters[2] == "p" ? -1 : letters[2] == "n" ? 1 : 0
+      if anchor.hasSuffix("ww") {
+        // The work week (`soww`, `eonww`): Monday to Friday of this, the previous or next week.
+        let monday = Week.start(of: today).adding(days: (Week.firstWeekday == 0 ? 1 : 0) + 7 * direction)
+        return isStart ? (monday, Self.startOfDay) : (monday.adding(days: 4), Self.endOfDay)
+      }
+      let period = letters[3]
+      let base = String(letters[0...1]) + String(period)
+      // A day of the period before or after, then that period's start or end.
+      let inPeriod: CalendarDay
+      switch period {
+      case "d": inPeriod = today.adding(days: direction)
+      case "w": inPeriod = today.adding(days: 7 * direction)
+      case "m": inPeriod = Self.addingMonths(Int(direction), to: CalendarDay(year: today.year, month: today.month, day: 1))
+      case "q": inPeriod = Self.addingMonths(3 * Int(direction), to: CalendarDay(year: today.year, month: today.month, day: 1))
+      default: inPeriod = CalendarDay(year: today.year + direction, month: 1, day: 1)
+      }
+      return anchored(base, today: inPeriod, local: local)
+    }
     let quarterStart = (today.month - 1) / 3 * 3 + 1
     switch anchor {
     case "tomorrow": return (today.adding(days: 1), Self.startOfDay)
@@ -359,6 +407,97 @@ public struct DateExpressionParser: Sendable {
     case "eoy": return (CalendarDay(year: today.year, month: 12, day: 31), Self.endOfDay)
     default: return (today, Self.startOfDay)  // today, sod
     }
+  }
+
+  /// The first of a month `months` months from the first of another.
+  private static func addingMonths(_ months: Int, to first: CalendarDay) -> CalendarDay {
+    let index = first.year * 12 + Int64(first.month - 1) + Int64(months)
+    return CalendarDay(year: index / 12, month: Int(index % 12) + 1, day: 1)
+  }
+
+  /// Easter Sunday of a year (the Gregorian computus, Meeus/Jones/Butcher).
+  public static func easter(_ year: Int64) -> CalendarDay {
+    let a = year % 19, b = year / 100, c = year % 100, d = b / 4, e = b % 4
+    let f = (b + 8) / 25, g = (b - f + 1) / 3, h = (19 * a + b - d - g + 15) % 30
+    let i = c / 4, k = c % 4, l = (32 + 2 * e + 2 * i - h - k) % 7, m = (a + 11 * h + 22 * l) / 451
+    let month = (h + l - 7 * m + 114) / 31
+    let day = (h + l - 7 * m + 114) % 31 + 1
+    return CalendarDay(year: year, month: Int(month), day: Int(day))
+  }
+
+  /// The first day on or after `first` that is `weekday` (0 = Sunday).
+  private static func weekday(_ weekday: Int, onOrAfter first: CalendarDay) -> CalendarDay {
+    var day = first
+    while Timestamp.weekday(year: day.year, month: day.month, day: day.day) != weekday { day = day.adding(days: 1) }
+    return day
+  }
+
+  /// Taskwarrior's named days, for a year: Easter and the days that count from it, and
+  /// midsummer (Sweden's Saturday and its eve, Finland's juhannus eve, on their real days).
+  static let holidays: [String: @Sendable (Int64) -> CalendarDay] = [
+    "easter": { easter($0) }, "eastermonday": { easter($0).adding(days: 1) }, "goodfriday": { easter($0).adding(days: -2) },
+    "ascension": { easter($0).adding(days: 39) }, "pentecost": { easter($0).adding(days: 49) },
+    "midsommar": { weekday(6, onOrAfter: CalendarDay(year: $0, month: 6, day: 20)) },
+    "midsommarafton": { weekday(5, onOrAfter: CalendarDay(year: $0, month: 6, day: 19)) },
+    "juhannus": { weekday(5, onOrAfter: CalendarDay(year: $0, month: 6, day: 19)) },
+  ]
+
+  /// `20261201T140000Z`, `20261201T140000`, `20261201`: nil for another shape.
+  private static func basicTimestamp(_ word: String) throws(Problem) -> Value? {
+    let characters = Array(word)
+    guard characters.count == 8 || characters.count == 15 || characters.count == 16,
+      characters.prefix(8).allSatisfy(\.isASCIIDigit)
+    else { return nil }
+    let utc = characters.count == 16
+    if characters.count > 8 {
+      guard characters[8] == "t", characters[9..<15].allSatisfy(\.isASCIIDigit), !utc || characters[15] == "z" else { return nil }
+    }
+    func number(_ range: Range<Int>) -> Int { Int(String(characters[range]))! }
+    let text = "\(String(characters[0..<4]))-\(String(characters[4..<6]))-\(String(characters[6..<8]))"
+      + (characters.count > 8 ? "T\(String(characters[9..<11])):\(String(characters[11..<13])):\(String(characters[13..<15]))" : "")
+      + (utc ? "Z" : "")
+    guard let parts = DateTimeText(Array(text.utf8)) else { return nil }
+    if let problem = parts.problem(allowLeapSecond: false) { throw .reason(problem) }
+    guard years.contains(parts.year) else { throw .reason("out of range: the year must be 1970 to 9999") }
+    let day = CalendarDay(year: parts.year, month: parts.month, day: parts.day)
+    if let offset = parts.offset { return .instant(parts.wallSeconds - offset) }
+    if !parts.hasTime { return .day(day, time: startOfDay) }
+    guard let instant = wall(day, (number(9..<11), number(11..<13), number(13..<15))) else { throw .outOfRange }
+    return .instant(instant)
+  }
+
+  /// ISO 8601's durations: `P1W`, `P1Y2M3D`, `PT2H30M`, `P1DT12H` (lowercased here), with an
+  /// optional sign; nil for another shape (seconds included: a date has minutes at most).
+  private static func isoDuration(_ word: String) -> [(Int64?, Unit)]? {
+    var rest = Substring(word)
+    let negative = rest.first == "-"
+    if rest.first == "+" || negative { rest.removeFirst() }
+    guard rest.first == "p", rest.count > 1 else { return nil }
+    rest.removeFirst()
+    var parts: [(Int64?, Unit)] = []
+    var inTime = false
+    while !rest.isEmpty {
+      if rest.first == "t", !inTime {
+        inTime = true
+        rest.removeFirst()
+        continue
+      }
+      let digits = rest.prefix(while: \.isASCIIDigit)
+      guard !digits.isEmpty, let letter = rest.dropFirst(digits.count).first else { return nil }
+      rest = rest.dropFirst(digits.count + 1)
+      let unit: Unit
+      switch (letter, inTime) {
+      case ("y", false): unit = .year
+      case ("m", false): unit = .month
+      case ("w", false): unit = .week
+      case ("d", false): unit = .day
+      case ("h", true): unit = .hour
+      case ("m", true): unit = .minute
+      default: return nil
+      }
+      parts.append((Int64((negative ? "-" : "") + digits), unit))
+    }
+    return parts.isEmpty ? nil : parts
   }
 
   /// The next such weekday strictly after today.
@@ -427,7 +566,8 @@ public struct DateExpressionParser: Sendable {
   private static let spelledUnits: [String: Unit] = [
     "min": .minute, "mins": .minute, "minute": .minute, "minutes": .minute, "h": .hour, "hour": .hour, "hours": .hour,
     "d": .day, "day": .day, "days": .day, "w": .week, "week": .week, "weeks": .week, "mo": .month, "month": .month,
-    "months": .month, "y": .year, "year": .year, "years": .year,
+    "months": .month, "y": .year, "year": .year, "years": .year, "wk": .week, "wks": .week, "hr": .hour, "hrs": .hour,
+    "yr": .year, "yrs": .year, "mth": .month, "mths": .month,
   ]
 
   /// `[+|-]Nm`: refused, since `30m` is as likely half an hour as two and a half years.
@@ -450,7 +590,8 @@ public struct DateExpressionParser: Sendable {
       let letters = rest.prefix(while: { $0.isASCII && $0.isLetter })
       rest = rest.dropFirst(letters.count)
       if letters == "m" { throw .reason(bareM) }
-      guard let unit = compactUnits[letters] else { return nil }
+      // `3d`, and Taskwarrior's long forms: `3days`, `2weeks`, `1month`, `2hrs`.
+      guard let unit = compactUnits[letters] ?? spelledUnits[String(letters)] else { return nil }
       // "-" + digits keeps Int64.min readable and makes the magnitude checks exact.
       parts.append((Int64((negative ? "-" : "") + digits), unit))
     }

@@ -101,10 +101,8 @@ import Glibc
 
   @Test func taskwarriorWordsSuggestOurCommands() throws {
     let todo = try chores()
-    let words = [
-      ("modify", "update"), ("info", "show"), ("annotate", "note"), ("complete", "done"), ("finish", "done"),
-      ("remove", "delete"), ("version", "--version"), ("information", "show"),
-    ]
+    // (modify, info, annotate and information are names of ours now: EndToEndTaskwarriorHabitsTests.)
+    let words = [("complete", "done"), ("finish", "done"), ("remove", "delete"), ("version", "--version")]
     for (word, ours) in words {
       for arguments in [[word, "1"], ["1", word]] {
         let run = todo.run(arguments)
@@ -113,7 +111,9 @@ import Glibc
       }
     }
     let calendar = todo("1", "calendar")
-    #expect(calendar.errorLines.last == "todo: hint: todo has no 'calendar' command yet; 'todo help' lists the commands")
+    #expect(
+      calendar.errorLines.last
+        == "todo: hint: todo has no 'calendar' command yet: a calendar and an agenda are planned (issue 37); meanwhile: todo list due.before:eom; 'todo help' lists the commands")
     #expect(!calendar.stderr.contains("todo add"))
   }
 

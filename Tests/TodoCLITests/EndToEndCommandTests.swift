@@ -293,6 +293,9 @@ import Testing
           UUID       \(uuid)
         Notes
           1. 2026-11-21 09:30 UTC  Check the CHANGELOG first
+        History
+          2026-11-21 09:30 UTC  add Ship release project:work.q4 pri:H due:friday --note 'Check the CHANGELOG first'
+            made the task
 
         """, "\(run)")
   }
@@ -526,7 +529,7 @@ import Testing
     #expect(notes.map { $0["created"] as? String } == ["2026-11-21T12:00:00Z", "2026-11-21T13:00:00Z"])
     let show = todo("show", "2")
     #expect(
-      Array(show.lines.suffix(3)) == [
+      Array(show.lines.drop { $0 != "Notes" }.prefix(3)) == [
         "Notes", "  1. 2026-11-21 12:00 UTC  call landlord first", "  2. 2026-11-21 13:00 UTC  second: 'quoted' note",
       ], "\(show)")
   }

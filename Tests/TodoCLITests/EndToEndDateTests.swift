@@ -130,6 +130,10 @@ import Testing
     // Reads never write: at 13:00 the coupon is past its until, but still pending.
     let afternoon: [String: String?] = ["TODO_NOW": "2026-11-21T13:00:00Z"]
     #expect(todo.run(["list", "status:all"], environment: afternoon).lines.count == 4)
+    // A list of pending tasks leaves it out at once (as Taskwarrior's reports do).
+    let pending = try todo.run(["list", "--json"], environment: afternoon).jsonArray().map { $0["id"] as? Int }
+    #expect(pending == [1, 3])
+    #expect(try todo.run(["next", "--json"], environment: afternoon).jsonArray().map { $0["id"] as? Int }.sorted { ($0 ?? 0) < ($1 ?? 0) } == [1, 3])
     #expect(try todo.run(["show", "2", "--json"], environment: afternoon).jsonObject()["status"] as? String == "pending")
     // The next write expires it (the all-day offer lasts until the day ends).
     let write = todo.run(["done", "3"], environment: afternoon)

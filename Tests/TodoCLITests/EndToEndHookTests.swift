@@ -106,6 +106,32 @@ import Testing
     #expect(todo("list", "status:all", "--json").stdout == "[]\n")
   }
 
+  @Test func everyOnModifyHookGetsTheOriginalAndTheChangedTask() throws {
+    let todo = try TodoSandbox()
+    todo.add("Write report", "+work")
+    // Two Timewarrior-style hooks (two readline()s each): the second one crashed when it got
+    // only the first one's answer.
+    try hook("on-modify.a-timewarrior", Self.timewarriorStyle, in: todo)
+    let second = try hook("on-modify.b-timewarrior", Self.timewarriorStyle, in: todo)
+    try hook("on-modify.c-priority", """
+      #!/usr/bin/env python3
+      import json, sys
+      old = json.loads(sys.stdin.readline())
+      new = json.loads(sys.stdin.readline())
+      new["priority"] = "H" if old.get("priority") != "H" else "L"
+      print(json.dumps(new))
+      """, in: todo)
+    let start = todo("start", "1")
+    start.expectSuccess()
+    #expect(start.stderr == "Tracking Write report work\nTracking Write report work\n")
+    let calls = read(second + ".log").split(separator: "\n").compactMap {
+      try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+    }
+    #expect((calls.first?["old"] as? [String: Any])?["start"] == nil)
+    #expect((calls.first?["new"] as? [String: Any])?["start"] is String)
+    #expect(try todo.task(1)["priority"] as? String == "H")
+  }
+
   @Test func aHookThatRefusesOrAnswersBadlyWritesNothing() throws {
     let todo = try TodoSandbox()
     todo.add("Keep")

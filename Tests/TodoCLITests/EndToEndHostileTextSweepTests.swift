@@ -95,7 +95,12 @@ import Testing
       ("history", ["history"]), ("tags", ["tags"]), ("projects", ["projects"]), ("stats", ["stats"]),
       ("config", ["config"]), ("context", ["context", "evil"]), ("NAME", ["evil"]), ("date", ["date", "tomorrow"]),
       ("completions", ["completions", "bash"]), ("check", ["check"]), ("recover", ["recover", todo.databasePath, "--dry-run"]),
-      ("help", ["help", "add"]),
+      ("help", ["help", "add"]), ("count", ["count"]), ("ids", ["ids"]), ("uuids", ["uuids"]), ("_ids", ["_ids"]),
+      ("_get", ["_get", "1.title", "1.project", "1.tags", "1.notes"]), ("_unique", ["_unique", "project", "status:all"]),
+      ("_projects", ["_projects"]), ("_tags", ["_tags"]), ("all", ["all"]), ("completed", ["completed"]),
+      ("active", ["active"]), ("blocked", ["blocked"]), ("blocking", ["blocking"]), ("unblocked", ["unblocked"]),
+      ("ready", ["ready"]), ("newest", ["newest"]), ("oldest", ["oldest"]), ("recurring", ["recurring"]),
+      ("denotate", ["denotate", "1", "Note"]),
     ]
     var covered = Set(invocations.map(\.command))
     // The shell runs any of them; a piped script is read line by line.

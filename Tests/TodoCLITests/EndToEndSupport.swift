@@ -249,6 +249,13 @@ final class TodoSandbox {
     return tasks.map { $0["id"] as? Int ?? -1 }
   }
 
+  /// The ids a report (`completed`, `newest`, one of the configuration's) prints with --json.
+  func ids(report: String, sourceLocation: SourceLocation = #_sourceLocation) -> [Int] {
+    let run = run([report, "--json"])
+    #expect(run.status == 0, "\(run)", sourceLocation: sourceLocation)
+    return ((try? run.jsonArray()) ?? []).map { $0["id"] as? Int ?? -1 }
+  }
+
   /// One task as `show ID --json` prints it.
   func task(_ id: Int, sourceLocation: SourceLocation = #_sourceLocation) throws -> [String: Any] {
     let run = run(["show", String(id), "--json"])

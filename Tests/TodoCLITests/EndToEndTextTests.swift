@@ -148,7 +148,9 @@ import Testing
     // Notes too.
     #expect(todo("note", "1", "two\nlines").status == 0)
     #expect((try todo.task(1)["notes"] as? [[String: Any]])?.first?["text"] as? String == "two\nlines")
-    #expect(todo("show", "1").lines.last?.hasSuffix("  two\\nlines") == true)
+    #expect(todo("show", "1").lines.contains { $0.hasSuffix("  two\\nlines") })
+    // And in the History, the command that added it.
+    #expect(todo("show", "1").lines.last(where: { $0.hasPrefix("  2026") })?.hasSuffix("  note 1 'two\\nlines'") == true)
     // And a control character in a tag is refused with a reason.
     let tag = todo("add", "x", "+a\u{1B}b")
     #expect(tag.status == 2, "\(tag)")

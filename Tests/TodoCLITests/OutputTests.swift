@@ -178,6 +178,21 @@ import TestSupport
     #expect(truncated("abc", toWidth: 0) == "")
   }
 
+  @Test func projectsAreCutInTheMiddleKeepingWhatTellsThemApart() {
+    #expect(truncatedInTheMiddle("personal.health", toWidth: 11) == "pers…health")
+    #expect(truncatedInTheMiddle("personal.fitness", toWidth: 11) == "per…fitness")
+    #expect(truncatedInTheMiddle("work.backend", toWidth: 10) == "wo…backend")
+    #expect(truncatedInTheMiddle("work.backend.api", toWidth: 8) == "work…api")
+    #expect(truncatedInTheMiddle("short", toWidth: 8) == "short")
+    #expect(truncatedInTheMiddle("averylongprojectname", toWidth: 9) == "aver…name")
+    #expect(truncatedInTheMiddle("日本.東京都庁舎", toWidth: 9) == "日本…庁舎")
+    // Two siblings never look the same once cut.
+    #expect(truncatedInTheMiddle("personal.health", toWidth: 10) != truncatedInTheMiddle("personal.hobbies", toWidth: 10))
+    for width in 0...20 {
+      #expect(displayWidth(of: truncatedInTheMiddle("personal.health.and.fitness", toWidth: width)) <= width)
+    }
+  }
+
   @Test func truncationNeverExceedsTheWidthOnRandomStrings() {
     let pieces = ["a", "Z", " ", "\u{E9}", "e\u{301}", "日本", "🎉", "🇫🇷", "👨‍👩‍👧", "❤️", "\n", "한"]
     var random = SeededGenerator(seed: 0x70d0)

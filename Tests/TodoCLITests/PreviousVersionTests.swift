@@ -88,7 +88,7 @@ import Testing
     #expect(tasks[1]["until"] as? String == "2026-12-31")
     #expect(jsonStrings(tasks[1]["tags"]) == ["urgent"])
     #expect(tasks.allSatisfy { isJSONNull($0["recur"]) && isJSONNull($0["parent"]) && ($0["intervals"] as? [Any])?.isEmpty == true })
-    #expect(todo.shell("sqlite3 \"$TODO_DB\" 'PRAGMA user_version'").stdout == "6\n")
+    #expect(todo.shell("sqlite3 \"$TODO_DB\" 'PRAGMA user_version'").stdout == "7\n")
     // The old journal undoes: update 2 +urgent, then delete 3.
     #expect(todo("history", "--json").jsonArrayCount == 7)
     todo("undo").expectSuccess()
@@ -122,7 +122,7 @@ import Testing
     #expect((tasks[3]["recur"] as? [String: Any])?["instance"] as? Int == 2)
     let tw = #"{"uuid":"aaaaaaaa-1111-4111-8111-111111111111","description":"From TW","status":"pending","entry":"20261120T100000Z","estimate":3}"#
     todo("import", "-", "--format", "taskwarrior", stdin: tw + "\n").expectSuccess()
-    #expect(todo.shell("sqlite3 \"$TODO_DB\" 'PRAGMA user_version'").stdout == "6\n")
+    #expect(todo.shell("sqlite3 \"$TODO_DB\" 'PRAGMA user_version'").stdout == "7\n")
     let exported = todo("export", "--format", "taskwarrior", "From")
     #expect(exported.stdout.contains(#""estimate":3"#), "\(exported)")
     // Task 1 updated from Taskwarrior with a field of its own, then undone: back as it was.
@@ -163,7 +163,7 @@ import Testing
     #expect((tasks[0]["notes"] as? [[String: Any]])?.first?["text"] as? String == "A note from schema five")
     #expect(tasks[1]["active"] as? Bool == true)
     #expect((tasks[2]["recur"] as? [String: Any])?["rule"] as? String == "weekly")
-    #expect(todo.shell("sqlite3 \"$TODO_DB\" 'PRAGMA user_version; PRAGMA integrity_check'").stdout == "6\nok\n")
+    #expect(todo.shell("sqlite3 \"$TODO_DB\" 'PRAGMA user_version; PRAGMA integrity_check'").stdout == "7\nok\n")
     todo("start", "1").expectSuccess()
     #expect(todo.ids("+ACTIVE") == [1, 2])
     todo("undo").expectSuccess()
@@ -171,6 +171,36 @@ import Testing
     todo("undo").expectSuccess()
     #expect((try todo.task(1)["notes"] as? [Any])?.isEmpty == true)
     #expect(todo.ids("+ACTIVE") == [2])
+  }
+}
+
+/// A database written by the previous version (schema 6, made by this change's binary before
+/// its migration, as 4202a6c writes it: a task added, updated three times, noted, and a second
+/// task added and done: seven journal entries) upgrades to version 7 in place: the journal gains
+/// its index by task, `show` lists each task's history from the old journal, and it still undoes.
+@Suite struct PreviousVersionSchema6Tests {
+  @Test func aSchema6DatabaseUpgradesAndShowsEachTasksHistory() throws {
+    let todo = try TodoSandbox()
+    let fixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/made-by-schema-6.db")
+    try FileManager.default.copyItem(atPath: fixture.path, toPath: todo.databasePath)
+    let history = todo("info", "1").lines.drop { $0 != "History" }
+    #expect(Array(history) == [
+      "History",
+      "  2026-11-20 09:00 UTC  add Schema six task +home project:house", "    made the task",
+      "  2026-11-20 10:00 UTC  update 1 pri:H due:2026-11-30", "    priority: - → H; due: - → 2026-11-30",
+      "  2026-11-20 11:00 UTC  update 1 /six/6/", "    title: Schema six task → Schema 6 task",
+      "  2026-11-20 12:00 UTC  note 1 A note from schema six", "    notes: 0 → 1",
+      "  2026-11-20 14:00 UTC  update 1 -home +house pri:M", "    priority: H → M; tags: +home → +house",
+    ])
+    #expect(todo("show", "2").lines.suffix(2) == ["  2026-11-20 13:00 UTC  done 2", "    status: pending → done"])
+    #expect(todo.shell("sqlite3 \"$TODO_DB\" 'PRAGMA user_version; PRAGMA integrity_check'").stdout == "7\nok\n")
+    #expect(todo.shell("sqlite3 \"$TODO_DB\" \"SELECT name FROM sqlite_master WHERE name = 'journal_change_by_todo'\"").stdout == "journal_change_by_todo\n")
+    // The old journal still undoes, and a change made now joins the history.
+    todo("undo").expectSuccess()
+    #expect(try todo.task(1)["priority"] as? String == "H")
+    todo("update", "1", "pri:L").expectSuccess()
+    #expect(todo("show", "1").lines.last == "    priority: H → L")
+    #expect(todo("show", "1", "--json").stdout.contains("History") == false)
   }
 }
 
@@ -191,7 +221,7 @@ import Testing
     try server.makeCollection("tasks")
     todo("sync", "--setup", server.url("/alice/tasks/")).expectSuccess()
     todo("sync").expectSuccess()
-    #expect(todo.shell("sqlite3 \"$TODO_DB\" 'PRAGMA user_version; PRAGMA integrity_check'").stdout == "6\nok\n")
+    #expect(todo.shell("sqlite3 \"$TODO_DB\" 'PRAGMA user_version; PRAGMA integrity_check'").stdout == "7\nok\n")
     #expect(server.items("tasks").count == 3)
     let phone = try #require(server.items("tasks").map(server.get).first { $0.contains("UID:phone-1@example.org") })
     #expect(phone.contains("X-APPLE-SORT-ORDER:42") && phone.contains("SUMMARY:From the phone"), "\(phone)")

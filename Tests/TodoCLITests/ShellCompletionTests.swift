@@ -92,7 +92,14 @@ struct ShellFakeCompletionSource: ShellCompletionSource {
     #expect(replacements("add x wa") == ["wait:"])
     #expect(replacements("list due.b") == ["due.by:", "due.before:"])
     #expect(replacements("add x due:to") == ["due:today", "due:tomorrow"])
-    #expect(replacements("list wait.by:eo") == ["wait.by:eod", "wait.by:eow", "wait.by:eom", "wait.by:eoq", "wait.by:eoy"])
+    #expect(
+      replacements("list wait.by:eo") == [
+        "wait.by:eod", "wait.by:eow", "wait.by:eom", "wait.by:eoq", "wait.by:eoy", "wait.by:eoww", "wait.by:eonw", "wait.by:eonm",
+      ])
+    // Taskwarrior's forms complete too: its command names, modifiers and date words.
+    #expect(CommandName.allSpellings.filter { $0.hasPrefix("mo") } == ["modify", "mod"])
+    #expect(replacements("list description.s") == ["description.startswith:"])
+    #expect(replacements("list due:eas") == ["due:easter"])
     #expect(replacements("list +OV") == ["+OVERDUE"])
     #expect(replacements("add x +OV") == [])  // virtual tags cannot be set
   }

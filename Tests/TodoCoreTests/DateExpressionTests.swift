@@ -69,6 +69,36 @@ private let bareM = "'m' could be minutes or months: use min (30min) or mo (2mo)
     #expect(try parsed(expression, now: "2026-11-18T09:30:00Z") == result)
   }
 
+  /// Taskwarrior's words, each compared with what `task calc` 2.6.2 prints for the same now
+  /// (midsummer eve aside: Taskwarrior gives the Friday a week early; this is the real one).
+  @Test(
+    arguments: [
+      ("jan", "2026-12-31T23:00:00Z"), ("january", "2026-12-31T23:00:00Z"), ("dec", "2026-11-30T23:00:00Z"),
+      ("nov", "2027-10-31T23:00:00Z"), ("3days", "2026-11-21T09:30:00Z"), ("2weeks", "2026-12-02T09:30:00Z"),
+      ("1month", "2026-12-18T09:30:00Z"), ("+2hrs", "2026-11-18T11:30:00Z"), ("P1W", "2026-11-25T09:30:00Z"),
+      ("PT2H", "2026-11-18T11:30:00Z"), ("P1DT12H", "2026-11-19T21:30:00Z"), ("PT90M", "2026-11-18T11:00:00Z"),
+      ("P1Y2M", "2028-01-18T09:30:00Z"), ("20261201T140000Z", "2026-12-01T14:00:00Z"),
+      ("20261201T140000", "2026-12-01T13:00:00Z"), ("20261201", "2026-11-30T23:00:00Z"),
+      ("soww", "2026-11-15T23:00:00Z"), ("eoww", "2026-11-20T22:59:59Z"), ("socm", "2026-10-31T23:00:00Z"),
+      ("eocm", "2026-11-30T22:59:59Z"), ("sopw", "2026-11-08T23:00:00Z"), ("eopw", "2026-11-15T22:59:59Z"),
+      ("sonw", "2026-11-22T23:00:00Z"), ("eonm", "2026-12-31T22:59:59Z"), ("sonq", "2026-12-31T23:00:00Z"),
+      ("eopy", "2025-12-31T22:59:59Z"), ("sopd", "2026-11-16T23:00:00Z"), ("easter", "2027-03-27T23:00:00Z"),
+      ("eastermonday", "2027-03-28T22:00:00Z"), ("goodfriday", "2027-03-25T23:00:00Z"),
+      ("ascension", "2027-05-05T22:00:00Z"), ("pentecost", "2027-05-15T22:00:00Z"), ("midsommar", "2027-06-25T22:00:00Z"),
+      ("midsommarafton", "2027-06-24T22:00:00Z"), ("1st", "2026-11-30T23:00:00Z"), ("22nd", "2026-11-21T23:00:00Z"),
+      ("later", "9999-12-29T23:00:00Z"), ("sonww", "2026-11-22T23:00:00Z"), ("eopww", "2026-11-13T22:59:59Z"),
+    ] as [(String, String)])
+  func taskwarriorsWords(expression: String, result: String) throws {
+    #expect(try parsed(expression, now: "2026-11-18T09:30:00Z") == result)
+  }
+
+  @Test func easterForSeveralYears() {
+    let known: [(Int64, Int, Int)] = [(2024, 3, 31), (2025, 4, 20), (2026, 4, 5), (2027, 3, 28), (2038, 4, 25), (2000, 4, 23)]
+    for (year, month, day) in known {
+      #expect(DateExpressionParser.easter(year) == CalendarDay(year: year, month: month, day: day), "\(year)")
+    }
+  }
+
   // MARK: - Times of day, named days, arithmetic (now = Wednesday 2026-11-18 10:30 CET)
 
   @Test(
@@ -262,7 +292,7 @@ private let bareM = "'m' could be minutes or months: use min (30min) or mo (2mo)
       ("+d", notADate), ("d", notADate),
       ("soon", notADate), ("3 d", notADate),
       ("in 3", notADate), ("in three days", notADate),
-      ("in -3 days", notADate), ("3days", notADate),
+      ("in -3 days", notADate), ("3dayz", notADate),
       ("2026-1-1", notADate), ("2026-12-01T", notADate),
       ("12/01/2026", notADate), ("2026-12-01Z", notADate),
       ("tomorrow night", notADate), ("+-3d", notADate),

@@ -12,9 +12,15 @@ import Testing
     #expect(
       predicate.sql == """
         (todo.status = ?) AND ((todo.wait IS NULL OR (todo.wait > ? AND CASE WHEN todo.wait_day IS NULL THEN todo.wait > ? \
-        ELSE todo.wait_day > ? END) IS NOT TRUE))
+        ELSE todo.wait_day > ? END) IS NOT TRUE)) AND ((todo.until IS NULL OR (todo.until < ? AND CASE WHEN \
+        todo.until_day IS NULL THEN todo.until < ? ELSE todo.until_day < ? END) IS NOT TRUE))
         """)
-    #expect(predicate.arguments == [.text("pending"), .integer(100 - DateCondition.margin), .integer(100), .text("1970-01-01")])
+    // Past their until date too (the next write deletes them).
+    #expect(
+      predicate.arguments == [
+        .text("pending"), .integer(100 - DateCondition.margin), .integer(100), .text("1970-01-01"),
+        .integer(100 + DateCondition.margin), .integer(100), .text("1970-01-01"),
+      ])
   }
 
   @Test func idsSelectEveryStatusUnlessOneIsGiven() {

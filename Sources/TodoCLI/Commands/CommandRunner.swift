@@ -32,8 +32,9 @@ struct CommandRunner {
 
   func run() throws(Failure) {
     switch invocation.command {
-    // (`check` and `recover` too: a broken hook must not stand between a damaged file and its copy.)
-    case .help, .version, .date, .shell, .config, .context, .completions, .check, .recover: break
+    // Not for the commands declared without hooks (help, settings, repairs), nor `--version`.
+    case _ where !invocation.name.declaration.runsHooks: break
+    case .help, .version: break
     // (Nor the password vdirsyncer fetches through todo: it is not a command of the user's.)
     case .sync(let request) where { if case .askPassword = request.mode { true } else { false } }(): break
     default:
@@ -117,7 +118,7 @@ struct CommandRunner {
         selection: nil)
     case .removeNote(let reference, let number):
       try change(
-        TodoStore.changeNote(of: reference, number: number, text: nil, now: now, command: invocation.commandLine), verb: .note,
+        TodoStore.changeNote(of: reference, number: number, text: nil, now: now, command: invocation.commandLine), verb: .removeNote,
         selection: nil)
     case .purge(let filter):
       try purge(filter)
@@ -166,6 +167,7 @@ struct CommandRunner {
           if index > 0 { output.write("\n") }
           let upcoming = todo.seriesID == nil ? [] : try perform(TodoStore.upcomingDates(of: todo, count: 3, now: now), access: .read)
           for line in text.details(todo, upcoming: upcoming) { output.write(line + "\n") }
+          for line in text.history(try perform(TodoStore.history(ofTask: todo.id), access: .read)) { output.write(line + "\n") }
         }
       } else if single {
         writeJSON { $0.task(todos[0]) }
@@ -186,6 +188,16 @@ struct CommandRunner {
       try names(perform(TodoStore.projects(), access: .read), heading: "Project", prefix: "", key: "project")
     case .stats:
       try stats()
+    case .selection(let query, let output):
+      try selection(query, output)
+    case .get(let references):
+      try get(references)
+    case .unique(let attribute, let query):
+      try unique(attribute, query)
+    case .plainNames(let tags):
+      try plainNames(tags: tags)
+    case .removeNoteMatching(let reference, let text):
+      try removeNote(matching: text, of: reference)
     }
   }
 
@@ -289,6 +301,7 @@ struct CommandRunner {
     }
     let report = try perform(confirmed, access: .write)
     renderChange(report, verb: verb, dryRun: false, oneObject: oneObject)
+    try showFeedback(after: report, verb: verb)
     if let hooks {
       let changed = report.tasks + report.others + report.created
       do throws(Failure) {
@@ -361,7 +374,7 @@ struct CommandRunner {
         json: format != .human)
     }
     // A completed task that still waits for another: done anyway, but said.
-    if verb.past == ChangeVerb.complete.past {
+    if verb == .complete {
       for todo in report.tasks where todo.status == .done && todo.isBlocked {
         session.warn(Self.waitsFor(todo), json: format != .human)
       }
@@ -372,7 +385,7 @@ struct CommandRunner {
       let text = self.text  // made once: it works out today's date
       for todo in report.tasks { output.write("\(said) task \(todo.id): \(text.summary(todo))\n") }
       for todo in report.others {
-        let what = verb.past == ChangeVerb.start.past ? (dryRun ? "Would stop" : "Stopped") : (dryRun ? "Would update" : "Updated")
+        let what = verb == .start ? (dryRun ? "Would stop" : "Stopped") : (dryRun ? "Would update" : "Updated")
         output.write("\(what) task \(todo.id): \(text.summary(todo))\n")
       }
       for todo in report.created {

@@ -52,25 +52,45 @@ enum Confirmation {
 }
 
 /// The words a change is reported with: `Deleted`, `Would delete`, `Delete 18 tasks?`.
-struct ChangeVerb: Sendable {
-  /// `Deleted task 4: …`
-  let past: String
-  /// `Would delete task 4: …` (a dry run).
-  let conditional: String
-  /// `Delete 18 tasks?`
-  let question: String
+enum ChangeVerb: Sendable, Equatable {
+  case add, update, complete, reopen, delete, note, removeNote, log, duplicate, start, stop, purge
 
-  static let add = ChangeVerb(past: "Added", conditional: "Would add", question: "Add")
-  static let update = ChangeVerb(past: "Updated", conditional: "Would update", question: "Update")
-  static let complete = ChangeVerb(past: "Completed", conditional: "Would complete", question: "Complete")
-  static let reopen = ChangeVerb(past: "Reopened", conditional: "Would reopen", question: "Reopen")
-  static let delete = ChangeVerb(past: "Deleted", conditional: "Would delete", question: "Delete")
-  static let note = ChangeVerb(past: "Noted", conditional: "Would note", question: "Note")
-  static let log = ChangeVerb(past: "Logged", conditional: "Would log", question: "Log")
-  static let duplicate = ChangeVerb(past: "Added", conditional: "Would add", question: "Add")
-  static let start = ChangeVerb(past: "Started", conditional: "Would start", question: "Start")
-  static let stop = ChangeVerb(past: "Stopped", conditional: "Would stop", question: "Stop")
-  static let purge = ChangeVerb(past: "Purged", conditional: "Would purge", question: "Purge")
+  /// `Deleted task 4: …`
+  var past: String {
+    switch self {
+    case .add, .duplicate: "Added"
+    case .update: "Updated"
+    case .complete: "Completed"
+    case .reopen: "Reopened"
+    case .delete: "Deleted"
+    case .note: "Noted"
+    case .removeNote: "Removed a note from"
+    case .log: "Logged"
+    case .start: "Started"
+    case .stop: "Stopped"
+    case .purge: "Purged"
+    }
+  }
+
+  /// `Delete 18 tasks?`
+  var question: String {
+    switch self {
+    case .add, .duplicate: "Add"
+    case .update: "Update"
+    case .complete: "Complete"
+    case .reopen: "Reopen"
+    case .delete: "Delete"
+    case .note: "Note"
+    case .removeNote: "Remove a note from"
+    case .log: "Log"
+    case .start: "Start"
+    case .stop: "Stop"
+    case .purge: "Purge"
+    }
+  }
+
+  /// `Would delete task 4: …` (a dry run).
+  var conditional: String { "Would " + question.lowercased() }
 }
 
 extension String {

@@ -68,7 +68,8 @@ struct Hooks {
   }
 
   /// Runs the hooks of an event on `lines` (JSON lines). For `on-add` and `on-modify`, each hook
-  /// gets the previous one's task and the last one's task is returned; messages are returned to
+  /// gets the previous one's task (after the original, for `on-modify`) and the last one's task
+  /// is returned; messages are returned to
   /// be shown. Throws when a hook refuses, fails, or answers with something that is not one task.
   func run(_ event: Event, lines: [String]) throws(Failure) -> (task: String?, messages: [String]) {
     var lines = lines
@@ -100,7 +101,9 @@ struct Hooks {
         guard json.count == 1 else {
           throw .hook("the hook \(name) answered with \(json.count) JSON tasks, not 1 (it must print the task back)")
         }
-        lines = [json.removeFirst()]
+        // The next on-modify hook gets the original task too, and this one's answer as the
+        // change (as Taskwarrior chains them); the next on-add hook, the answer.
+        lines = event == .modify ? [lines[0], json.removeFirst()] : [json.removeFirst()]
       case .launch, .exit:
         if !json.isEmpty { throw .hook("the hook \(name) printed a task, but \(event.rawValue) hooks print only messages") }
       }
@@ -183,7 +186,7 @@ extension CommandRunner {
     case .delete, .deleteSeries: name = "delete"
     case .edit: name = "edit"
     case .list(let query): name = query.report
-    default: name = invocation.commandLine.split(separator: " ").first.map(String.init) ?? "list"
+    default: name = invocation.name.rawValue
     }
     return Hooks(
       folder: folder, timeout: configuration.hookTimeout, environment: Terminal.childEnvironment(session.environment),
@@ -212,7 +215,7 @@ extension CommandRunner {
   func withHooks(_ operation: DataOperation<ChangeReport, TodoError>, verb: ChangeVerb, hooks: Hooks) throws(Failure)
     -> DataOperation<ChangeReport, TodoError>
   {
-    let adds = [ChangeVerb.add.past, ChangeVerb.log.past].contains(verb.past)
+    let adds = [.add, .log, .duplicate].contains(verb)
     let addHooks = !hooks.scripts(for: .add).isEmpty
     let modifyHooks = !hooks.scripts(for: .modify).isEmpty
     guard addHooks || modifyHooks else { return operation }

@@ -67,6 +67,12 @@ struct ConfigKey: Sendable {
     keys += [
       ConfigKey(name: "hooks", defaultValue: "on", kind: .toggle, summary: "run the hooks in the hooks folder"),
       ConfigKey(
+        name: "verbose", defaultValue: "on", kind: .text,
+        summary: "the notes after done and delete: on, off (or nothing), or some of project,unwait"),
+      ConfigKey(
+        name: "search.case.sensitive", defaultValue: "on", kind: .toggle,
+        summary: "whether /regex/ in a filter tells upper from lower case (search words never do)"),
+      ConfigKey(
         name: "hooks.timeout", defaultValue: "5", kind: .seconds(maximum: 60),
         summary: "seconds a hook may run before it is stopped and the command fails"),
       ConfigKey(
@@ -98,6 +104,15 @@ struct ConfigKey: Sendable {
   static func named(_ name: String) -> ConfigKey? {
     if let key = fixedByName[name] { return key }
     let parts = name.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+    // Taskwarrior's `urgency.user.tag.NAME.coefficient`, `urgency.user.project.NAME.coefficient`.
+    if parts.count >= 5, parts[0] == "urgency", parts[1] == "user", parts.last == "coefficient",
+      parts[2] == "tag" && parts.count == 5 || parts[2] == "project"
+    {
+      let target = parts[3..<(parts.count - 1)].joined(separator: ".")
+      guard !target.isEmpty, !parts[3..<(parts.count - 1)].contains("") else { return nil }
+      let what = parts[2] == "tag" ? "tagged +\(target)" : "in the project \(target) or a sub-project"
+      return ConfigKey(name: name, defaultValue: "0", kind: .number, summary: "urgency: a term for tasks \(what)")
+    }
     if parts.count == 2, parts[0] == "context", isName(parts[1]), !ArgumentDecoder.contextWords.contains(parts[1]) {
       return ConfigKey(name: name, defaultValue: "", kind: .filter, summary: "the filter of the context \(parts[1])")
     }

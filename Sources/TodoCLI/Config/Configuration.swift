@@ -168,6 +168,13 @@ struct Configuration: Sendable {
     throw .invalid("'\(name)' is not a configuration key\(meant); 'todo config' lists them")
   }
 
+  /// The words of Taskwarrior's `verbose` list that `verbose` takes: `project` and `unwait`
+  /// choose todo's notes; the others name what todo prints anyway, or never.
+  static let verbosityWords = [
+    "project", "unwait", "affected", "blank", "context", "edit", "footnote", "header", "label", "new-id", "new-uuid",
+    "override", "recur", "special", "sync",
+  ]
+
   /// Checks a value against what its key takes.
   static func check(_ value: String, for key: ConfigKey, now: Int64) throws(UsageError) {
     if value.contains("\n") || value.contains("\r") { throw .invalid("a value is one line") }
@@ -188,6 +195,13 @@ struct Configuration: Sendable {
     case .choice(let choices):
       guard choices.contains(value) else {
         throw .invalid("expected one of \(choices.joinedText(", ")), not '\(value)'")
+      }
+    case .text where key.name == "verbose":
+      // Taskwarrior's words are taken (its lists name things todo prints anyway, or never).
+      let known = Set(["on", "off", "yes", "no", "true", "false", "1", "0", "nothing"] + Self.verbosityWords)
+      let words = value.lowercased().split(separator: ",").map { String($0).trimmingWhitespace() }
+      if let unknown = words.first(where: { !known.contains($0) }) {
+        throw .invalid("'\(unknown)' is not a verbosity; use on, off, nothing, or some of \(Self.verbosityWords.joinedText(","))")
       }
     case .text:
       break
@@ -255,9 +269,8 @@ struct Configuration: Sendable {
         try fail("default.command", error.message)
         return
       }
-      switch invocation.command {
-      case .list, .next, .tree, .show, .why, .timesheet, .history, .tags, .projects, .stats: break
-      default: try fail("default.command", "'\(command)' changes tasks; the default command only shows them")
+      if !invocation.name.declaration.onlyReads {
+        try fail("default.command", "'\(command)' changes tasks; the default command only shows them")
       }
     }
   }
@@ -297,6 +310,8 @@ struct Configuration: Sendable {
   var colorMode: ColorMode { settings["color"].flatMap { ColorMode(rawValue: $0.value) } ?? .auto }
   /// `tracking.exclusive`: `start` stops the other active tasks.
   var trackingIsExclusive: Bool { settings["tracking.exclusive"].flatMap { Self.toggle($0.value) } ?? false }
+  /// `search.case.sensitive`: whether `/regex/` in a filter tells upper from lower case.
+  var searchIsCaseSensitive: Bool { settings["search.case.sensitive"].flatMap { Self.toggle($0.value) } ?? true }
   var hooksEnabled: Bool { settings["hooks"].flatMap { Self.toggle($0.value) } ?? true }
   /// The most bytes an import reads (`import.limit`, in MiB).
   var importLimit: Int { min(settings["import.limit"].flatMap { Int($0.value) } ?? 256, 1 << 30) << 20 }
@@ -327,6 +342,12 @@ struct Configuration: Sendable {
     var coefficients = Urgency.Coefficients()
     for coefficient in Urgency.Coefficients.names {
       if let number = Double(value("urgency.\(coefficient.name)")) { coefficients[keyPath: coefficient.path] = number }
+    }
+    for (key, setting) in settings where key.hasPrefix("urgency.user.") && key.hasSuffix(".coefficient") {
+      let parts = key.split(separator: ".", omittingEmptySubsequences: false)
+      guard parts.count >= 5, let number = Double(setting.value) else { continue }
+      let target = parts[3..<(parts.count - 1)].joined(separator: ".")
+      if parts[2] == "tag" { coefficients.userTags[target] = number } else { coefficients.userProjects[target] = number }
     }
     return coefficients
   }

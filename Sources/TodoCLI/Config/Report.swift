@@ -42,7 +42,8 @@ enum ReportColumn: String, CaseIterable, Sendable {
     switch self {
     case .id, .urgency, .notes: Table.Column(header: label, alignment: .right)
     case .title: Table.Column(header: label, flexible: true)
-    case .project, .tags: Table.Column(header: label, shrink: .truncateThenDrop)
+    case .project: Table.Column(header: label, shrink: .truncateThenDrop, cutsInTheMiddle: true)
+    case .tags: Table.Column(header: label, shrink: .truncateThenDrop)
     default: Table.Column(header: label, shrink: .drop)
     }
   }
@@ -65,7 +66,12 @@ struct ReportDefinition: Sendable {
   /// Nil: all.
   var limit: Int?
 
-  static let builtInNames = ["list", "next", "waiting"]
+  /// `list`, `next` and `waiting` are commands too; the others are Taskwarrior's reports of the
+  /// same names.
+  static let builtInNames = [
+    "list", "next", "waiting", "all", "completed", "active", "blocked", "blocking", "unblocked", "ready", "newest", "oldest",
+    "recurring",
+  ]
 
   /// The properties of the built-in reports, as the configuration would write them.
   static let builtIn: [String: [String: String]] = [
@@ -82,7 +88,35 @@ struct ReportDefinition: Sendable {
         "description": "tasks hidden until their wait date", "columns": listColumns, "labels": "", "sort": "",
         "filter": "+WAITING", "limit": "0",
       ],
+    "all": simple("every task, whatever its status", filter: "status:all"),
+    "completed": [
+        "description": "done tasks, the last completed first", "columns": "id,completed,priority,project,tags,title",
+        "labels": "", "sort": "-completed", "filter": "status:done", "limit": "0",
+      ],
+    "active": simple("the tasks being worked on (todo start)", filter: "+ACTIVE"),
+    "blocked": simple("pending tasks that wait for another", filter: "+BLOCKED"),
+    "blocking": simple("pending tasks another waits for", filter: "+BLOCKING"),
+    "unblocked": simple("pending tasks that wait for none", filter: "-BLOCKED"),
+    "ready": [
+        "description": "tasks that can be started now, most urgent first",
+        "columns": "id,urgency,priority,due,project,tags,title", "labels": "", "sort": "urgency", "filter": "+READY",
+        "limit": "0",
+      ],
+    "newest": [
+        "description": "the tasks made last", "columns": "id,created,priority,due,project,tags,title", "labels": "",
+        "sort": "-created,-id", "filter": "", "limit": "10",
+      ],
+    "oldest": [
+        "description": "the tasks made first", "columns": "id,created,priority,due,project,tags,title", "labels": "",
+        "sort": "created,id", "filter": "", "limit": "10",
+      ],
+    "recurring": simple("instances of series that go on", filter: "+RECURRING"),
   ]
+
+  /// A built-in report with the list's columns and order.
+  private static func simple(_ description: String, filter: String) -> [String: String] {
+    ["description": description, "columns": listColumns, "labels": "", "sort": "", "filter": filter, "limit": "0"]
+  }
 
   /// The built-in reports as defined, made once.
   static let builtInDefinitions: [String: ReportDefinition] = {

@@ -5,7 +5,11 @@ enum Help {
 
     Usage: todo [global options] <command> [arguments]
            todo [filter]                 with no command: the pending list
-           todo ID… <command>            ids first, as in Taskwarrior: todo 3 done
+           todo FILTER <command> …       filter first, as in Taskwarrior:
+                                         todo 3 done, todo +home list
+           todo ID                       show that task
+    Taskwarrior's names work too: modify, mod (update), info (show), annotate
+    (note), denotate ID TEXT; rc.KEY=VALUE is -c KEY=VALUE ('man todo').
 
     Commands:
       add WORDS… [attributes]        create a task; prints its id
@@ -36,6 +40,9 @@ enum Help {
       undo                           revert the last command (all tasks it changed)
       history [--limit N]            list the undo journal, newest first
       tags, projects, stats          summaries with counts
+      count, ids, uuids [filter]     the number, ids or UUIDs of tasks
+      _ids _uuids _get _unique _projects _tags
+                                     the same for scripts ('help count')
       config [get|set|unset KEY …]   list or change the settings
       context [NAME|none|define …]   a named filter that lists always apply
       NAME [filter]                  a report of the configuration's
@@ -44,6 +51,10 @@ enum Help {
       check                          check the database file for damage
       recover FILE                   copy what can be read of a damaged database
       shell                          interactive shell (line editing, completion)
+      all, completed, active, blocked, blocking
+                                     Taskwarrior's reports, built in
+      unblocked, ready, newest, oldest, recurring
+                                     (and a filter: todo completed +home)
       help [COMMAND|TOPIC]           this text, or help on a command; topics:
                                      dates, filters, attributes, recurrence,
                                      output, reports, hooks
@@ -94,6 +105,26 @@ enum Help {
     that refused); 2 usage error (unknown command or option, bad value,
     unreadable date).
     See also: man todo
+    """
+
+  /// `todo help count` and the other helpers Taskwarrior's scripts call.
+  static let taskwarriorHelpers = """
+    Usage: todo count [FILTER]          how many tasks the filter selects
+           todo ids [FILTER]            their ids, runs as ranges: 1-3 5
+           todo _ids [FILTER]           their ids, one a line
+           todo uuids [FILTER]          their UUIDs on one line
+           todo _uuids [FILTER]         their UUIDs, one a line
+           todo _get ID.ATTRIBUTE…      values on one line: todo _get 3.due
+           todo _unique ATTRIBUTE [FILTER]   each value once, sorted
+           todo _projects, todo _tags   the names in use, one a line
+
+    Taskwarrior's commands of these names, for scripts written for it. The
+    filter is pending tasks unless it names a status. Attributes: id, uuid,
+    title (description), status, priority, project, tags, due, wait,
+    scheduled, until, created (entry), modified, completed (end), parent,
+    depends, recur, urgency, notes. Times are RFC 3339 UTC, an all-day date
+    YYYY-MM-DD, lists are joined by commas; a task that is not there gives
+    an empty value. --json gives {"count": N} or an array.
     """
 
   static let topics: [String: String] = [
@@ -181,11 +212,13 @@ enum Help {
         todo list overdue --json
       """,
     "show": """
-      Usage: todo show ID…
+      Usage: todo show ID…     (also: todo info ID…, todo ID)
 
-      Tasks with every field and their notes. IDs are ids, ranges (3-7), lists
-      (1,4) or UUID prefixes (8 or more hex digits). With --json: an object for
-      one id or UUID prefix, an array otherwise.
+      Tasks with every field and their notes, then their History: each command
+      that changed the task, as far back as the undo journal goes, and what it
+      changed (priority: - → H). IDs are ids, ranges (3-7), lists (1,4) or UUID
+      prefixes (8 or more hex digits). With --json: an object for one id or
+      UUID prefix, an array otherwise (without the history).
 
       Examples:
         todo show 3
@@ -196,6 +229,10 @@ enum Help {
       Usage: todo update ID… [WORDS…] [attributes]
              todo update --where "FILTER" [attributes]
              todo update --series ID… [attributes]   (the series too)
+             todo FILTER update [attributes]    (Taskwarrior's order; also
+                                                 modify and mod)
+             todo update ID /old/new/[g]        replace text in the title,
+                                                 or else in the notes
 
       Change tasks. Leading ids (3, 3-7, 1,4, UUID prefixes) name the tasks;
       attributes change fields:
@@ -296,6 +333,8 @@ enum Help {
       Usage: todo note ID TEXT…
              todo note ID --edit N TEXT…
              todo note ID --remove N
+             todo annotate ID TEXT…, todo denotate ID TEXT   (Taskwarrior's:
+                                  denotate removes the note with that text)
 
       Add a timestamped note to a task; 'todo show ID' lists its notes,
       numbered from 1 (the oldest). --edit N replaces the text of note N;
@@ -621,6 +660,15 @@ enum Help {
       With --dry-run the copy is made in memory and only reported: nothing is
       written, not even FILE's folder.
       """,
+    "count": taskwarriorHelpers,
+    "ids": taskwarriorHelpers,
+    "uuids": taskwarriorHelpers,
+    "_ids": taskwarriorHelpers,
+    "_uuids": taskwarriorHelpers,
+    "_get": taskwarriorHelpers,
+    "_unique": taskwarriorHelpers,
+    "_projects": taskwarriorHelpers,
+    "_tags": taskwarriorHelpers,
     "tags": """
       Usage: todo tags
 
@@ -843,6 +891,12 @@ enum Help {
         next      id,urgency,priority,due,project,tags,title; sort urgency;
                   filter -BLOCKED; limit 10
         waiting   list's columns; filter +WAITING
+      Taskwarrior's reports are built in the same way (list's columns unless
+      said): all (status:all), completed (status:done, the last completed
+      first, with a Completed column), active (+ACTIVE), blocked (+BLOCKED),
+      blocking (+BLOCKING), unblocked (-BLOCKED), ready (+READY, most urgent
+      first), newest and oldest (by creation, 10 of them, with a Created
+      column), recurring (+RECURRING).
       The active context's filter and the terms typed after NAME are added to
       the report's filter; a typed --sort or --limit replaces the report's.
       With --json, the task objects, with "urgency" when the report shows or
@@ -928,6 +982,15 @@ enum Help {
                                  week'. In filters due.before:eow counts the
                                  last day in, and created.after:sod the first
         later, someday           9999-12-30
+        jan … dec, january …     the 1st of the next such month
+        soww eoww                the work week: Monday, Friday (23:59:59)
+        socm eocm                the current month (as som, eom)
+        sopw eonw sonm eopq …    so/eo + p (previous) or n (next) + d, w, m,
+                                 q, y: that period's start or end
+        easter eastermonday goodfriday ascension pentecost midsommar
+        midsommarafton juhannus  the next such day
+        20261201T140000Z         Taskwarrior's form (without Z: local time;
+                                 20261201 alone: that day)
         17:00, 9am, 5:30pm, noon, midnight   the next such time (today if ahead)
         tomorrow 9am, fri 17:00, friday at 5pm, 2026-12-24 17:00, dec 24 9:30
         2026-12-01T17:00Z        an exact instant (also +01:00 style offsets)
@@ -935,6 +998,8 @@ enum Help {
         +3d, 3d, 2w, 2mo, 1y, 12h, 30min, 1d12h    from now (-2d for the past)
         in 3 days, in 90 min, in 1d12h
         eom+1d, now-2h, friday+16h           any of them plus or minus a time
+        3days, 2weeks, 1month, 2hrs   the long units, as Taskwarrior writes them
+        P1W, PT2H, P1DT12H       ISO 8601 durations, from now
       Units: min, h, d, w, mo, y; a bare m (30m) is refused as ambiguous.
         due, due-3d, due+1w      in wait:, scheduled:, until: (and due:): the
                                  task's own due date, moved
@@ -990,10 +1055,36 @@ enum Help {
                                     has that date, a tag, a note, a project,
                                     a priority
           +PENDING +DONE +DELETED   that status (no status is then assumed)
+          +ANNOTATED +COMPLETED +UNBLOCKED +DUETODAY   Taskwarrior's names of
+                                    +NOTED +DONE -BLOCKED +TODAY
+          +YESTERDAY +QUARTER +YEAR due yesterday, this quarter, this year
+          +INSTANCE +TEMPLATE +LATEST   in a series (ended or not); a template
+                                    (never a task here); the task added last
+          +UDA +ORPHAN              with a Taskwarrior attribute of the user's
+                                    own, kept from an import
         overdue                     the same as +OVERDUE
+        /REGEX/                     title or notes match a POSIX extended
+                                    expression (case counts unless
+                                    search.case.sensitive is off)
+        limit:N                     show at most N tasks (lists, reports)
+        id:3-5, uuid:PREFIX         by id; by the start of the UUID
+        tags:T, tags.has:T, tags.hasnt:T, tags.any:, tags.none:   as +T, -T
+        depends:ID, parent:ID, depends.any:, parent.none:, recur.any: …
+                                    waits for; is a subtask of; has a link;
+                                    is in a series
+        TAIL MODIFIERS OF TEXT (title, description, project), any case:
+          .is .equals .isnt .has .contains .hasnt .startswith .left
+          .endswith .right .word .noword; description:X = starts with X
+        pri.above:M, pri.below:M    higher, lower (no priority is below L)
+        due.is: due.isnt: due.above: due.below:   also for dates; entry is
+                                    created, end is completed
+        status:completed, status:waiting   status:done, +WAITING
         WORDS                       match in title and notes, in any case and
                                     Unicode form (CAFÉ finds Café)
         --                          every word after it is a plain word to match
+      A filter may come first, before the command: todo +home list, todo
+      project:x done, todo +x update due:fri. One quoted argument is the
+      filter it spells: todo list 'project:home or +errand'.
       Terms combine with AND. 'or' joins alternatives, 'not' (or a - before a
       tag or an attribute: -project:work) negates the next term, and ( )
       group, each as a word of its own (quote them for the shell):
@@ -1007,9 +1098,10 @@ enum Help {
       (done, update --where …) selects them like any other task.
       Tags and projects are case-sensitive; one that exists only in another
       case gives a warning (no tag +Chore; did you mean +chore?). A mistyped
-      key (p:H, proj:x, due.befor:fri) is an error naming the word and its
-      position; put -- before it to search for it as text. A bare word close
-      to a term (overdu) stays a search word, with a warning.
+      key (p:H, proj:x, due.befor:fri, nosuchkey:x) is an error naming the
+      word, its position and the nearest key; put -- before it to search for
+      it as text. A bare word close to a term (overdu) stays a search word,
+      with a warning.
       A change (done, reopen, delete, update --where) needs ids or a term that
       selects tasks: a status alone, or an empty word, is refused rather than
       applied to every task.
@@ -1076,7 +1168,8 @@ enum Help {
   /// The overview or one topic (aliases resolve to their command).
   static func text(topic: String?) throws(Failure) -> String {
     guard let topic else { return overview }
-    let name = CommandName.spellings[topic]?.rawValue ?? topic
+    // A built-in report (`completed`, `newest`) is told about under reports.
+    let name = CommandName.spellings[topic]?.rawValue ?? (ReportDefinition.builtInNames.contains(topic) ? "reports" : topic)
     guard let text = topics[name] else {
       throw .usage(.unknownHelpTopic(topic, suggestion: closestMatch(to: topic, in: CommandName.allSpellings + topicNames)))
     }

@@ -55,6 +55,39 @@ func truncated(_ text: String, toWidth width: Int) -> String {
   return String(kept) + "…"
 }
 
+/// Cuts `text` to at most `width` columns from the middle, keeping its start and its last part:
+/// a hierarchical project keeps what tells it apart from its siblings (`pers…health`, not
+/// `personal…`). The last part (after the last `.`) is kept whole while it leaves room for at
+/// least two characters of the start; otherwise the start and the end share the width.
+///
+/// ```swift
+/// truncatedInTheMiddle("personal.health", toWidth: 11)  // "pers…health"
+/// ```
+func truncatedInTheMiddle(_ text: String, toWidth width: Int) -> String {
+  guard width > 0 else { return "" }
+  if displayWidth(of: text) <= width { return text }
+  guard width >= 4 else { return truncated(text, toWidth: width) }
+  let characters = Array(text)
+  let widths = characters.map { displayWidth(of: String($0)) }
+  let budget = width - 1
+  let lastPart = text.lastIndex(of: ".").map { text.distance(from: text.index(after: $0), to: text.endIndex) } ?? 0
+  let lastPartWidth = widths.suffix(lastPart).reduce(0, +)
+  let tailBudget = lastPart > 0 && lastPartWidth <= budget - 2 ? lastPartWidth : budget / 2
+  var tail = 0
+  var tailWidth = 0
+  while tail < characters.count, tailWidth + widths[characters.count - 1 - tail] <= tailBudget {
+    tailWidth += widths[characters.count - 1 - tail]
+    tail += 1
+  }
+  var head = 0
+  var headWidth = 0
+  while head < characters.count - tail, headWidth + widths[head] <= budget - tailWidth {
+    headWidth += widths[head]
+    head += 1
+  }
+  return String(characters[..<head]) + "…" + String(characters[(characters.count - tail)...])
+}
+
 /// Renders control characters visibly so a title can neither break a table nor inject escapes.
 ///
 /// Newline, tab and carriage return become `\n`, `\t`, `\r`; every other C0 control, DEL and C1

@@ -49,12 +49,16 @@ struct Table: Sendable {
     /// Whether this column takes the width that is left (the title), cutting its cells.
     var isFlexible: Bool
     var shrink: Shrink
+    /// Cut from the middle, keeping the last part (`pers…health`): a hierarchical project,
+    /// whose start several projects share.
+    var cutsInTheMiddle = false
 
-    init(header: String, alignment: Alignment = .left, flexible: Bool = false, shrink: Shrink = .never) {
+    init(header: String, alignment: Alignment = .left, flexible: Bool = false, shrink: Shrink = .never, cutsInTheMiddle: Bool = false) {
       self.header = header
       self.alignment = alignment
       self.isFlexible = flexible
       self.shrink = shrink
+      self.cutsInTheMiddle = cutsInTheMiddle
     }
   }
 
@@ -156,6 +160,8 @@ struct Table: Sendable {
     private(set) var widths: [Int]
     /// Their alignments, in the order of `kept`.
     let alignments: [Alignment]
+    /// Whether each is cut in the middle, in the order of `kept`.
+    let cutsInTheMiddle: [Bool]
     /// The most a line may take, or nil for no limit.
     let width: Int?
 
@@ -206,6 +212,7 @@ struct Table: Sendable {
       self.kept = kept
       self.widths = kept.map { widths[$0] }
       self.alignments = kept.map { columns[$0].alignment }
+      self.cutsInTheMiddle = kept.map { columns[$0].cutsInTheMiddle }
     }
   }
 
@@ -235,7 +242,7 @@ struct Table: Sendable {
       // Without a width (a pipe), a cell wider than its column (a row streamed after the layout
       // was fixed) is never cut: it pushes the rest of its line instead.
       if layout.width != nil && textWidth > width {
-        text = truncated(text, toWidth: width)
+        text = layout.cutsInTheMiddle[position] ? truncatedInTheMiddle(text, toWidth: width) : truncated(text, toWidth: width)
         textWidth = displayWidth(of: text)
       }
       if position == last {

@@ -8,12 +8,20 @@ struct ArgumentDecoder {
   let now: Int64
   /// Words that were kept as text although they look like a mistyped attribute or filter term.
   var warnings: [String] = []
+  /// `limit:N` in a filter: how many tasks a list shows.
+  var filterLimit: Int?
   /// `--series` was given (`update`, `delete`).
   private var series = false
   /// The settings: the active context, the reports, the week's first day.
   let configuration: Configuration
   /// The report whose tasks a list shows (`list`, `next`, `waiting` or the configuration's).
   let report: String?
+  /// The command's name as typed (`modify` for `update`), for messages.
+  var spelling: String?
+  /// The filter typed before the command (`todo +home done`), Taskwarrior's order.
+  var leadingFilter: [Token]?
+  /// The tasks a filter before `update`, `append` or `prepend` chose.
+  private var preselection: TodoFilter?
 
   init(command: CommandName, now: Int64, configuration: Configuration = .defaults, report: String? = nil) {
     self.command = command
@@ -23,7 +31,18 @@ struct ArgumentDecoder {
   }
 
   mutating func decode(_ tokens: [Token]) throws(UsageError) -> Command {
-    let tokens = command == .date ? tokens : joinedDates(tokens)
+    var tokens = command == .date ? tokens : joinedDates(tokens)
+    if let leadingFilter { tokens = try withLeadingFilter(joinedDates(leadingFilter), tokens) }
+    let decoded = try decodeCommand(tokens)
+    switch decoded {
+    case .list, .next, .tree, .selection(_, .ids), .selection(_, .uuids): break
+    default:
+      if filterLimit != nil { throw .invalid("limit: applies to lists and reports, not to '\(spelling ?? command.rawValue)'") }
+    }
+    return decoded
+  }
+
+  private mutating func decodeCommand(_ tokens: [Token]) throws(UsageError) -> Command {
     switch command {
     case .add, .log:
       let parsed: ParsedChanges
@@ -41,7 +60,18 @@ struct ArgumentDecoder {
       let parsed = try changes(Array(tokens.dropFirst()), allowReferences: false)
       return .duplicate(reference, parsed.changes)
     case .update:
-      let parsed = try changes(tokens, allowReferences: true)
+      var parsed = try changes(tokens, allowReferences: true)
+      if let preselection {
+        guard parsed.filter == nil, parsed.references.isEmpty else {
+          throw .invalid("the tasks are chosen twice: by the filter before '\(spelling ?? "update")' and by ids or --where after it; give one")
+        }
+        parsed.filter = preselection
+        if !parsed.titleWords.isEmpty {
+          throw .invalid(
+            "the words '\(parsed.titleWords.joinedText(" "))' would become the title of every task the filter selects; "
+              + "give a new title with --title, or substitute with /old/new/")
+        }
+      }
       var selection = parsed.filter ?? TodoFilter()
       selection.references = parsed.references
       guard !parsed.references.isEmpty || parsed.filter != nil else {
@@ -55,7 +85,7 @@ struct ArgumentDecoder {
     case .append, .prepend:
       var references: [TaskReference] = []
       var words: [String] = []
-      var filter: TodoFilter?
+      var filter = preselection
       var reader = OptionReader(tokens: tokens[...], command: command)
       while let token = try reader.next() {
         switch token {
@@ -138,6 +168,12 @@ struct ArgumentDecoder {
       let single: Bool
       if references.count == 1, case .range = references[0] { single = false } else { single = references.count == 1 }
       return .show(references, single: single)
+    case .note where spelling == "denotate":
+      let reference = try oneReference(tokens.first, what: "the id of a task and the text of the note to remove")
+      var words = tokens.dropFirst().map(\.text)
+      if words.first == "--" { words.removeFirst() }
+      guard !words.isEmpty else { throw .missingArgument(command: "denotate", what: "the text of the note to remove") }
+      return .removeNoteMatching(reference, words.joinedText(" "))
     case .note:
       guard let first = tokens.first else { throw .missingArgument(command: "note", what: "an id and the note's text") }
       guard let references = TaskReference.list(first.text), references.count == 1, !references[0].isRange else {
@@ -217,6 +253,29 @@ struct ArgumentDecoder {
       let words = tokens.map(\.text).filter { $0 != "--" }
       guard !words.isEmpty else { throw .missingArgument(command: "date", what: "a date expression such as friday or +3d") }
       return .date(words.joinedText(" "))
+    case .count, .ids, .uuids, .plainIDs, .plainUUIDs:
+      let output: SelectionOutput =
+        switch command {
+        case .count: .count
+        case .ids, .plainIDs: .ids(oneALine: command == .plainIDs)
+        default: .uuids(oneALine: command == .plainUUIDs)
+        }
+      // Waiting tasks too (Taskwarrior's `ids` has them): these name what a filter selects for
+      // a script, as a change would, not what a list shows.
+      var query = try listQuery(tokens)
+      query.filter.leavesOutWaiting = false
+      return .selection(query, output)
+    case .get:
+      guard !tokens.isEmpty else { throw .missingArgument(command: "_get", what: "ID.attribute words, like 3.due") }
+      return .get(try tokens.map { (token) throws(UsageError) in try Self.attributeReference(token.text) })
+    case .unique:
+      guard let first = tokens.first else { throw .missingArgument(command: "_unique", what: "an attribute, like project") }
+      var query = try listQuery(Array(tokens.dropFirst()))
+      query.filter.leavesOutWaiting = false
+      return .unique(try Self.attribute(first.text, command: "_unique"), query)
+    case .plainProjects, .plainTags:
+      if let extra = tokens.first { throw .unexpectedArgument(command: command.rawValue, word: extra.text) }
+      return .plainNames(tags: command == .plainTags)
     case .completions:
       let words = tokens.map(\.text)
       guard let first = words.first else { throw .missingArgument(command: "completions", what: "a shell: bash, zsh or fish") }
@@ -228,6 +287,51 @@ struct ArgumentDecoder {
     case .help:
       if tokens.count > 1 { throw .unexpectedArgument(command: "help", word: tokens[1].text) }
       return .help(topic: tokens.first?.text)
+    }
+  }
+
+  /// `3.due` → task 3's due date (`_get`).
+  static func attributeReference(_ word: String) throws(UsageError) -> AttributeReference {
+    guard let dot = word.firstIndex(of: "."), let task = TaskReference(parsing: String(word[..<dot])), !task.isRange else {
+      throw .badValue(option: "_get", value: word, reason: "give a task id and an attribute, like 3.due")
+    }
+    return AttributeReference(task: task, attribute: try attribute(String(word[word.index(after: dot)...]), command: "_get"))
+  }
+
+  /// An attribute's name as `_get` and `_unique` read it (Taskwarrior's names too).
+  static func attribute(_ name: String, command: String) throws(UsageError) -> String {
+    let lowered = name.lowercased()
+    guard let known = TaskAttribute.named(lowered) else {
+      let meant = closestMatch(to: lowered, in: TaskAttribute.spellings)
+      throw .badValue(
+        option: command, value: name,
+        reason: meant.map { "no attribute of that name; did you mean '\($0)'?" } ?? "attributes: \(TaskAttribute.spellings.joinedText(", "))")
+    }
+    return known.rawValue
+  }
+
+  /// Puts a filter typed before the command where the command reads it: before its arguments
+  /// (`todo 3 show`, `todo +home list`), or as the selection of `update`, `append` and `prepend`
+  /// (then the arguments are the change). After a filter, `done`, `reopen`, `delete` and
+  /// `purge` take no more words: `todo 5 done foo` is a mistake, not a search for foo.
+  private mutating func withLeadingFilter(_ leading: [Token], _ tokens: [Token]) throws(UsageError) -> [Token] {
+    let name = spelling ?? command.rawValue
+    let nonID = leading.first { TaskReference.list($0.text) == nil }
+    switch command {
+    case .update, .append, .prepend:
+      guard nonID != nil else { return leading + tokens }
+      preselection = try filter(leading.map { FilterWord($0.text, at: $0.position) })
+      return tokens
+    case .done, .reopen, .delete, .purge:
+      if let extra = tokens.first(where: { !$0.text.hasPrefix("--") }) {
+        throw .unexpectedArgument(command: name, word: extra.text)
+      }
+      return leading + tokens
+    default:
+      if command.declaration.ids == .named, let nonID {
+        throw .badValue(option: name, value: nonID.text, reason: "takes task ids before it (3, 3-7, 1,4), not a filter")
+      }
+      return leading + tokens
     }
   }
 
@@ -309,9 +413,16 @@ struct ArgumentDecoder {
         readingReferences = false
         if afterDoubleDash {
           parsed.titleWords.append(word)
+        } else if command == .update, let substitution = Self.substitution(word) {
+          try once("substitution", word)
+          parsed.changes.substitution = substitution
+        } else if command == .update, word.hasPrefix("/"), word.dropFirst().split(separator: "/", omittingEmptySubsequences: false).count == 2 {
+          // `/milk/MILK` without its last slash would rename the task to itself.
+          throw .invalid("'\(word)' looks like a substitution without its last '/': write \(word)/ to replace the text, or put -- before it to make it the title")
         } else {
           switch try applyAttribute(word, to: &parsed.changes) {
           case .tag: break
+          case .titleText(let text): parsed.titleWords.append(text)
           case .field(let name): try once(name, word)
           case .titleWord:
             parsed.titleWords.append(word)
@@ -335,6 +446,15 @@ struct ArgumentDecoder {
     return parsed
   }
 
+  /// `/old/new/` or `/old/new/g` (Taskwarrior's substitution); nil for any other word.
+  static func substitution(_ word: String) -> Substitution? {
+    guard word.hasPrefix("/"), word.hasSuffix("/") || word.hasSuffix("/g") else { return nil }
+    let everywhere = word.hasSuffix("/g")
+    let parts = word.dropFirst().dropLast(everywhere ? 2 : 1).split(separator: "/", omittingEmptySubsequences: false)
+    guard parts.count == 2, !parts[0].isEmpty else { return nil }
+    return Substitution(old: String(parts[0]), new: String(parts[1]), everywhere: everywhere)
+  }
+
   /// Title words rename every selected task, so they are taken only when exactly one task is
   /// named; otherwise `--title` says that renaming them all is really meant.
   private static func checkTitleWords(_ parsed: ParsedChanges) throws(UsageError) {
@@ -356,6 +476,8 @@ struct ArgumentDecoder {
   /// What one word of `add`/`update` turned out to be.
   private enum AttributeOutcome {
     case titleWord
+    /// Taskwarrior's `description:TEXT`: TEXT is title text.
+    case titleText(String)
     case tag
     /// An attribute that sets a single-valued field, by the field's name.
     case field(String)
@@ -405,7 +527,16 @@ struct ArgumentDecoder {
         throw .badDateInWord(word: word, expression: expression, reason: reason, asText: "todo \(command.rawValue) -- …")
       }
       return .field("\(field.rawValue) date")
-    case .status, .title, .created, .modified, .completed: return .titleWord
+    case .title where word.lowercased().hasPrefix("description:") || word.lowercased().hasPrefix("desc:"):
+      return .titleText(value)
+    case .tags where !value.isEmpty:
+      // Taskwarrior's `tags:a,b`: the tags added.
+      for tag in value.split(separator: ",").map(String.init) {
+        try Self.checked { () throws(TodoError) in try Validation.tag(tag) }
+        changes.addTags.append(tag)
+      }
+      return .tag
+    case .status, .title, .created, .modified, .completed, .tags, .id, .uuid, .depends, .parent, .recur: return .titleWord
     }
   }
 
@@ -741,6 +872,7 @@ struct ArgumentDecoder {
     }
     query.typedTerms = !filterWords.isEmpty
     var selection = try filter(filterWords)
+    if let filterLimit { query.limit = filterLimit }
     for other in configured { selection = selection.narrowed(by: other) }
     query.filter = selection
     // A list leaves out waiting tasks unless asked; a change selects them like any other.

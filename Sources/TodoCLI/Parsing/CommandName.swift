@@ -1,73 +1,126 @@
-/// The commands, with their aliases, and the options each one takes.
+/// The commands. What each one is — its other names, its options, whether it takes task ids,
+/// whether it only reads, whether hooks run for it — is its `declaration`, the one place it is
+/// written; the parser's spellings, completion, help's lists and the configuration's checks are
+/// all read from the declarations.
 enum CommandName: String, CaseIterable, Sendable {
   case add, log, duplicate, list, next, tree, waiting, show, why, update, append, prepend, done, reopen, delete, purge, note
   case start, stop, timesheet, undo, history, tags, projects, stats, export, `import`, sync, date, help, shell
   case config, context, edit, completions, check, recover
+  /// Taskwarrior's helper commands, for scripts: the number of tasks a filter selects, their ids
+  /// or UUIDs, one attribute of a task, the values an attribute takes.
+  case count, ids, uuids, plainIDs = "_ids", plainUUIDs = "_uuids", get = "_get", unique = "_unique"
+  case plainProjects = "_projects", plainTags = "_tags"
 
-  /// Every name a user may type, aliases included.
+  /// Every name a user may type, aliases and Taskwarrior's names included.
   static let spellings: [String: CommandName] = {
     var names: [String: CommandName] = [:]
-    for command in CommandName.allCases { names[command.rawValue] = command }
-    names["ls"] = .list
-    names["rm"] = .delete
+    for command in CommandName.allCases {
+      names[command.rawValue] = command
+      for alias in command.declaration.aliases + command.declaration.taskwarriorNames { names[alias] = command }
+    }
     return names
   }()
 
-  /// The names listed in help and offered by completion (aliases after their command).
-  static let allSpellings = [
-    "add", "log", "duplicate", "list", "ls", "next", "tree", "waiting", "show", "why", "update", "edit", "append",
-    "prepend", "done", "reopen", "delete", "rm", "purge", "note", "start", "stop", "timesheet", "undo", "history",
-    "tags", "projects", "stats", "export", "import", "sync", "config", "context", "date", "completions", "check", "recover",
-    "help", "shell",
-  ]
+  /// The names listed in help and offered by completion (aliases after their command), then
+  /// Taskwarrior's names.
+  static let allSpellings: [String] = {
+    let ours = allCases.filter { $0.declaration.listed }.flatMap { [$0.rawValue] + $0.declaration.aliases }
+    return ours + taskwarriorSpellings
+  }()
+
+  /// The names a Taskwarrior user types, for the same commands (and Taskwarrior's helpers).
+  static let taskwarriorSpellings: [String] = allCases.flatMap { command in
+    (command.declaration.listed ? [] : [command.rawValue]) + command.declaration.taskwarriorNames
+  }
 
   /// Whether the command acts on tasks named by id, so that `todo 3 done` can mean `done 3`.
-  var takesTaskIDs: Bool {
-    switch self {
-    case .list, .next, .tree, .waiting, .show, .why, .update, .append, .prepend, .duplicate, .done, .reopen, .delete,
-      .purge, .note, .start, .stop, .timesheet, .export, .edit:
-      true
-    default: false
-    }
-  }
+  var takesTaskIDs: Bool { declaration.ids != .none }
 
   /// Options that take a value, for this command (global ones excluded).
-  var valueOptions: [String] {
-    switch self {
-    case .add, .log, .duplicate:
-      ["--tag", "--project", "--priority", "--due", "--wait", "--scheduled", "--until", "--note", "--title", "--parent",
-       "--depends", "--blocks", "--recur"]
-    case .update:
-      ["--tag", "--project", "--priority", "--due", "--wait", "--scheduled", "--until", "--note", "--title", "--parent",
-       "--depends", "--blocks", "--recur", "--where"]
-    case .list, .waiting, .tree: ["--tag", "--project", "--priority", "--status", "--sort", "--limit"]
-    // Ranked by urgency: no --sort.
-    case .next: ["--tag", "--project", "--priority", "--status", "--limit"]
-    case .done, .reopen, .delete, .purge, .append, .prepend: ["--where"]
-    case .history: ["--limit"]
-    case .note: ["--edit", "--remove"]
-    case .timesheet: ["--since", "--until", "--by"]
-    case .export: ["--format", "--output", "--vdir"]
-    case .import: ["--format", "--vdir"]
-    case .sync: ["--setup", "--user", "--password-command", "--collection"]
-    default: []
-    }
-  }
+  var valueOptions: [String] { declaration.valueOptions }
 
   /// Options that take no value, for this command.
-  var flagOptions: [String] {
-    switch self {
-    case .update, .delete: ["--series"]
-    case .list: ["--tree"]
-    case .import: ["--strict"]
-    case .sync: ["--status", "--conflicts", "--resolve", "--ask-password", "--force", "--offline"]
-    default: []
-    }
-  }
+  var flagOptions: [String] { declaration.flagOptions }
 
   /// Every option this command accepts, global ones included (for "did you mean" and completion).
   var allOptions: [String] {
     valueOptions + flagOptions + GlobalOptionNames.all
+  }
+}
+
+/// One command as declared.
+struct CommandDeclaration: Sendable {
+  /// How a command takes task ids.
+  enum IDs: Sendable {
+    /// It takes none.
+    case none
+    /// In its filter, among other terms (`list 3-7 +home`).
+    case inFilter
+    /// Its arguments are ids (`show 3`, `done 3`): completion offers them.
+    case named
+  }
+
+  /// Other names of ours (`ls`, `rm`).
+  var aliases: [String] = []
+  /// Taskwarrior's names for the same command (`modify`, `info`).
+  var taskwarriorNames: [String] = []
+  var ids = IDs.none
+  /// Changes nothing: it may be `default.command`.
+  var onlyReads = false
+  /// The hooks' `on-launch` and `on-exit` run for it (not for help, settings, repairs).
+  var runsHooks = true
+  /// Options that take a value, and options that take none (global ones excluded).
+  var valueOptions: [String] = []
+  var flagOptions: [String] = []
+  /// Listed in help's command list and offered first by completion (Taskwarrior's helpers are
+  /// listed with Taskwarrior's names).
+  var listed = true
+
+  static let attributeOptions = [
+    "--tag", "--project", "--priority", "--due", "--wait", "--scheduled", "--until", "--note", "--title", "--parent",
+    "--depends", "--blocks", "--recur",
+  ]
+  static let listOptions = ["--tag", "--project", "--priority", "--status", "--sort", "--limit"]
+}
+
+extension CommandName {
+  /// The command's declaration: everything about it that is not its decoding and its run.
+  var declaration: CommandDeclaration {
+    typealias D = CommandDeclaration
+    switch self {
+    case .add: return D(valueOptions: D.attributeOptions)
+    case .log: return D(valueOptions: D.attributeOptions)
+    case .duplicate: return D(ids: .named, valueOptions: D.attributeOptions)
+    case .list: return D(aliases: ["ls"], ids: .inFilter, onlyReads: true, valueOptions: D.listOptions, flagOptions: ["--tree"])
+    // Ranked by urgency: no --sort.
+    case .next: return D(ids: .inFilter, onlyReads: true, valueOptions: D.listOptions.filter { $0 != "--sort" })
+    case .tree, .waiting: return D(ids: .inFilter, onlyReads: true, valueOptions: D.listOptions)
+    case .show: return D(taskwarriorNames: ["info", "information"], ids: .named, onlyReads: true)
+    case .why: return D(ids: .named, onlyReads: true)
+    case .update:
+      return D(
+        taskwarriorNames: ["modify", "mod"], ids: .named, valueOptions: D.attributeOptions + ["--where"], flagOptions: ["--series"])
+    case .append, .prepend, .done, .reopen, .purge: return D(ids: .named, valueOptions: ["--where"])
+    case .delete: return D(aliases: ["rm"], ids: .named, valueOptions: ["--where"], flagOptions: ["--series"])
+    case .note: return D(taskwarriorNames: ["annotate", "denotate"], ids: .named, valueOptions: ["--edit", "--remove"])
+    case .start, .stop, .edit: return D(ids: .named)
+    case .timesheet: return D(ids: .inFilter, onlyReads: true, valueOptions: ["--since", "--until", "--by"])
+    case .undo: return D()
+    case .history: return D(onlyReads: true, valueOptions: ["--limit"])
+    case .tags, .projects, .stats: return D(onlyReads: true)
+    case .export: return D(ids: .inFilter, valueOptions: ["--format", "--output", "--vdir"])
+    case .import: return D(valueOptions: ["--format", "--vdir"], flagOptions: ["--strict"])
+    case .sync:
+      return D(
+        valueOptions: ["--setup", "--user", "--password-command", "--collection"],
+        flagOptions: ["--status", "--conflicts", "--resolve", "--ask-password", "--force", "--offline"])
+    // No hooks: settings and help are not task commands, and a broken hook must not stand
+    // between a damaged file and its copy (`check`, `recover`).
+    case .date, .help, .shell, .config, .context, .completions, .check, .recover: return D(runsHooks: false)
+    case .count, .ids, .uuids, .plainIDs, .plainUUIDs, .unique: return D(ids: .inFilter, onlyReads: true, listed: false)
+    case .get: return D(onlyReads: true, listed: false)
+    case .plainProjects, .plainTags: return D(onlyReads: true, listed: false)
+    }
   }
 }
 
@@ -78,12 +131,24 @@ enum GlobalOptionNames {
   static let all = valueTaking + flags + ["--no-color"]
 }
 
-/// Words Taskwarrior users type, and the command (or option) of ours that does the same; an
-/// empty value means there is no such command yet.
+/// Words Taskwarrior users type that are not a name of one of our commands, and what of ours
+/// does the same; an empty value means there is nothing of ours for it yet.
 enum TaskwarriorWords {
   static let equivalents: [String: String] = [
-    "modify": "update", "mod": "update", "info": "show", "annotate": "note", "complete": "done",
-    "finish": "done", "remove": "delete", "del": "delete", "version": "--version", "information": "show",
-    "summary": "projects", "count": "stats", "export": "", "import": "", "calendar": "", "denotate": "note --remove",
+    "complete": "done", "finish": "done", "remove": "delete", "del": "delete", "version": "--version",
+    "summary": "projects", "calendar": "", "burndown": "", "burndown.daily": "", "burndown.weekly": "",
+    "burndown.monthly": "", "history.monthly": "", "history.annual": "", "ghistory": "", "ghistory.monthly": "",
+    "ghistory.annual": "", "timesheet.weekly": "timesheet", "long": "list", "minimal": "list",
+    "diagnostics": "check", "synchronize": "sync", "columns": "help reports", "commands": "help", "udas": "config",
+    "reports": "help reports", "_show": "config", "execute": "", "logo": "", "news": "",
+  ]
+
+  /// Which of our issues builds what Taskwarrior has and we do not yet (shown in the hint).
+  static let plannedIn: [String: String] = [
+    "calendar": "a calendar and an agenda are planned (issue 37); meanwhile: todo list due.before:eom",
+    "burndown": "a burndown report is planned (issue 37); meanwhile: todo stats",
+    "ghistory": "a history report is planned (issue 37); meanwhile: todo list status:done completed.after:som",
+    "history": "a history report is planned (issue 37); meanwhile: todo list status:done completed.after:som",
+    "execute": "todo runs no commands of its own; use hooks ('todo help hooks')",
   ]
 }

@@ -80,11 +80,52 @@ struct CommandParser {
         wantsHelp = true
       case "--version":
         wantsVersion = true
+      // Taskwarrior's `rc.KEY=VALUE` and `rc:FILE`: before the command word, or after one that
+      // only reads (`todo list rc.color=off`); after a change's command word it is text
+      // (`todo add edit rc.local`).
+      case _ where (token.text.hasPrefix("rc.") || token.text.hasPrefix("rc:")) && token.text.count > 3
+        && !token.text.contains(" ")
+        && rest.first(where: { CommandName.spellings[$0.text] != nil }).map({ CommandName.spellings[$0.text]!.declaration.onlyReads }) ?? true:
+        try Self.taskwarriorSetting(token.text, into: &options)
       default:
         rest.append(token)
       }
     }
     return GlobalPart(options: options, wantsHelp: wantsHelp, wantsVersion: wantsVersion, rest: rest)
+  }
+
+  /// Taskwarrior's `rc.KEY=VALUE` (or `rc.KEY:VALUE`): a setting for this command, as `-c`
+  /// gives one. Our keys are taken as they are; Taskwarrior's that mean the same are mapped
+  /// (`rc.color=off`, `rc.confirmation=off`, `rc.verbose=…`); any other is an error naming it.
+  static func taskwarriorSetting(_ word: String, into options: inout GlobalOptions) throws(UsageError) {
+    if word.hasPrefix("rc:") {
+      let file = String(word.dropFirst(3))
+      throw .invalid("rc:\(file): todo reads its settings from one file of its own; run: TODO_CONFIG=\(file) todo …")
+    }
+    let body = word.dropFirst(3)
+    guard let separator = body.firstIndex(where: { $0 == "=" || $0 == ":" }), separator != body.startIndex else {
+      throw .badValue(option: "rc", value: word, reason: "write rc.KEY=VALUE")
+    }
+    // The key as typed: a tag or project in `urgency.user.tag.Home.coefficient` keeps its case.
+    let key = String(body[..<separator])
+    let value = String(body[body.index(after: separator)...])
+    func toggle() throws(UsageError) -> Bool {
+      guard let on = Configuration.toggle(value) else { throw .badValue(option: "rc.\(key)", value: value, reason: "use on or off") }
+      return on
+    }
+    switch key.lowercased() {
+    case "color": options.color = try toggle() ? .auto : .never
+    case "_forcecolor": options.color = try toggle() ? .always : .auto
+    // Off: no questions asked, as --yes.
+    case "confirmation": if try !toggle() { options.assumeYes = true }
+    default:
+      guard ConfigKey.named(key) != nil else {
+        let known = ConfigKey.listed.map(\.name) + ["color", "confirmation"]
+        let meant = closestMatch(to: key, in: known).map { "did you mean rc.\($0)? " } ?? ""
+        throw .invalid("rc.\(key): todo has no such setting; \(meant)('todo config' lists the settings)")
+      }
+      options.configOverrides.append("\(key)=\(value)")
+    }
   }
 
   /// Stages 2 and 3: the command word (or a report's name; `default.command` when there is
@@ -95,8 +136,15 @@ struct CommandParser {
     var rest = global.rest
     let commandLine = Self.quotedCommandLine(rest.map(\.text))
     if global.wantsVersion { return Invocation(options: options, command: .version, commandLine: commandLine) }
-    // Stage 2: the command word (after leading ids, Taskwarrior's order: `todo 1,3 done`).
-    rest = try Self.commandWordFirst(rest)
+    // Stage 2: the command word, after a filter in Taskwarrior's order (`todo 1,3 done`,
+    // `todo +errand list`, `todo project:home pri:H update due:fri`).
+    var leadingFilter: [Token]?
+    if let split = try Self.leadingFilter(rest, configuration: configuration) {
+      (leadingFilter, rest) = (split.filter, split.rest)
+    } else if !rest.isEmpty, rest.count == 1, let reference = TaskReference(parsing: rest[0].text), !reference.isRange {
+      // `todo 12` alone shows task 12, as Taskwarrior's `task 12` does (a range still lists).
+      rest.insert(Token(text: "show", position: 0), at: 0)
+    }
     if rest.isEmpty {
       if wantsHelp { return Invocation(options: options, command: .help(topic: nil), commandLine: commandLine) }
       // `todo` alone: the default command (checked when the configuration was read).
@@ -129,25 +177,38 @@ struct CommandParser {
     if wantsHelp {
       return Invocation(options: options, command: .help(topic: commandName.rawValue), commandLine: commandLine)
     }
+    if let leadingFilter, !commandName.takesTaskIDs {
+      throw .unexpectedArgument(command: first.text, word: leadingFilter[0].text)
+    }
     // Stage 3: the command's arguments, decoded into values.
     var decoder = ArgumentDecoder(command: commandName, now: now, configuration: configuration, report: report)
+    decoder.spelling = first.text
+    decoder.leadingFilter = leadingFilter
     let command = try decoder.decode(arguments)
-    return Invocation(options: options, command: command, commandLine: commandLine, warnings: decoder.warnings)
+    return Invocation(options: options, command: command, name: commandName, commandLine: commandLine, warnings: decoder.warnings)
   }
 
-  /// Moves a command word that follows task ids to the front: `1,3 done` → `done 1,3`, as
-  /// Taskwarrior users type. Words other than a command after the ids stay a list filter
-  /// (`todo 3 milk`), except Taskwarrior's own command words, which are refused with ours.
-  static func commandWordFirst(_ words: [Token]) throws(UsageError) -> [Token] {
-    let references = words.prefix { $0.text != "--" && TaskReference.list($0.text) != nil }
-    guard !references.isEmpty, references.count < words.count else { return words }
-    let word = words[references.count]
-    guard let command = CommandName.spellings[word.text] else {
-      if TaskwarriorWords.equivalents[word.text] != nil { throw unknownCommand(word.text) }
-      return words
+  /// A filter before the command, as Taskwarrior users type it: `1,3 done`, `+errand list`,
+  /// `project:home pri:H update due:fri`. The line must start with a filter term (an id, a tag,
+  /// `key:value`, `(`, `not`); the first word that is a command or a report ends the filter.
+  /// Nil when the line does not look so (then `todo +home` alone lists, as before).
+  static func leadingFilter(_ words: [Token], configuration: Configuration) throws(UsageError) -> (filter: [Token], rest: [Token])? {
+    guard let first = words.first, first.text != "--", looksLikeFilter(first.text) else { return nil }
+    var onlyIDs = true
+    for (index, word) in words.enumerated() {
+      if word.text == "--" { return nil }
+      if CommandName.spellings[word.text] != nil || configuration.reportNames.contains(word.text) {
+        return (Array(words[..<index]), Array(words[index...]))
+      }
+      // Where a command stands (right after ids, or last), one of Taskwarrior's command words
+      // that is not ours is refused with what to run instead: `todo +morning news` is a command
+      // that is not here, not a search for "news" (`todo +morning -- news` searches).
+      if TaskwarriorWords.equivalents[word.text] != nil, onlyIDs || index == words.count - 1 {
+        throw unknownCommand(word.text)
+      }
+      onlyIDs = onlyIDs && TaskReference.list(word.text) != nil
     }
-    guard command.takesTaskIDs else { throw .unexpectedArgument(command: command.rawValue, word: references[0].text) }
-    return [word] + references + words[(references.count + 1)...]
+    return nil
   }
 
   /// The error for a word that is not a command, with the command it most likely meant.
@@ -179,6 +240,8 @@ struct CommandParser {
     if TaskReference.list(word) != nil { return true }
     if word.count > 1 && (word.hasPrefix("+") || (word.hasPrefix("-") && !word.hasPrefix("--"))) { return true }
     if word == "overdue" || word == "(" || word == "not" { return true }
+    if word.count > 2 && word.hasPrefix("/") && word.hasSuffix("/") { return true }
+    if word.lowercased().hasPrefix("limit:") { return true }
     return FilterKey.split(word) != nil
   }
 

@@ -8,6 +8,7 @@ import TodoCore
 struct FilterKey: Equatable {
   enum Name: String, CaseIterable {
     case project, priority, status, title, due, wait, scheduled, until, created, modified, completed
+    case tags, id, uuid, depends, parent, recur
   }
 
   var name: Name
@@ -15,7 +16,15 @@ struct FilterKey: Equatable {
   var modifier: String?
 
   /// Other spellings of the keys.
-  static let aliases: [String: Name] = ["pri": .priority, "sched": .scheduled]
+  static let aliases: [String: Name] = [
+    "pri": .priority, "sched": .scheduled, "description": .title, "desc": .title, "entry": .created, "end": .completed,
+    "tag": .tags,
+  ]
+
+  /// Taskwarrior's modifiers for text (`title`, `project`): what each one compares.
+  static let textModifiers = [
+    "is", "equals", "isnt", "not", "has", "contains", "hasnt", "startswith", "left", "endswith", "right", "word", "noword",
+  ]
 
   /// The date field a key compares, if it is one.
   var dateField: DateField? { DateField(rawValue: name.rawValue) }
@@ -37,11 +46,16 @@ struct FilterKey: Equatable {
 
   /// Every key and modifier a filter knows (shell completion offers them).
   static let filterSpellings: [String] = {
-    var spellings = ["project", "project.not", "priority", "pri", "status", "title.has", "title.not"]
+    var spellings = [
+      "project", "project.not", "priority", "pri", "pri.above", "pri.below", "status", "title.has", "title.not", "tags",
+      "tags.has", "tags.hasnt", "limit", "id", "uuid", "depends", "depends.any", "parent", "recur", "recur.any",
+    ]
+    spellings += ["has", "hasnt", "startswith", "endswith", "word", "noword", "is", "isnt"].map { "description.\($0)" }
     for field in DateField.allCases {
       spellings.append(field.rawValue)
       spellings += ["by", "before", "after", "none", "any"].map { "\(field.rawValue).\($0)" }
     }
+    spellings += ["entry.before", "entry.after", "end.before", "end.after"]
     return spellings
   }()
 }
@@ -66,12 +80,34 @@ extension ArgumentDecoder {
     case term(FilterTerm)
     case references([TaskReference])
     case status(StatusFilter)
+    /// `limit:N`, which is not a condition (kept in `filterLimit`).
+    case limit
   }
 
   /// Builds a filter from words (each with whether it came after `--`, which makes it a plain
   /// word). Terms combine with AND; `or`, `not` and parentheses (`(` and `)` as words of their
   /// own) group them; `not` binds tighter than AND, which binds tighter than `or`.
   mutating func filter(_ words: [FilterWord]) throws(UsageError) -> TodoFilter {
+    // A whole filter in one quoted argument (`todo list 'project:home or +errand'`) is the
+    // filter it spells; a quoted phrase of plain words stays one phrase to search for.
+    let words = words.flatMap { word -> [FilterWord] in
+      guard !word.plain, word.text.contains(where: { $0 == " " || $0 == "\t" }) else { return [word] }
+      let parts = splitWords(word.text)
+      // Only a filter's structure (`or`, `and`, parentheses) beside a real term (`key:value`,
+      // `+tag`, `/re/`) makes it one: `'top 10 films'`, `'do not disturb'`, `'Give +1'` and
+      // `'title.not:Buy milk'` (a value with a space) stay what they were.
+      let structure = parts.contains { ["or", "and", "(", ")"].contains($0.text.lowercased()) }
+      let spellsAFilter = structure && parts.contains { part in
+        let text = part.text
+        if FilterKey.split(text) != nil || (text.count > 2 && text.hasPrefix("/") && text.hasSuffix("/")) { return true }
+        return text.count > 1 && (text.hasPrefix("+") || text.hasPrefix("-")) && !Self.isNumber(text) && text.dropFirst().first?.isLetter == true
+      }
+      guard spellsAFilter else { return [word] }
+      let spelled = parts.map { FilterWord($0.text, at: word.position) }
+      // With `or` it is one group: `'project:home or +errand' status:all` is (… or …) AND status.
+      guard parts.contains(where: { $0.text.lowercased() == "or" }) else { return spelled }
+      return [FilterWord("(", at: word.position)] + spelled + [FilterWord(")", at: word.position)]
+    }
     // Each word (and each value of a comma list) is a condition or two in SQL, which binds at
     // most 32,766 values: a filter past the limit is refused before any of it is read.
     let operators: Set<String> = ["(", ")", "or", "and", "not"]
@@ -102,6 +138,7 @@ extension ArgumentDecoder {
       switch item {
       case .references(let references): filter.references += references
       case .status(let status): filter.status = status
+      case .limit: break
       case .term(.tag(let name)): filter.includeTags.append(name)
       case .term(.not(.tag(let name))): filter.excludeTags.append(name)
       case .term(.word(let text)): filter.words.append(text)
@@ -217,6 +254,7 @@ extension ArgumentDecoder {
       case .term(let term): terms.append(term)
       case .references: throw .invalid("filter: task ids cannot be inside 'or' or parentheses; put them first")
       case .status: throw .invalid("filter: status: cannot be inside 'or' or parentheses; use +PENDING, +DONE or +DELETED there")
+      case .limit: throw .invalid("filter: limit: cannot be inside 'or' or parentheses")
       }
     }
     return terms.count == 1 ? terms[0] : .all(terms)
@@ -242,6 +280,21 @@ extension ArgumentDecoder {
       return .term(include ? .tag(name) : .not(.tag(name)))
     }
     if word == "overdue" { return .term(.virtual(.overdue)) }
+    if word.count > 2, word.hasPrefix("/"), word.hasSuffix("/") {
+      let pattern = String(word.dropFirst().dropLast())
+      let ignoringCase = !configuration.searchIsCaseSensitive
+      if let problem = RegularExpression.check(pattern, ignoringCase: ignoringCase) {
+        throw .badValue(option: "filter", value: word, reason: "not a regular expression: \(problem) (word \(at))")
+      }
+      return .term(.matches(pattern, ignoringCase: ignoringCase, in: .titleOrNotes))
+    }
+    if word.lowercased().hasPrefix("limit:") {
+      let value = String(word.dropFirst("limit:".count))
+      guard !nested else { throw .invalid("filter: limit: cannot be inside 'or' or parentheses (word \(at))") }
+      guard value != "page" else { throw .badValue(option: "limit", value: value, reason: "give a number of tasks (word \(at))") }
+      filterLimit = try Self.positiveCount(value, option: "limit")
+      return .limit
+    }
     if let (key, value) = FilterKey.split(word) {
       return try attributeTerm(key, value: value, word: word, at: at)
     }
@@ -259,6 +312,19 @@ extension ArgumentDecoder {
       throw .invalid(
         "filter: unknown attribute '\(key)' at word \(at); did you mean '\(meantKey)'? (\(meant); put -- before the word to search for it as text)")
     }
+    // Any other `key:value` or `key.modifier:value` is an attribute we do not have, never text
+    // to search for: a filter that quietly matched nothing would look like "no such tasks".
+    if let colon = word.firstIndex(of: ":"), colon != word.startIndex, !word[word.index(after: colon)...].hasPrefix("/"),
+      word[..<colon].allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "." || $0 == "_") }),
+      word.first!.isLetter
+    {
+      let key = String(word[..<colon]).lowercased()
+      let base = String(key.prefix { $0 != "." })
+      let known = FilterKey.Name.allCases.map(\.rawValue) + FilterKey.aliases.keys.sorted() + ["limit"]
+      let meant = closestMatch(to: base, in: known)
+      let hint = meant.map { "did you mean '\($0)'?" } ?? "filters know \(known.joinedText(", "))."
+      throw .invalid("filter: unknown attribute '\(key)' at word \(at); \(hint) Put -- before the word to search for it as text")
+    }
     if let warning = Self.nearMissWarning(word, keptAs: "a search word", filterWords: true) { warnings.append(warning) }
     return .term(.word(word))
   }
@@ -266,17 +332,22 @@ extension ArgumentDecoder {
   /// `project:`, `pri:`, `status:`, `title.has:`, `due.by:` … as a term.
   private func attributeTerm(_ key: FilterKey, value: String, word: String, at: Int) throws(UsageError) -> Item {
     func unknownModifier(_ known: [String]) -> UsageError {
-      let spellings = known.map { $0.isEmpty ? "\(key.name.rawValue)" : "\(key.name.rawValue).\($0)" }
       let typed = String(word[..<(word.firstIndex(of: ":") ?? word.endIndex)]).lowercased()
+      // The key as typed (`entry` for created), so that the suggestion is in the user's words.
+      let base = String(typed.prefix { $0 != "." })
+      let spellings = known.map { $0.isEmpty ? base : "\(base).\($0)" }
       if let meant = closestMatch(to: typed, in: spellings) {
         return .invalid("filter: unknown attribute '\(typed)' at word \(at); did you mean '\(meant):'?")
       }
-      return .invalid("filter: unknown attribute '\(typed)' at word \(at); \(key.name.rawValue) takes \(spellings.map { $0 + ":" }.joinedText(", "))")
+      return .invalid("filter: unknown attribute '\(typed)' at word \(at); \(base) takes \(spellings.map { $0 + ":" }.joinedText(", "))")
     }
     switch key.name {
     case .project:
       let names = value.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
       switch key.modifier {
+      case "is", "equals" where !value.isEmpty && names.count == 1:
+        // Taskwarrior's `.is`: that project alone, not its sub-projects.
+        return .term(Self.textTerm(.project, "is", value))
       case nil, "is", "not":
         let term: FilterTerm
         if value.isEmpty {
@@ -289,7 +360,12 @@ extension ArgumentDecoder {
       case "none", "any":
         guard value.isEmpty else { throw .badValue(option: "project.\(key.modifier!)", value: value, reason: "takes no value (word \(at))") }
         return .term(key.modifier == "none" ? .project(nil) : .not(.project(nil)))
-      default: throw unknownModifier(["", "not", "none", "any"])
+      case "isnt":
+        return .term(.not(value.isEmpty ? .project(nil) : names.count == 1 ? .project(names[0]) : .any(names.map { .project($0) })))
+      case let modifier? where FilterKey.textModifiers.contains(modifier):
+        guard !value.isEmpty else { throw .badValue(option: word, value: value, reason: "give the text to look for (word \(at))") }
+        return .term(Self.textTerm(.project, modifier, value))
+      default: throw unknownModifier(["", "not", "none", "any"] + FilterKey.textModifiers)
       }
     case .priority:
       if key.modifier == "none" || key.modifier == "any", !value.isEmpty {
@@ -309,26 +385,75 @@ extension ArgumentDecoder {
         term = priorities.count == 1 ? priorities[0] : .any(priorities)
       }
       switch key.modifier {
-      case nil, "is": break
-      case "not": term = .not(term)
+      case nil, "is", "equals": break
+      case "not", "isnt": term = .not(term)
       case "none": term = .priority(nil)
       case "any": term = .not(.priority(nil))
-      default: throw unknownModifier(["", "not", "none", "any"])
+      case "above", "over", "below", "under":
+        guard let given = Priority(parsing: value), !value.contains(",") else {
+          throw .badValue(option: "pri.\(key.modifier!)", value: value, reason: "give one of H, M or L (word \(at))")
+        }
+        let higher = ["above", "over"].contains(key.modifier!)
+        let chosen = Priority.allCases.filter { higher ? $0.rank > given.rank : $0.rank < given.rank }
+        // Below L is no priority at all, as in Taskwarrior (where no priority ranks lowest).
+        let terms = chosen.map { FilterTerm.priority($0) } + (higher ? [] : [.priority(nil)])
+        term = terms.count == 1 ? terms[0] : .any(terms)
+      default: throw unknownModifier(["", "not", "none", "any", "above", "below"])
       }
       return .term(term)
     case .status:
-      guard key.modifier == nil else { throw unknownModifier([""]) }
+      guard key.modifier == nil || key.modifier == "is" else { throw unknownModifier([""]) }
+      // Taskwarrior's names: a waiting task is pending here, with a wait date still ahead.
+      switch value.lowercased() {
+      case "completed": return .status(.done)
+      case "waiting": return .term(.virtual(.waiting))
+      case "recurring": return .term(.virtual(.recurring))
+      default: break
+      }
       guard let status = StatusFilter(rawValue: value.lowercased()) else {
         throw .badValue(option: "status", value: value, reason: "use pending, done, deleted, closed or all (word \(at))")
       }
       return .status(status)
     case .title:
       guard !value.isEmpty else { throw .badValue(option: word, value: value, reason: "give the text to look for (word \(at))") }
+      // `title` is the title alone; Taskwarrior's `description` is the title or a note, as
+      // Taskwarrior matches its annotations too.
+      let typed = word.prefix { $0 != "." && $0 != ":" }.lowercased()
+      let withNotes = typed == "description" || typed == "desc"
+      let contains: FilterTerm = withNotes ? .word(value) : .titleHas(value)
+      let column: TextColumn = withNotes ? .titleOrNotes : .title
       switch key.modifier {
-      case "has", "contains": return .term(.titleHas(value))
-      case "not": return .term(.not(.titleHas(value)))
-      default: throw unknownModifier(["has", "not"])
+      case "has", "contains": return .term(contains)
+      case "not", "hasnt": return .term(.not(contains))
+      // Taskwarrior's `description:x` matches titles that start with x.
+      case nil: return .term(Self.textTerm(column, "startswith", value))
+      case let modifier? where FilterKey.textModifiers.contains(modifier): return .term(Self.textTerm(column, modifier, value))
+      default: throw unknownModifier([""] + FilterKey.textModifiers)
       }
+    case .tags:
+      switch key.modifier {
+      case "none", "any":
+        guard value.isEmpty else { throw .badValue(option: "tags.\(key.modifier!)", value: value, reason: "takes no value (word \(at))") }
+        return .term(key.modifier == "any" ? .virtual(.tagged) : .not(.virtual(.tagged)))
+      case nil, "is", "has", "contains", "hasnt", "not", "isnt", "noword", "word":
+        guard !value.isEmpty else { throw .badValue(option: word, value: value, reason: "give a tag, like tags:home (word \(at))") }
+        let names = value.split(separator: ",").map { String($0) }
+        let term: FilterTerm = names.count == 1 ? .tag(names[0]) : .any(names.map { .tag($0) })
+        return .term(["hasnt", "not", "isnt", "noword"].contains(key.modifier) ? Self.negated(term) : term)
+      default: throw unknownModifier(["", "has", "hasnt", "any", "none"])
+      }
+    case .id:
+      guard key.modifier == nil, let references = TaskReference.list(value), !references.contains(where: { if case .uuidPrefix = $0 { true } else { false } })
+      else { throw .badValue(option: "id", value: value, reason: "give ids: 3, 3-7 or 1,4 (word \(at))") }
+      return .references(references)
+    case .uuid:
+      let lowered = value.lowercased()
+      guard key.modifier == nil, !lowered.isEmpty, lowered.count <= 36, lowered.allSatisfy({ $0.isHexDigit || $0 == "-" }) else {
+        throw .badValue(option: "uuid", value: value, reason: "give a UUID or the start of one (word \(at))")
+      }
+      return .term(.uuidStarts(lowered))
+    case .depends, .parent, .recur:
+      return .term(try linkTerm(key, value: value, word: word, at: at))
     case .due, .wait, .scheduled, .until, .created, .modified, .completed:
       let field = key.dateField!
       var comparison: DateComparison
@@ -339,7 +464,12 @@ extension ArgumentDecoder {
       case "after", "above", "over": comparison = .after
       case "none": comparison = .none
       case "any": comparison = .any
-      default: throw unknownModifier(["", "by", "before", "after", "none", "any"])
+      case "isnt", "not":
+        guard !value.isEmpty else { throw .badValue(option: word, value: value, reason: "needs a date (word \(at))") }
+        let inner = try attributeTerm(FilterKey(name: key.name, modifier: nil), value: value, word: word, at: at)
+        guard case .term(let term) = inner else { return inner }
+        return .term(.not(term))
+      default: throw unknownModifier(["", "by", "before", "after", "above", "below", "none", "any", "isnt"])
       }
       if comparison == .none || comparison == .any {
         guard value.isEmpty else {
@@ -364,6 +494,58 @@ extension ArgumentDecoder {
         }
       }
       return .term(.date(DateCondition(field: field, comparison: comparison, value: date)))
+    }
+  }
+
+  /// One of Taskwarrior's text modifiers on a column, as a regular expression ignoring case.
+  private static func textTerm(_ column: TextColumn, _ modifier: String, _ value: String) -> FilterTerm {
+    let text = regexEscaped(value)
+    let edge = "([^[:alnum:]_]|$)"
+    let pattern: String
+    switch modifier {
+    case "is", "equals", "isnt", "not": pattern = "^\(text)$"
+    case "startswith", "left": pattern = "^" + text
+    case "endswith", "right": pattern = text + "$"
+    case "word", "noword": pattern = "(^|[^[:alnum:]_])" + text + edge
+    default: pattern = text
+    }
+    let term = FilterTerm.matches(pattern, ignoringCase: true, in: column)
+    return ["isnt", "not", "hasnt", "noword"].contains(modifier) ? .not(term) : term
+  }
+
+  /// Text with every character that means something in a POSIX extended expression escaped.
+  static func regexEscaped(_ text: String) -> String {
+    var escaped = ""
+    for character in text {
+      if "\\.[]()*+?{}|^$".contains(character) { escaped.append("\\") }
+      escaped.append(character)
+    }
+    return escaped
+  }
+
+  /// `depends:3` (waits for task 3), `parent:3`, and `.any`/`.none` of those and of `recur`.
+  private func linkTerm(_ key: FilterKey, value: String, word: String, at: Int) throws(UsageError) -> FilterTerm {
+    let name = key.name.rawValue
+    let kind: LinkKind = key.name == .depends ? .depends : key.name == .parent ? .parent : .series
+    let exists = FilterTerm.linked(kind, to: [])
+    switch key.modifier {
+    case "any", "none":
+      guard value.isEmpty else { throw .badValue(option: "\(name).\(key.modifier!)", value: value, reason: "takes no value (word \(at))") }
+      return key.modifier == "any" ? exists : .not(exists)
+    case nil where key.name != .recur:
+      if value.isEmpty { return .not(exists) }
+      guard let references = TaskReference.list(value), references.allSatisfy({ if case .id = $0 { true } else { false } }) else {
+        throw .badValue(option: name, value: value, reason: "give task ids, like \(name):3 or \(name):3,4 (word \(at))")
+      }
+      return .linked(kind, to: references.compactMap { if case .id(let id) = $0 { id } else { nil } })
+    case nil where !value.isEmpty:
+      guard let rule = RecurrenceRule(parsing: value) else {
+        throw .badValue(option: "recur", value: value, reason: "not a recurrence rule; see 'todo help recurrence' (word \(at))")
+      }
+      return .seriesRule(rule.description)
+    default:
+      let forms = key.name == .recur ? ["recur:RULE", "recur.any:", "recur.none:"] : ["\(name):ID", "\(name).any:", "\(name).none:"]
+      throw .invalid("filter: '\(word)' at word \(at): \(name) takes \(forms.joinedText(", "))")
     }
   }
 

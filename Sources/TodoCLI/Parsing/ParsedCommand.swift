@@ -84,6 +84,32 @@ enum Command: Equatable, Sendable {
   case context(ContextRequest)
   /// `edit ID`: the task in $EDITOR.
   case edit(TaskReference)
+  /// `count`, `ids`, `uuids`, `_ids`, `_uuids`: the tasks a filter selects, counted or named.
+  case selection(ListQuery, SelectionOutput)
+  /// `_get ID.ATTRIBUTE…`: attributes of tasks, for scripts.
+  case get([AttributeReference])
+  /// `_unique ATTRIBUTE [filter]`: the values an attribute takes among the tasks.
+  case unique(String, ListQuery)
+  /// `_projects`, `_tags`: the names, one a line.
+  case plainNames(tags: Bool)
+  /// `denotate ID TEXT`: removes the note with that text (or the one note containing it).
+  case removeNoteMatching(TaskReference, String)
+}
+
+/// How `count`, `ids`, `uuids`, `_ids` and `_uuids` print the tasks they select.
+enum SelectionOutput: Sendable, Equatable {
+  /// `count`: how many.
+  case count
+  /// `ids`: the ids as ranges on one line (`1-3 5`); `_ids`: one a line.
+  case ids(oneALine: Bool)
+  /// `uuids`: the UUIDs on one line; `_uuids`: one a line.
+  case uuids(oneALine: Bool)
+}
+
+/// `3.due` in `_get 3.due`.
+struct AttributeReference: Sendable, Equatable {
+  var task: TaskReference
+  var attribute: String
 }
 
 /// `config`, `config get KEY`, `config set KEY VALUE`, `config unset KEY`.
@@ -117,6 +143,8 @@ struct TimesheetQuery: Equatable, Sendable {
 struct Invocation: Equatable, Sendable {
   var options = GlobalOptions()
   var command: Command
+  /// The command that was named (`list` for a report or a bare filter): what hooks are told.
+  var name = CommandName.list
   /// The command's words as typed, for the undo journal (`done 3-7`).
   var commandLine: String
   /// Things worth saying about what was typed that did not stop it (`proj:x` kept as text).

@@ -49,6 +49,10 @@ enum UsageError: Error, Equatable, Sendable {
     case .unknownCommand(let word, let suggestion):
       if let suggestion, !suggestion.isEmpty { return "did you mean '\(suggestion)'?" }
       if suggestion == "" {
+        let base = String(word.prefix { $0 != "." })
+        if let planned = TaskwarriorWords.plannedIn[base] {
+          return "todo has no '\(word)' command yet: \(planned); 'todo help' lists the commands"
+        }
         return "todo has no '\(word)' command yet; 'todo help' lists the commands"
       }
       return "to add a task, run: todo add \(word) …; see 'todo help' for the commands"

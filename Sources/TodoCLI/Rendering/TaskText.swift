@@ -83,7 +83,8 @@ struct TaskText {
         }
       }
       columns += [
-        Table.Column(header: "Project", shrink: .truncateThenDrop), Table.Column(header: "Tags", shrink: .truncateThenDrop),
+        Table.Column(header: "Project", shrink: .truncateThenDrop, cutsInTheMiddle: true),
+        Table.Column(header: "Tags", shrink: .truncateThenDrop),
         Table.Column(header: "Title", flexible: true),
       ]
       self.columns = columns
@@ -298,6 +299,27 @@ struct TaskText {
         lines.append(
           "  \(index + 1). " + styled(Timestamp.localDescription(note.created), .dim) + "  " + sanitizedForTerminal(note.text))
       }
+    }
+    return lines
+  }
+}
+
+extension TaskText {
+  /// `show`'s History: each command that changed the task (as far back as the undo journal
+  /// goes), with what it changed: `priority: - → H`.
+  func history(_ entries: [TaskHistoryEntry]) -> [String] {
+    guard !entries.isEmpty else { return [] }
+    var lines = [styled("History", .bold)]
+    for entry in entries {
+      lines.append("  " + styled(Timestamp.localDescription(entry.time), .dim) + "  " + sanitizedForTerminal(entry.command))
+      guard let changes = entry.changes else {
+        lines.append("    made the task")
+        continue
+      }
+      let said = changes.map { change in
+        "\(change.field): \(sanitizedForTerminal(change.old ?? "-")) → \(sanitizedForTerminal(change.new ?? "-"))"
+      }
+      lines.append("    " + (said.isEmpty ? "nothing shown here changed (time, links or notes' text)" : said.joinedText("; ")))
     }
     return lines
   }

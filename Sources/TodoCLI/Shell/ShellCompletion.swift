@@ -58,10 +58,7 @@ struct ShellCompletion {
   }
 
   /// The commands whose arguments are task ids.
-  static let idCommands: Set<String> = [
-    "show", "update", "edit", "done", "reopen", "delete", "rm", "note", "why", "start", "stop", "duplicate", "append",
-    "prepend", "purge",
-  ]
+  static let idCommands: Set<String> = Set(CommandName.spellings.filter { $0.value.declaration.ids == .named }.keys)
 
   /// Titles longer than this many characters are cut in the list of id candidates.
   static let displayedTitleLength = 50
@@ -206,6 +203,7 @@ struct ShellCompletion {
   static let dateWords = [
     "today", "tomorrow", "yesterday", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday",
     "sod", "eod", "sow", "eow", "som", "eom", "soq", "eoq", "soy", "eoy", "now", "noon", "midnight", "later", "someday",
+    "soww", "eoww", "sonw", "eonw", "sonm", "eonm", "easter", "goodfriday",
   ]
 
   /// The names that start with `word`.

@@ -55,6 +55,8 @@ public struct TodoChanges: Sendable, Equatable {
   /// Words added after (`append`) or before (`prepend`) the title.
   public var appendText: String?
   public var prependText: String?
+  /// `/old/new/`: text replaced in the title, or else in the notes.
+  public var substitution: Substitution?
 
   public init(title: String? = nil) {
     self.title = title
@@ -64,7 +66,7 @@ public struct TodoChanges: Sendable, Equatable {
   public var isEmpty: Bool {
     title == nil && addTags.isEmpty && removeTags.isEmpty && project == nil && priority == nil && due == nil
       && wait == nil && scheduled == nil && until == nil && notes.isEmpty && !changesLinks && appendText == nil
-      && prependText == nil && editedNotes.isEmpty && removedNotes.isEmpty
+      && prependText == nil && editedNotes.isEmpty && removedNotes.isEmpty && substitution == nil
   }
 
   /// True when the change touches a parent, a dependency or a series (resolved by the store).
@@ -81,6 +83,7 @@ public struct TodoChanges: Sendable, Equatable {
     if let title { todo.title = title }
     if let appendText { todo.title += " " + appendText }
     if let prependText { todo.title = prependText + " " + todo.title }
+    if let substitution { try substitution.apply(to: &todo) }
     switch project {
     case .set(let value): todo.project = value
     case .clear: todo.project = nil
@@ -207,5 +210,41 @@ public enum Validation {
       guard note.contains(where: { !$0.isWhitespace }) else { throw .invalid("a note cannot be empty") }
       guard note.utf8.count <= 100_000 else { throw .invalid("the note is longer than 100,000 bytes") }
     }
+  }
+}
+
+/// Taskwarrior's `/old/new/` (`/old/new/g`: every occurrence): the text replaced in the title
+/// when the title has it, else in the first note that has it (every note with `g`). The text
+/// is compared as typed (case included), not as a pattern.
+public struct Substitution: Sendable, Equatable {
+  public var old: String
+  public var new: String
+  public var everywhere: Bool
+
+  public init(old: String, new: String, everywhere: Bool) {
+    self.old = old
+    self.new = new
+    self.everywhere = everywhere
+  }
+
+  /// - Throws: `TodoError.invalid` when neither the title nor a note has the text, or the
+  ///   title would be left empty.
+  func apply(to todo: inout Todo) throws(TodoError) {
+    if todo.title.contains(old) {
+      todo.title = replaced(in: todo.title)
+      guard todo.title.contains(where: { !$0.isWhitespace }) else {
+        throw .invalid("task \(todo.id): replacing '\(old)' would leave the title empty")
+      }
+      return
+    }
+    let having = todo.notes.indices.filter { todo.notes[$0].text.contains(old) }
+    guard let first = having.first else {
+      throw .invalid("task \(todo.id) has no '\(old)' in its title or notes (the text is compared as typed, case included)")
+    }
+    for index in everywhere ? having : [first] { todo.notes[index].text = replaced(in: todo.notes[index].text) }
+  }
+
+  private func replaced(in text: String) -> String {
+    text.replacing(old, with: new, maxReplacements: everywhere ? .max : 1)
   }
 }

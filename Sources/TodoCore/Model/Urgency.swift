@@ -35,6 +35,10 @@ public enum Urgency {
     public var project = 1.0
     public var blocked = -5.0
     public var waiting = -3.0
+    /// Taskwarrior's `urgency.user.tag.NAME.coefficient`: a term for each tag named.
+    public var userTags: [String: Double] = [:]
+    /// `urgency.user.project.NAME.coefficient`: a term for the project and its sub-projects.
+    public var userProjects: [String: Double] = [:]
 
     public init() {}
 
@@ -89,6 +93,12 @@ public enum Urgency {
     let tagFactor = todo.tags.count >= 3 ? 1 : todo.tags.count == 2 ? 0.9 : todo.tags.count == 1 ? 0.8 : 0
     add("tags", tagFactor, c.tags, "\(todo.tags.count) tag\(todo.tags.count == 1 ? "" : "s")")
     if todo.project != nil { add("project", 1, c.project, "has a project") }
+    for tag in todo.tags { if let coefficient = c.userTags[tag] { add("tag.\(tag)", 1, coefficient, "tagged +\(tag)") } }
+    if let project = todo.project {
+      for (name, coefficient) in c.userProjects.sorted(by: { $0.key < $1.key }) where project == name || project.hasPrefix(name + ".") {
+        add("project.\(name)", 1, coefficient, "in project \(name)")
+      }
+    }
     if todo.isBlocked { add("blocked", 1, c.blocked, "waits for \(todo.depends.filter(\.isOpen).map { String($0.id) }.joinedText(", "))") }
     if let date = todo.wait, !date.isPast(now: now), date.sortInstant > now { add("waiting", 1, c.waiting, "hidden until its wait date") }
     return terms

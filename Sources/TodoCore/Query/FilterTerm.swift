@@ -123,6 +123,17 @@ public enum VirtualTag: String, Sendable, Equatable, CaseIterable {
   case parent = "PARENT", child = "CHILD"
   /// Being worked on now (`todo start`).
   case active = "ACTIVE"
+  /// Taskwarrior's names: has notes (annotations); done; waits for no pending task.
+  case annotated = "ANNOTATED", completed = "COMPLETED", unblocked = "UNBLOCKED"
+  /// Due yesterday, today (as TODAY), this quarter, this year.
+  case yesterday = "YESTERDAY", dueToday = "DUETODAY", quarter = "QUARTER", year = "YEAR"
+  /// An instance of a series (ended or not); a series' template, which is never a task here.
+  case instance = "INSTANCE", template = "TEMPLATE"
+  /// The task added last.
+  case latest = "LATEST"
+  /// Has a Taskwarrior attribute of the user's own (a UDA) kept from an import. No UDA is
+  /// defined here, so every such value is also an orphan, as Taskwarrior calls them.
+  case uda = "UDA", orphan = "ORPHAN"
 
   /// The condition, for tasks as of `now`.
   func term(now: Int64) -> FilterTerm {
@@ -179,11 +190,44 @@ public enum VirtualTag: String, Sendable, Equatable, CaseIterable {
     case .noted: return .sql(Predicate(sql: "EXISTS (SELECT 1 FROM note WHERE note.todo_id = todo.id)"))
     case .project: return .sql(Predicate(sql: "todo.project IS NOT NULL"))
     case .priority: return .sql(Predicate(sql: "todo.priority IS NOT NULL"))
+    case .annotated: return VirtualTag.noted.term(now: now)
+    case .completed: return .status(.done)
+    case .unblocked: return .not(VirtualTag.blocked.term(now: now))
+    case .yesterday: return .date(DateCondition(field: .due, comparison: .on, value: .day(today.adding(days: -1))))
+    case .dueToday: return VirtualTag.today.term(now: now)
+    case .quarter:
+      let firstMonth = (today.month - 1) / 3 * 3 + 1
+      let lastMonth = firstMonth + 2
+      return on(
+        .due, from: CalendarDay(year: today.year, month: firstMonth, day: 1),
+        to: CalendarDay(year: today.year, month: lastMonth, day: Civil.daysIn(month: lastMonth, year: today.year)))
+    case .year:
+      return on(.due, from: CalendarDay(year: today.year, month: 1, day: 1), to: CalendarDay(year: today.year, month: 12, day: 31))
+    case .instance: return .linked(.series, to: [])
+    case .template: return .sql(Predicate(sql: "0"))
+    case .latest: return .sql(Predicate(sql: "todo.id = (SELECT max(id) FROM todo)"))
+    case .uda, .orphan:
+      return .sql(Predicate(sql: """
+        EXISTS (SELECT 1 FROM extra WHERE extra.todo_id = todo.id AND extra.format = 'taskwarrior'
+                AND extra.name NOT IN ('project', 'priority', 'recur', 'mask', 'imask', 'start', 'until', 'urgency', 'id'))
+        """))
     case .pending: return pending
     case .done: return .status(.done)
     case .deleted: return .status(.deleted)
     }
   }
+}
+
+/// A link between tasks a filter can ask about.
+public enum LinkKind: Sendable, Equatable {
+  case depends, parent, series
+}
+
+/// The text a regular expression is matched against.
+public enum TextColumn: Sendable, Equatable {
+  case title, project
+  /// The title, or any of the notes.
+  case titleOrNotes
 }
 
 /// One term of a filter's boolean structure: `+home`, `project:work`, `due.by:fri`, `+OVERDUE`,
@@ -205,6 +249,15 @@ public indirect enum FilterTerm: Sendable, Equatable {
   case titleHas(String)
   /// The title or a note contains the text.
   case word(String)
+  /// The text matches the POSIX extended regular expression (`/re/`, `project.startswith:x`).
+  case matches(String, ignoringCase: Bool, in: TextColumn)
+  /// The UUID starts with the text (lower-case hex and dashes).
+  case uuidStarts(String)
+  /// Waits for, or is a subtask of, one of the tasks (ids); with none: has any such link. A
+  /// series link has no ids: it is an instance of a series.
+  case linked(LinkKind, to: [Int64])
+  /// An instance of a series with this rule (its canonical text: `weekly`, `2w`).
+  case seriesRule(String)
   case all([FilterTerm])
   case any([FilterTerm])
   case not(FilterTerm)
@@ -234,6 +287,32 @@ public indirect enum FilterTerm: Sendable, Equatable {
       return Predicate(
         sql: "(todo_contains(todo.title, ?) OR todo.id IN (SELECT todo_id FROM note WHERE todo_contains(text, ?)))",
         arguments: [.text(folded), .text(folded)])
+    case .matches(let pattern, let ignoringCase, let column):
+      let arguments: [SQLValue] = [.text(pattern), .integer(ignoringCase ? 1 : 0)]
+      switch column {
+      case .title: return Predicate(sql: "todo_regexp(todo.title, ?, ?)", arguments: arguments)
+      // No project: no match (0, not NULL, so that `not` is exact).
+      case .project: return Predicate(sql: "coalesce(todo_regexp(todo.project, ?, ?), 0)", arguments: arguments)
+      case .titleOrNotes:
+        return Predicate(
+          sql: "(todo_regexp(todo.title, ?, ?) OR todo.id IN (SELECT todo_id FROM note WHERE todo_regexp(text, ?, ?)))",
+          arguments: arguments + arguments)
+      }
+    case .uuidStarts(let prefix):
+      return Predicate(sql: "substr(todo.uuid, 1, ?) = ?", arguments: [.integer(Int64(prefix.utf8.count)), .text(prefix)])
+    case .linked(let kind, let ids):
+      let marks = Array(repeating: "?", count: ids.count).joined(separator: ", ")
+      let arguments = ids.map { SQLValue.integer($0) }
+      switch kind {
+      case .depends where ids.isEmpty: return Predicate(sql: "EXISTS (SELECT 1 FROM dependency WHERE dependency.todo_id = todo.id)")
+      case .depends:
+        return Predicate(sql: "todo.id IN (SELECT todo_id FROM dependency WHERE depends_on IN (\(marks)))", arguments: arguments)
+      case .parent where ids.isEmpty: return Predicate(sql: "todo.parent_id IS NOT NULL")
+      case .parent: return Predicate(sql: "coalesce(todo.parent_id IN (\(marks)), 0)", arguments: arguments)
+      case .series: return Predicate(sql: "todo.series_id IS NOT NULL")
+      }
+    case .seriesRule(let rule):
+      return Predicate(sql: "coalesce(todo.series_id IN (SELECT id FROM series WHERE rule = ?), 0)", arguments: [.text(rule)])
     case .all(let terms): return .all(terms.map { $0.predicate(now: now) })
     case .any(let terms):
       return .any(terms.map { $0.predicate(now: now) })
@@ -260,7 +339,7 @@ public indirect enum FilterTerm: Sendable, Equatable {
   var mentionsStatus: Bool { contains { term in
     switch term {
     case .status: true
-    case .virtual(let tag): [.pending, .done, .deleted].contains(tag)
+    case .virtual(let tag): [.pending, .done, .deleted, .completed].contains(tag)
     default: false
     }
   } }

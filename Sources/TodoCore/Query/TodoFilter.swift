@@ -105,7 +105,8 @@ public struct TodoFilter: Sendable, Equatable {
   }
 
   /// Waiting tasks are hidden from a list of pending tasks (`leavesOutWaiting`) unless the
-  /// filter asks about the wait date (`+WAITING`, `wait.any:`) or names tasks by id.
+  /// filter asks about the wait date (`+WAITING`, `wait.any:`) or names tasks by id; so are
+  /// tasks past their until date, which the next write deletes.
   public var hidesWaiting: Bool {
     leavesOutWaiting && effectiveStatus == .pending && references.isEmpty && !conditions.contains(where: \.mentionsWait)
   }
@@ -141,6 +142,9 @@ public struct TodoFilter: Sendable, Equatable {
     if hidesWaiting {
       let waiting = DateCondition(field: .wait, comparison: .after, value: .instant(now)).predicate(now: now)
       terms.append(Predicate(sql: "(todo.wait IS NULL OR (\(waiting.sql)) IS NOT TRUE)", arguments: waiting.arguments))
+      // A task past its until date leaves the list at once; the next write deletes it.
+      let expired = DateCondition(field: .until, comparison: .before, value: .instant(now)).predicate(now: now)
+      terms.append(Predicate(sql: "(todo.until IS NULL OR (\(expired.sql)) IS NOT TRUE)", arguments: expired.arguments))
     }
     return .all(terms)
   }

@@ -193,10 +193,17 @@ public enum Schema {
     CREATE UNIQUE INDEX interval_running ON interval (todo_id) WHERE stopped IS NULL;
     """
 
+  /// Version 7: the journal's changes by task, so that `show` lists a task's own history
+  /// without reading the whole journal.
+  static let version7 = """
+    CREATE INDEX journal_change_by_todo ON journal_change (todo_id);
+    """
+
   /// Every step, in order.
   public static let migrator = Migrator([
     Migration(version: 1, sql: version1), Migration(version: 2, sql: version2), Migration(version: 3, sql: version3),
     Migration(version: 4, sql: version4), Migration(version: 5, sql: version5), Migration(version: 6, sql: version6),
+    Migration(version: 7, sql: version7),
   ])
 }
 
@@ -227,6 +234,7 @@ public enum TodoDatabase {
       options.wal = false
       let context = try Context(path: path, options: options)
       try TextSearch.define.operate(in: context)
+      try RegularExpression.define.operate(in: context)
       let version = try checkOwnership.operate(in: context)
       guard upgrade else { return context }
       if !readOnly { try Context.enableWAL().operate(in: context) }

@@ -225,6 +225,12 @@ extension TodoStore {
           for number in changes.removedNotes {
             try connection.execute("DELETE FROM note WHERE id = ?", [.integer(before.notes[number - 1].id)])
           }
+          // Notes a substitution changed (`/old/new/`), in place.
+          if changes.substitution != nil {
+            for (note, old) in zip(todo.notes, before.notes) where note.text != old.text {
+              try connection.execute("UPDATE note SET text = ? WHERE id = ?", [.text(note.text), .integer(old.id)])
+            }
+          }
           try addNotes(changes.notes, to: todo.id, now: now, on: connection)
         }
         var effects = SideEffects()

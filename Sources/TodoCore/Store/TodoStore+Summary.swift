@@ -52,6 +52,21 @@ extension TodoStore {
     }.mapError(TodoError.init)
   }
 
+  /// How far a project (with its sub-projects) has come: its pending tasks and all of them,
+  /// deleted ones not counted. Through the index on `project`: as fast as the project is small.
+  public static func projectProgress(_ name: String) -> DataOperation<NameCount, TodoError> {
+    DataOperation { connection throws(DatabaseError) in
+      try connection.first(
+        """
+        SELECT coalesce(sum(status = 'pending'), 0) AS pending, count(*) AS total FROM todo
+        WHERE (project = ?1 OR (project >= ?2 AND project < ?3)) AND status <> 'deleted'
+        """, [.text(name), .text(name + "."), .text(name + "/")]
+      ) { row throws(DatabaseError) in
+        NameCount(name: name, pending: try row.decode("pending", as: Int.self), total: try row.decode("total", as: Int.self))
+      } ?? NameCount(name: name, pending: 0, total: 0)
+    }.mapError(TodoError.init)
+  }
+
   /// Every project with its task counts; a parent counts its sub-projects' tasks too, and is
   /// listed even when no task names it directly.
   ///

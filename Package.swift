@@ -23,12 +23,14 @@ let package = Package(
     .target(name: "CEditLine", linkerSettings: [.linkedLibrary("dl")]),
     .target(name: "DataOperation", dependencies: ["CSQLite"], swiftSettings: crossModule),
     .target(name: "TodoCore", dependencies: ["DataOperation"], swiftSettings: crossModule),
+    // The platform: paths, files written atomically and safely, locks, child processes (Glibc only).
+    .target(name: "TodoSystem", swiftSettings: crossModule),
     // Formats: pure parse and serialize (JSON, Taskwarrior, todo.txt, iCalendar); no SQLite, no files.
     .target(name: "TodoInterchange", dependencies: ["TodoCore"], swiftSettings: crossModule),
     // Sync: the vdir mirror, the three-way field merge, the sync state, driving vdirsyncer.
-    .target(name: "TodoSync", dependencies: ["TodoInterchange", "TodoCore", "DataOperation"], swiftSettings: crossModule),
+    .target(name: "TodoSync", dependencies: ["TodoInterchange", "TodoCore", "TodoSystem", "DataOperation"], swiftSettings: crossModule),
     .target(
-      name: "TodoCLI", dependencies: ["TodoCore", "TodoInterchange", "TodoSync", "DataOperation", "CEditLine"],
+      name: "TodoCLI", dependencies: ["TodoCore", "TodoInterchange", "TodoSync", "TodoSystem", "DataOperation", "CEditLine"],
       swiftSettings: crossModule),
     .executableTarget(name: "todo", dependencies: ["TodoCLI"]),
     // `make bench`'s helper: makes the benchmark databases and times the data layer.
@@ -39,7 +41,7 @@ let package = Package(
     .testTarget(name: "DataOperationTests", dependencies: ["DataOperation", "TestSupport"]),
     .testTarget(name: "TodoCoreTests", dependencies: ["TodoCore", "DataOperation", "TestSupport"]),
     .testTarget(name: "TodoInterchangeTests", dependencies: ["TodoInterchange", "TodoCore", "TestSupport"]),
-    .testTarget(name: "TodoSyncTests", dependencies: ["TodoSync", "TodoInterchange", "TodoCore", "DataOperation"]),
+    .testTarget(name: "TodoSyncTests", dependencies: ["TodoSync", "TodoSystem", "TodoInterchange", "TodoCore", "DataOperation"]),
     // Fixtures/ holds files the tests copy and open by path (a database made by version 0.1.0).
     .testTarget(
       name: "TodoCLITests", dependencies: ["TodoCLI", "TodoCore", "todo", "TestSupport"], exclude: ["Fixtures"]),

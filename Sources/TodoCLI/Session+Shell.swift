@@ -6,7 +6,7 @@ extension Session {
   /// through `execute(arguments:)` like a command line of its own. Exits 1 when the database
   /// cannot be opened.
   func runShell(options: GlobalOptions) -> Int32 {
-    do throws(Failure) {
+    do throws(CommandFailure) {
       // Reading is enough to know it opens (on a full disk, or read-only, the shell still reads).
       _ = try context(path: options.databasePath, readOnly: true)
     } catch {
@@ -27,7 +27,7 @@ extension Session {
   /// the next command says why).
   func promptContext() -> String? {
     let overrides = shellOptions?.configOverrides ?? []
-    return (try? Configuration.load(environment: environment, overrides: overrides, now: Timestamp.now()))?.activeContext
+    return (try? Configuration.load(environment: environment, overrides: overrides, now: now()))?.activeContext
   }
 }
 
@@ -72,7 +72,7 @@ struct SessionCompletions: ShellCompletionSource {
   }
 
   func tasks() -> [(id: Int64, title: String)] {
-    let pending = try? run(TodoStore.list(TodoFilter(), sort: [SortKey(.id)], now: Timestamp.now()))
+    let pending = try? run(TodoStore.list(TodoFilter(), sort: [SortKey(.id)], now: session.now()))
     return pending?.map { (id: $0.id, title: $0.title) } ?? []
   }
 
@@ -87,7 +87,7 @@ struct SessionCompletions: ShellCompletionSource {
   /// The settings as they are now (a `config set` a line earlier shows), or the defaults when
   /// the file does not read: a completion reports no error.
   private var configuration: Configuration {
-    (try? Configuration.load(environment: session.environment, overrides: options.configOverrides, now: Timestamp.now()))
+    (try? Configuration.load(environment: session.environment, overrides: options.configOverrides, now: session.now()))
       ?? .defaults
   }
 

@@ -1,6 +1,6 @@
 import DataOperation
 import TodoCore
-import TodoSync
+import TodoSystem
 
 #if canImport(Glibc)
 import Glibc
@@ -11,6 +11,13 @@ import Glibc
 final class Session {
   /// The process environment (a copy, so tests can pass their own).
   let environment: [String: String]
+
+  /// The time commands run at: the clock, or the RFC 3339 time in the session's `TODO_NOW`
+  /// when it is set and valid (deterministic end-to-end tests; an invalid one is ignored).
+  /// The core never reads the clock itself: it is given this.
+  func now() -> Int64 {
+    environment["TODO_NOW"].flatMap(Timestamp.parseTaskTime) ?? Timestamp.systemNow()
+  }
   let standardOutput: OutputStream
   let standardError: OutputStream
   /// Whether standard output is a terminal (for colour and table width).
@@ -63,9 +70,9 @@ final class Session {
       standardError.flush()
     }
     if arguments.first == "__complete", !inShell { return complete(Array(arguments.dropFirst())) }
-    let now = Timestamp.now()
+    let now = now()
     let wantsJSON = Self.asksForJSON(arguments) || shellOptions?.format ?? .human != .human
-    do throws(Failure) {
+    do throws(CommandFailure) {
       var invocation: Invocation
       let parser = CommandParser(now: now)
       var global: CommandParser.GlobalPart
@@ -78,7 +85,7 @@ final class Session {
         global.options.configOverrides = shellOptions.configOverrides + global.options.configOverrides
         global.options.noHooks = global.options.noHooks || shellOptions.noHooks
       }
-      do throws(Failure) {
+      do throws(CommandFailure) {
         configuration = try Configuration.load(environment: environment, overrides: global.options.configOverrides, now: now)
       } catch {
         // Help and the version need no configuration: they still run when it does not read;
@@ -194,7 +201,7 @@ final class Session {
 
   /// The database for a command, opened (and migrated) once per session. A read-only command
   /// on a database that does not exist yet reads an empty one in memory, so it creates nothing.
-  func context(path option: String?, readOnly: Bool) throws(Failure) -> Context {
+  func context(path option: String?, readOnly: Bool) throws(CommandFailure) -> Context {
     guard let (path, isDefault) = FileSystem.databasePath(option: option, environment: environment) else {
       throw .environment("cannot find the database: HOME is not set; give --db PATH or set TODO_DB")
     }
@@ -228,7 +235,7 @@ final class Session {
       FileSystem.createPrivateFile(path)
     }
     var context: Context
-    do throws(Failure) {
+    do throws(CommandFailure) {
       context = try open(path, shownAs: path, readOnly: readOnlyFile, immutable: immutable)
     } catch .database(_, .sqlite(let error))
       where readOnly && (error.isDiskFull || error.extendedCode == SQLiteError.readOnlyDirectory)
@@ -249,7 +256,7 @@ final class Session {
 
   /// The database for a dry run: the session's own when it is already open, or else one opened
   /// without changing the file in any way (not switched to WAL, not migrated) and not kept.
-  func dryRunContext(path option: String?) throws(Failure) -> Context {
+  func dryRunContext(path option: String?) throws(CommandFailure) -> Context {
     guard let (path, _) = FileSystem.databasePath(option: option, environment: environment) else {
       throw .environment("cannot find the database: HOME is not set; give --db PATH or set TODO_DB")
     }
@@ -267,7 +274,7 @@ final class Session {
 
   /// Refuses a database path that is a folder, a link another user planted, a file (or journal
   /// file) another user owns, or a file in a folder others may write (`FileSystem.databaseTarget`).
-  private func refuseUnusable(_ path: String) throws(Failure) {
+  private func refuseUnusable(_ path: String) throws(CommandFailure) {
     if FileSystem.isDirectory(path) {
       throw .databaseFile(path: path, reason: "it is a directory; give a file path")
     }
@@ -278,7 +285,7 @@ final class Session {
 
   /// The database as completion reads it: as the file is, without creating, upgrading or
   /// switching it to WAL; nil (an error) when there is no file.
-  func completionContext(path option: String?) throws(Failure) -> Context {
+  func completionContext(path option: String?) throws(CommandFailure) -> Context {
     guard let (path, _) = FileSystem.databasePath(option: option, environment: environment), FileSystem.exists(path),
       !FileSystem.isDirectory(path)
     else {
@@ -292,19 +299,19 @@ final class Session {
     do throws(TodoError) {
       context = try TodoDatabase.openUnchanged(path: path)
     } catch {
-      throw Failure(error, database: path)
+      throw CommandFailure(error, database: path)
     }
     openContexts[path] = context
     return context
   }
 
   private func open(_ path: String, shownAs shown: String, readOnly: Bool, immutable: Bool, upgrade: Bool = true)
-    throws(Failure) -> Context
+    throws(CommandFailure) -> Context
   {
     do throws(TodoError) {
       return try TodoDatabase.open(path: path, readOnly: readOnly, immutable: immutable, upgrade: upgrade)
     } catch {
-      throw Failure(error, database: shown)
+      throw CommandFailure(error, database: shown)
     }
   }
 }

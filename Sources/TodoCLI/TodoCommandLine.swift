@@ -23,7 +23,7 @@ public enum TodoCommandLine {
     }
     guard let arguments = validatedArguments() else {
       let lossy = CommandLine.arguments.dropFirst().map { $0 }
-      Failure.usage(.invalid("an argument is not valid UTF-8; todo stores text only as UTF-8"))
+      CommandFailure.usage(.invalid("an argument is not valid UTF-8; todo stores text only as UTF-8"))
         .report(to: session.standardError, json: Session.asksForJSON(lossy))
       session.standardError.flush()
       return 2

@@ -198,19 +198,15 @@ public enum Timestamp {
     case overdue, ago
   }
 
-  /// The current time from the system clock, or the RFC 3339 time in the environment
-  /// variable `TODO_NOW` when it is set and valid (for deterministic end-to-end tests;
-  /// an invalid `TODO_NOW` is ignored).
+  /// The current time from the system clock. The core never reads the clock on its own: every
+  /// operation is given `now`, which a front end takes from here or from elsewhere (`Session`
+  /// honours `TODO_NOW` for deterministic end-to-end tests).
   ///
   /// ```swift
-  /// // TODO_NOW=2026-11-21T09:30:00Z todo …
-  /// let now = Timestamp.now()  // 1795253400
+  /// let now = Timestamp.systemNow()  // 1795253400
   /// ```
-  public static func now() -> Int64 {
-    if let raw = getenv("TODO_NOW"), let fixed = parseTaskTime(String(cString: raw)) {
-      return fixed
-    }
-    return Int64(time(nil))
+  public static func systemNow() -> Int64 {
+    Int64(time(nil))
   }
 }
 

@@ -143,6 +143,18 @@ import TodoCore
     #expect(try harness.statuses() == ["pending", "done", "pending", "pending"])
   }
 
+  /// The session's clock: `TODO_NOW` from its own environment (never the process's), else the
+  /// system clock; an invalid value is ignored.
+  @Test func theSessionsClockHonoursItsTODO_NOW() {
+    let fixed = Session(environment: ["TODO_NOW": "2026-11-21T10:30:00+01:00"], standardOutput: .memory(), standardError: .memory())
+    #expect(fixed.now() == 1_795_253_400)
+    for environment in [["TODO_NOW": "garbage"], [:]] {
+      let clock = Int64(time(nil))
+      let now = Session(environment: environment, standardOutput: .memory(), standardError: .memory()).now()
+      #expect(now >= clock && now <= clock + 5)
+    }
+  }
+
   @Test func withoutATerminalNothingAsks() throws {
     var template = Array((NSTemporaryDirectory() + "todo-confirm.XXXXXX").utf8CString)
     let folder = String(cString: try #require(mkdtemp(&template)))

@@ -278,6 +278,19 @@ import Testing
     #expect(todo("count", "limit:2").status == 2)
   }
 
+  @Test func tablesShowWhatTellsTasksApart() throws {
+    let todo = try TodoSandbox()
+    todo.add("Buy milk", "+errand")
+    todo("done", "1").expectSuccess()
+    // A list of done tasks says when they were done.
+    #expect(todo("list", "status:done").lines == ["ID  Status  Completed  Tags    Title", " 1  done    now        errand  Buy milk"])
+    // A narrow table cuts a project in the middle: its siblings stay apart.
+    todo.add("Walk the dog around the long block twice", "project:personal.health.fitness")
+    todo.add("Read a good book about something", "project:personal.hobbies.reading")
+    let narrow = todo.run(["list"], environment: ["COLUMNS": "34"])
+    #expect(narrow.lines == ["ID  Project      Title", " 2  per…fitness  Walk the dog aro…", " 3  per…reading  Read a good book…"], "\(narrow)")
+  }
+
   @Test func taskwarriorsStatusNames() throws {
     let todo = try errands()
     todo("done", "1").expectSuccess()

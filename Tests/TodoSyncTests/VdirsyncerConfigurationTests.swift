@@ -3,6 +3,7 @@ import Testing
 import TodoInterchange
 
 @testable import TodoSync
+import TodoSystem
 
 /// Reading vdirsyncer's configuration as vdirsyncer does (configparser, values in JSON), and the
 /// configuration `--setup` writes.

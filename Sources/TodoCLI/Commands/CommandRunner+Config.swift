@@ -1,11 +1,11 @@
 import TodoCore
-import TodoSync
+import TodoSystem
 
 /// `config` and `context`: reading and changing the configuration file.
 extension CommandRunner {
   var configuration: Configuration { session.configuration }
 
-  func config(_ request: ConfigRequest) throws(Failure) {
+  func config(_ request: ConfigRequest) throws(CommandFailure) {
     switch request {
     case .list:
       let keys = configuration.listedKeys
@@ -41,7 +41,7 @@ extension CommandRunner {
     }
   }
 
-  func context(_ request: ContextRequest) throws(Failure) {
+  func context(_ request: ContextRequest) throws(CommandFailure) {
     switch request {
     case .show:
       let name = configuration.activeContext
@@ -80,7 +80,7 @@ extension CommandRunner {
         }
       }
     case .use(let name):
-      try changeFile("context") { (file) throws(Failure) in
+      try changeFile("context") { (file) throws(CommandFailure) in
         let defined = file.entries.compactMap { $0.key.hasPrefix("context.") ? String($0.key.dropFirst(8)) : nil }
         guard defined.contains(name) else {
           let meant = closestMatch(to: name, in: defined).map { " (did you mean '\($0)'?)" } ?? ""
@@ -97,7 +97,7 @@ extension CommandRunner {
       report("context.\(name)", "Defined context \(name): \(filter)")
     case .delete(let name):
       var wasActive = false
-      try changeFile("context.\(name)") { (file) throws(Failure) in
+      try changeFile("context.\(name)") { (file) throws(CommandFailure) in
         guard file.unset("context.\(name)") else {
           throw .usage(.invalid("there is no context '\(name)' in the configuration file; 'todo context list' lists them"))
         }
@@ -133,7 +133,7 @@ extension CommandRunner {
   /// configuration still reads with the change; writes it atomically. With `--dry-run` only
   /// checks. Warns when the environment or `-c` overrides the key, so the change will not show.
   @discardableResult
-  private func changeFile(_ key: String, _ change: (inout ConfigFile) throws(Failure) -> Void) throws(Failure) -> Configuration {
+  private func changeFile(_ key: String, _ change: (inout ConfigFile) throws(CommandFailure) -> Void) throws(CommandFailure) -> Configuration {
     guard let path = configuration.path else {
       throw .environment("cannot find the configuration file: HOME is not set; set TODO_CONFIG to a file's path")
     }
@@ -149,7 +149,7 @@ extension CommandRunner {
     // environment, which the next run may not have. A file that did not read before may be
     // mended one key at a time: the change is made, with a warning of what is still wrong.
     let fileOnly = session.environment.filter { !$0.key.hasPrefix("TODO_") || $0.key == "TODO_CONFIG" }
-    do throws(Failure) {
+    do throws(CommandFailure) {
       _ = try Configuration.load(environment: fileOnly, overrides: [], now: now, file: file)
     } catch .configuration(let error) {
       let problem = "\(error.reason)\(error.key.map { " (\($0))" } ?? "")"

@@ -1,5 +1,5 @@
 import TodoCore
-import TodoSync
+import TodoSystem
 
 #if canImport(Glibc)
 import Glibc
@@ -7,13 +7,13 @@ import Glibc
 
 /// `todo edit ID`: the task in the editor, applied as one `update` (one undo step).
 extension CommandRunner {
-  func edit(_ reference: TaskReference) throws(Failure) {
+  func edit(_ reference: TaskReference) throws(CommandFailure) {
     // The file holds the task's whole text: it is removed whatever stops todo (SIGTERM, SIGHUP
     // while the editor runs), and the signal then ends todo as usual.
-    try ChildProcess.holdingStopSignals { () throws(Failure) in try editHeld(reference) }
+    try ChildProcess.holdingStopSignals { () throws(CommandFailure) in try editHeld(reference) }
   }
 
-  private func editHeld(_ reference: TaskReference) throws(Failure) {
+  private func editHeld(_ reference: TaskReference) throws(CommandFailure) {
     let todo = try perform(TodoStore.task(reference), access: .read)
     let form = TaskEditForm(todo: todo)
     let editor = configuration.editor(environment: session.environment)
@@ -93,7 +93,7 @@ extension CommandRunner {
           ? TodoStore.update(filter, changes, now: now, command: command)
           : .fail(.refused("task \(shown.id) was changed by another command while it was being edited; nothing was changed (run 'todo edit \(shown.id)' again)"))
       }
-      do throws(Failure) {
+      do throws(CommandFailure) {
         try change(operation, verb: .update, selection: nil)
         return
       } catch .domain(let error) where Self.reopens(error) {

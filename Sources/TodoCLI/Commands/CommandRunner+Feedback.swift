@@ -5,7 +5,7 @@ import TodoCore
 /// have come (`Project home is 80% complete (1 of 5 tasks remaining).`). The `verbose` setting
 /// turns them off (`off`, or Taskwarrior's `nothing`), or picks them (`project`, `unwait`).
 extension CommandRunner {
-  func showFeedback(after report: ChangeReport, verb: ChangeVerb) throws(Failure) {
+  func showFeedback(after report: ChangeReport, verb: ChangeVerb) throws(CommandFailure) {
     guard format == .human, verb == .complete || verb == .delete else { return }
     if configuration.shows(feedback: "unwait") {
       let waiting = Set(report.tasks.filter { $0.status != .pending }.flatMap(\.blocking)).subtracting(report.tasks.map(\.id))

@@ -2,11 +2,12 @@ import DataOperation
 import TodoCore
 import TodoInterchange
 import TodoSync
+import TodoSystem
 
 /// `export` and `import`: the formats live in TodoInterchange, the import rules in TodoCore; this
 /// only reads and writes files and renders the report.
 extension CommandRunner {
-  func export(_ request: ExportRequest) throws(Failure) {
+  func export(_ request: ExportRequest) throws(CommandFailure) {
     // `--format`, else the file's extension, else `--jsonl` (JSON Lines) or JSON.
     let format =
       request.vdir != nil ? "ical" : request.format ?? request.output.flatMap { InterchangeFormat.byExtension($0)?.rawValue }
@@ -67,7 +68,7 @@ extension CommandRunner {
   /// One `.ics` file per task in a folder (created if missing): each task's file keeps its name
   /// (the one it was imported from, else its UID); a file whose content would not change is not
   /// rewritten, so a sync program sees only real changes. Other files are left alone.
-  private func exportVdir(_ records: [TaskRecord], linked: [String: String], to folder: String) throws(Failure) {
+  private func exportVdir(_ records: [TaskRecord], linked: [String: String], to folder: String) throws(CommandFailure) {
     if let problem = FileSystem.createParentFolders(of: folder + "/x") {
       throw .environment("cannot write to \(folder): \(problem); nothing was written")
     }
@@ -114,7 +115,7 @@ extension CommandRunner {
   }
 
   /// Every `.ics` file of a folder, each task knowing its file (so an export writes it back there).
-  private func vdirRecords(_ folder: String, strict: Bool, skipped: inout [String]) throws(Failure) -> [TaskRecord] {
+  private func vdirRecords(_ folder: String, strict: Bool, skipped: inout [String]) throws(CommandFailure) -> [TaskRecord] {
     let names: [String]
     switch FileSystem.files(in: folder, endingIn: ".ics") {
     case .success(let found): names = found
@@ -160,7 +161,7 @@ extension CommandRunner {
     return records
   }
 
-  func importTasks(_ request: ImportRequest) throws(Failure) {
+  func importTasks(_ request: ImportRequest) throws(CommandFailure) {
     if let folder = request.vdir {
       var skipped: [String] = []
       let records = try vdirRecords(folder, strict: request.strict, skipped: &skipped)
@@ -283,7 +284,7 @@ extension CommandRunner {
   /// store refuses.
   private func importRecords(
     _ records: [TaskRecord], from name: String, format: InterchangeFormat, strict: Bool, unread: [String]
-  ) throws(Failure) {
+  ) throws(CommandFailure) {
     let operation = TodoStore.importRecords(records, now: now, command: invocation.commandLine, strict: strict).flatMap {
       report -> DataOperation<ImportReport, TodoError> in
       var report = report
@@ -294,7 +295,7 @@ extension CommandRunner {
       return .pure(report)
     }
     let imported: ImportReport
-    do throws(Failure) {
+    do throws(CommandFailure) {
       if invocation.options.dryRun {
         renderImport(try perform(operation, access: .dryRun), from: name, format: format, dryRun: true)
         return

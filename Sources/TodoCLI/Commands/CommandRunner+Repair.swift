@@ -1,6 +1,6 @@
 import DataOperation
 import TodoCore
-import TodoSync
+import TodoSystem
 
 #if canImport(Glibc)
 import Glibc
@@ -9,7 +9,7 @@ import Glibc
 /// `check` and `recover`: what to do with a damaged database file. Both only read it.
 extension CommandRunner {
   /// The database file's path, which must exist.
-  private func existingDatabase() throws(Failure) -> String {
+  private func existingDatabase() throws(CommandFailure) -> String {
     guard let (path, _) = FileSystem.databasePath(option: invocation.options.databasePath, environment: session.environment)
     else {
       throw .environment("cannot find the database: HOME is not set; give --db PATH or set TODO_DB")
@@ -21,7 +21,7 @@ extension CommandRunner {
 
   /// `todo check`: SQLite's integrity check of the whole file (every page, not only those a
   /// command reads); exit 1 when it finds damage.
-  func check() throws(Failure) {
+  func check() throws(CommandFailure) {
     let path = try existingDatabase()
     let problems: [String]
     let foreign: [String]
@@ -29,7 +29,7 @@ extension CommandRunner {
       problems = try TodoDatabase.integrityProblems(path: path)
       foreign = try TodoDatabase.foreignObjects(path: path)
     } catch {
-      throw Failure(error, database: path)
+      throw CommandFailure(error, database: path)
     }
     switch format {
     case .human:
@@ -68,7 +68,7 @@ extension CommandRunner {
   /// (written under a temporary name in the same folder, then renamed): the damaged file is
   /// left exactly as it is. With --dry-run the copy is made in memory and only reported; a copy
   /// that fails leaves nothing behind, not even the folders made for it.
-  func recover(into target: String) throws(Failure) {
+  func recover(into target: String) throws(CommandFailure) {
     let source = try existingDatabase()
     guard !FileSystem.exists(target) else {
       throw .usage(.invalid("\(target) exists; give the path of a new file (the copy never overwrites one)"))
@@ -98,8 +98,8 @@ extension CommandRunner {
       removePartial()
       removeFolders()
       switch error {
-      case .source(let error): throw Failure(error, database: source)
-      case .copy(let error): throw Failure(error, database: target)
+      case .source(let error): throw CommandFailure(error, database: source)
+      case .copy(let error): throw CommandFailure(error, database: target)
       }
     }
     // Never over a file that appeared meanwhile.

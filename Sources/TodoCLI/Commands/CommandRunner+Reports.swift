@@ -12,7 +12,7 @@ extension CommandRunner {
 
   /// `todo list`, `todo waiting`, `todo NAME`: the streamed list table when the report has the
   /// list's columns, else the report's own table.
-  func showReport(_ query: ListQuery) throws(Failure) {
+  func showReport(_ query: ListQuery) throws(CommandFailure) {
     // `todo list` as built in: straight to the streamed table, no report looked up.
     if configuration.isPlainList(query.report) { return try list(query) }
     let definition = definition(of: query)
@@ -25,7 +25,7 @@ extension CommandRunner {
 
   /// A report with its own columns, or ranked by urgency: every selected task is read whole,
   /// ordered, then cut to the limit.
-  func report(_ query: ListQuery, _ definition: ReportDefinition) throws(Failure) {
+  func report(_ query: ListQuery, _ definition: ReportDefinition) throws(CommandFailure) {
     try warnAboutCase(in: query.filter)
     // A `--sort` typed after a report ranked by urgency orders it instead.
     let byUrgency = definition.byUrgency && query.sort.isEmpty

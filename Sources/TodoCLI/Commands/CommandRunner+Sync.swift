@@ -1,6 +1,7 @@
 import DataOperation
 import TodoCore
 import TodoSync
+import TodoSystem
 
 #if canImport(Glibc)
 import Glibc
@@ -10,7 +11,7 @@ import Glibc
 /// database. This only finds the files, runs vdirsyncer (never while the database is locked)
 /// and renders the report.
 extension CommandRunner {
-  func sync(_ request: SyncRequest) throws(Failure) {
+  func sync(_ request: SyncRequest) throws(CommandFailure) {
     guard let paths = SyncPaths(environment: session.environment) else {
       throw .environment("cannot work out where sync keeps its files: HOME is not set")
     }
@@ -33,7 +34,7 @@ extension CommandRunner {
   }
 
   /// vdirsyncer's full path, or a failure saying how to install it.
-  private func vdirsyncerPath() throws(Failure) -> String {
+  private func vdirsyncerPath() throws(CommandFailure) -> String {
     guard let found = Subprocess.find("vdirsyncer", path: session.environment["PATH"] ?? "/usr/bin:/bin") else {
       throw .environment("sync needs vdirsyncer, which is not installed; install it with: sudo apt-get install vdirsyncer")
     }
@@ -45,7 +46,7 @@ extension CommandRunner {
   /// proxy, a certificate bundle), and the password asked for once (see `askedPassword`).
   private func runVdirsyncer(
     _ arguments: [String], config: String, url: String?, password: String? = nil, after: String = "nothing was merged"
-  ) throws(Failure) -> String {
+  ) throws(CommandFailure) -> String {
     var environment = Terminal.childEnvironment(session.environment)
     environment["VDIRSYNCER_CONFIG"] = config
     if let password { environment[Self.passwordVariable] = password }
@@ -67,7 +68,7 @@ extension CommandRunner {
   }
 
   /// The collection's sync lock, or a failure saying `busy` when another sync holds it.
-  private func syncLock(_ paths: SyncPaths, _ collection: String, busy: String) throws(Failure) -> Int32 {
+  private func syncLock(_ paths: SyncPaths, _ collection: String, busy: String) throws(CommandFailure) -> Int32 {
     switch SyncLock.acquire(paths.lock(collection)) {
     case .success(let descriptor): return descriptor
     case .failure(.busy): throw .environment(busy)
@@ -96,7 +97,7 @@ extension CommandRunner {
   }
 
   /// `sync --setup URL`: writes vdirsyncer's configuration and runs its discovery.
-  private func syncSetup(url: String, _ request: SyncRequest, paths: SyncPaths) throws(Failure) {
+  private func syncSetup(url: String, _ request: SyncRequest, paths: SyncPaths) throws(CommandFailure) {
     if request.user != nil, url.hasPrefix("http://"), !Self.isLoopback(url) {
       session.warn(
         "the password will cross the network unencrypted (http://); use https:// unless the server is on this machine",
@@ -137,7 +138,7 @@ extension CommandRunner {
     }
     let lock = try syncLock(paths, collection, busy: "a todo sync of '\(collection)' is running; set up again when it has finished")
     defer { SyncLock.release(lock) }
-    do throws(Failure) {
+    do throws(CommandFailure) {
       let password = try askedPassword(Vdirsyncer.passwordPrompt(inConfiguration: text(trialPaths)), setup: true)
       _ = try runVdirsyncer(["discover", "todo"], config: trial, url: url, password: password)
       // Discovery does not reach a collection given by its URL: a first transfer into the vdir
@@ -182,7 +183,7 @@ extension CommandRunner {
   /// The password, asked on the terminal when the configuration has todo ask for it (`prompt`);
   /// nil when it does not. Fails when there is no terminal to ask on, or the question is
   /// cancelled, before anything runs.
-  private func askedPassword(_ prompt: String?, setup: Bool) throws(Failure) -> String? {
+  private func askedPassword(_ prompt: String?, setup: Bool) throws(CommandFailure) -> String? {
     guard let prompt else { return nil }
     switch SecretPrompt.ask(prompt + ": ") {
     case .typed(let password) where !password.isEmpty: return password
@@ -199,7 +200,7 @@ extension CommandRunner {
 
   /// `sync --ask-password PROMPT`: the command vdirsyncer runs for the password. Prints the one
   /// the running sync asked for, else asks on the terminal.
-  private func syncAskPassword(_ prompt: String) throws(Failure) {
+  private func syncAskPassword(_ prompt: String) throws(CommandFailure) {
     // Only here: the variable is how the sync that runs vdirsyncer hands it over.
     if let given = session.environment[Self.passwordVariable], !given.isEmpty {
       output.write(given + "\n")
@@ -211,7 +212,7 @@ extension CommandRunner {
 
   /// The vdir folder todo's vdirsyncer configuration names, the server's URL, and the question
   /// for the password when todo asks for it.
-  private func syncConfiguration(_ paths: SyncPaths) throws(Failure) -> (vdir: String, url: String?, passwordPrompt: String?) {
+  private func syncConfiguration(_ paths: SyncPaths) throws(CommandFailure) -> (vdir: String, url: String?, passwordPrompt: String?) {
     guard FileSystem.exists(paths.config) else {
       throw .environment("sync is not set up; run: todo sync --setup URL --user NAME (see todo help sync)")
     }
@@ -243,7 +244,7 @@ extension CommandRunner {
   }
 
   /// `sync` and `sync --status`.
-  private func syncRun(_ request: SyncRequest, paths: SyncPaths, apply: Bool) throws(Failure) {
+  private func syncRun(_ request: SyncRequest, paths: SyncPaths, apply: Bool) throws(CommandFailure) {
     let (folder, url, passwordPrompt) = try syncConfiguration(paths)
     let collection = String(folder.split(separator: "/").last ?? "tasks")
     if let problem = FileSystem.createParentFolders(of: folder + "/x") { throw .environment(problem) }
@@ -363,7 +364,7 @@ extension CommandRunner {
   }
 
   /// `sync --conflicts`: what merges decided when both sides changed a field, newest first.
-  private func syncConflicts() throws(Failure) {
+  private func syncConflicts() throws(CommandFailure) {
     let conflicts = try perform(SyncEngine.conflicts(limit: 200), access: .read)
     switch format {
     case .human:
@@ -383,7 +384,7 @@ extension CommandRunner {
   }
 
   /// `sync --resolve A B`: vdirsyncer's conflict command. Both files get the merged item.
-  private func syncResolve(_ a: String, _ b: String) throws(Failure) {
+  private func syncResolve(_ a: String, _ b: String) throws(CommandFailure) {
     var copies: [[UInt8]] = []
     for path in [a, b] {
       switch FileSystem.readAll(path) {

@@ -57,7 +57,7 @@ enum TaskAttribute: String, CaseIterable, Sendable {
 /// and `denotate`.
 extension CommandRunner {
   /// The tasks a filter selects, counted or named.
-  func selection(_ query: ListQuery, _ output: SelectionOutput) throws(Failure) {
+  func selection(_ query: ListQuery, _ output: SelectionOutput) throws(CommandFailure) {
     try warnAboutCase(in: query.filter)
     let todos = try perform(TodoStore.list(query.filter, sort: [SortKey(.id)], limit: query.limit, now: now), access: .read)
     switch output {
@@ -99,11 +99,11 @@ extension CommandRunner {
 
   /// `_get 3.due 4.title`: the values on one line, separated by a space, as Taskwarrior prints
   /// them; a task that does not exist gives an empty value (Taskwarrior's too; null in JSON).
-  func get(_ references: [AttributeReference]) throws(Failure) {
+  func get(_ references: [AttributeReference]) throws(CommandFailure) {
     var values: [String?] = []
     for reference in references {
       let todo: Todo?
-      do throws(Failure) {
+      do throws(CommandFailure) {
         todo = try perform(TodoStore.tasks([reference.task]), access: .read).first
       } catch .domain(.notFound) {
         todo = nil
@@ -123,7 +123,7 @@ extension CommandRunner {
   }
 
   /// `_unique project`: each value the attribute takes among the selected tasks, once, sorted.
-  func unique(_ attributeName: String, _ query: ListQuery) throws(Failure) {
+  func unique(_ attributeName: String, _ query: ListQuery) throws(CommandFailure) {
     let attribute = TaskAttribute(rawValue: attributeName)!
     let todos = try perform(TodoStore.list(query.filter, sort: [SortKey(.id)], now: now), access: .read)
     let values = Set(todos.flatMap { attribute.values(of: $0, urgency: urgency(of: $0, attribute)) }).sorted()
@@ -135,7 +135,7 @@ extension CommandRunner {
   }
 
   /// `_projects`, `_tags`: the names in use, one a line (tags without their `+`).
-  func plainNames(tags: Bool) throws(Failure) {
+  func plainNames(tags: Bool) throws(CommandFailure) {
     let names = try perform(tags ? TodoStore.tags() : TodoStore.projects(), access: .read).map(\.name)
     if format == .human {
       for name in names { output.write(sanitizedForTerminal(name) + "\n") }
@@ -146,7 +146,7 @@ extension CommandRunner {
 
   /// `denotate ID TEXT`: removes the note whose text is TEXT, else the one note that contains it
   /// (in any case); several that contain it are named, and nothing is removed.
-  func removeNote(matching text: String, of reference: TaskReference) throws(Failure) {
+  func removeNote(matching text: String, of reference: TaskReference) throws(CommandFailure) {
     let todos = try perform(TodoStore.tasks([reference]), access: .read)
     guard let todo = todos.first else { throw .domain(.notFound("task")) }
     let notes = todo.notes.map(\.text)

@@ -10,7 +10,7 @@ extension CommandRunner {
   }
 
   /// `todo why ID`: each term of the task's urgency, its factor, coefficient and contribution.
-  func why(_ reference: TaskReference) throws(Failure) {
+  func why(_ reference: TaskReference) throws(CommandFailure) {
     let todo = try perform(TodoStore.task(reference), access: .read)
     let terms = Urgency.terms(of: todo, now: now, coefficients: session.configuration.urgency)
     let total = terms.reduce(0) { $0 + $1.contribution }
@@ -69,7 +69,7 @@ extension CommandRunner {
 
   /// `todo tree [FILTER]` and `list --tree`: the selected tasks with their subtasks drawn under
   /// them. A selected subtask whose parent is not selected starts a tree of its own.
-  func tree(_ query: ListQuery) throws(Failure) {
+  func tree(_ query: ListQuery) throws(CommandFailure) {
     let todos = try perform(TodoStore.list(query.filter, sort: query.sort, limit: query.limit, now: now), access: .read)
     if format != .human {
       writeJSONList(todos) { $0.task($1) }
@@ -83,7 +83,7 @@ extension CommandRunner {
   }
 
   /// `todo timesheet`: time worked per task, day, week or project.
-  func timesheet(_ query: TimesheetQuery) throws(Failure) {
+  func timesheet(_ query: TimesheetQuery) throws(CommandFailure) {
     let sheet = try perform(
       TodoStore.timesheet(query.filter, since: query.since, until: query.until, by: query.grouping, now: now), access: .read)
     switch format {
@@ -142,7 +142,7 @@ extension CommandRunner {
 
   /// `todo purge`: removes deleted tasks for good, after a question on a terminal; elsewhere
   /// only with `--yes` (it cannot be undone).
-  func purge(_ filter: TodoFilter) throws(Failure) {
+  func purge(_ filter: TodoFilter) throws(CommandFailure) {
     let dryRun = invocation.options.dryRun
     let operation = TodoStore.purge(filter, now: now)
     if !dryRun && !invocation.options.assumeYes {

@@ -30,62 +30,17 @@ struct CommandRunner {
   /// (each command's output is one JSON value on one line there: JSON Lines).
   var jsonFormat: JSONWriter.Format { format == .jsonLines || session.inShell ? .compact : .pretty }
 
-  func run() throws(Failure) {
-    switch invocation.command {
-    // Not for the commands declared without hooks (help, settings, repairs), nor `--version`.
-    case _ where !invocation.name.declaration.runsHooks: break
-    case .help, .version: break
-    // (Nor the password vdirsyncer fetches through todo: it is not a command of the user's.)
-    case .sync(let request) where { if case .askPassword = request.mode { true } else { false } }(): break
-    default:
-      if let hooks {
-        do throws(Failure) {
-          // Every hook is checked now, so that an unsafe on-exit hook stops the command before
-          // it writes rather than after.
-          if let unsafe = hooks.unsafe { throw .hook(unsafe) }
-          showHookMessages(try hooks.run(.launch, lines: []).messages)
-        } catch .hook(let message) {
-          throw .hook(message + "; nothing was changed")
-        }
-      }
-    }
+  func run() throws(CommandFailure) {
+    try runLaunchHooks()
     switch invocation.command {
     case .help(let topic):
-      let help = try Help.text(topic: topic)
-      if format == .human {
-        output.write(help + "\n")
-      } else {
-        writeJSON { json in
-          json.object { json in
-            json.field("topic", topic.map { CommandName.spellings[$0]?.rawValue ?? $0 })
-            json.field("text", help)
-          }
-        }
-      }
+      try showHelp(topic)
     case .version:
-      if format == .human {
-        output.write("todo \(Version.current)\n")
-      } else {
-        writeJSON { json in
-          json.object { json in
-            json.field("version", Version.current)
-            json.field("schema_version", Version.jsonSchema)
-          }
-        }
-      }
+      showVersion()
     case .date(let expression):
       try showDate(expression)
     case .completions(let shell):
-      if format == .human {
-        output.write(CompletionScript.text(for: shell))
-      } else {
-        writeJSON { json in
-          json.object { json in
-            json.field("shell", shell.rawValue)
-            json.field("script", CompletionScript.text(for: shell))
-          }
-        }
-      }
+      showCompletions(shell)
     case .shell:
       // Session.execute starts the shell before a runner is made; nothing to do here.
       break
@@ -160,20 +115,7 @@ struct CommandRunner {
     case .list(let query):
       try showReport(query)
     case .show(let references, let single):
-      let todos = try perform(TodoStore.tasks(references), access: .read)
-      if format == .human {
-        let text = self.text
-        for (index, todo) in todos.enumerated() {
-          if index > 0 { output.write("\n") }
-          let upcoming = todo.seriesID == nil ? [] : try perform(TodoStore.upcomingDates(of: todo, count: 3, now: now), access: .read)
-          for line in text.details(todo, upcoming: upcoming) { output.write(line + "\n") }
-          for line in text.history(try perform(TodoStore.history(ofTask: todo.id), access: .read)) { output.write(line + "\n") }
-        }
-      } else if single {
-        writeJSON { $0.task(todos[0]) }
-      } else {
-        writeJSONList(todos) { $0.task($1) }
-      }
+      try show(references, single: single)
     case .undo:
       try undo()
     case .history(let limit):
@@ -198,6 +140,75 @@ struct CommandRunner {
       try plainNames(tags: tags)
     case .removeNoteMatching(let reference, let text):
       try removeNote(matching: text, of: reference)
+    }
+  }
+
+  /// The `on-launch` hooks, before anything else; every hook is checked now, so that an unsafe
+  /// `on-exit` hook stops the command before it writes rather than after.
+  private func runLaunchHooks() throws(CommandFailure) {
+    switch invocation.command {
+    // Not for the commands declared without hooks (help, settings, repairs), nor `--version`.
+    case _ where !invocation.name.declaration.runsHooks: break
+    case .help, .version: break
+    // (Nor the password vdirsyncer fetches through todo: it is not a command of the user's.)
+    case .sync(let request) where { if case .askPassword = request.mode { true } else { false } }(): break
+    default:
+      guard let hooks else { return }
+      do throws(CommandFailure) {
+        if let unsafe = hooks.unsafe { throw .hook(unsafe) }
+        showHookMessages(try hooks.run(.launch, lines: []).messages)
+      } catch .hook(let message) {
+        throw .hook(message + "; nothing was changed")
+      }
+    }
+  }
+
+  /// `show`: every field, the notes and the history of each task (with --json, the tasks).
+  private func show(_ references: [TaskReference], single: Bool) throws(CommandFailure) {
+    let todos = try perform(TodoStore.tasks(references), access: .read)
+    if format == .human {
+      let text = self.text
+      for (index, todo) in todos.enumerated() {
+        if index > 0 { output.write("\n") }
+        let upcoming = todo.seriesID == nil ? [] : try perform(TodoStore.upcomingDates(of: todo, count: 3, now: now), access: .read)
+        for line in text.details(todo, upcoming: upcoming) { output.write(line + "\n") }
+        for line in text.history(try perform(TodoStore.history(ofTask: todo.id), access: .read)) { output.write(line + "\n") }
+      }
+    } else if single {
+      writeJSON { $0.task(todos[0]) }
+    } else {
+      writeJSONList(todos) { $0.task($1) }
+    }
+  }
+
+  private func showHelp(_ topic: String?) throws(CommandFailure) {
+    let help = try Help.text(topic: topic)
+    guard format != .human else { return output.write(help + "\n") }
+    writeJSON { json in
+      json.object { json in
+        json.field("topic", topic.map { CommandName.spellings[$0]?.rawValue ?? $0 })
+        json.field("text", help)
+      }
+    }
+  }
+
+  private func showVersion() {
+    guard format != .human else { return output.write("todo \(Version.current)\n") }
+    writeJSON { json in
+      json.object { json in
+        json.field("version", Version.current)
+        json.field("schema_version", Version.jsonSchema)
+      }
+    }
+  }
+
+  private func showCompletions(_ shell: CompletionScript.Shell) {
+    guard format != .human else { return output.write(CompletionScript.text(for: shell)) }
+    writeJSON { json in
+      json.object { json in
+        json.field("shell", shell.rawValue)
+        json.field("script", CompletionScript.text(for: shell))
+      }
     }
   }
 
@@ -227,7 +238,7 @@ struct CommandRunner {
   ///
   /// A write to a database that does not exist yet is first tried on an empty one in memory, so
   /// that a command that fails (`undo` with nothing to undo) creates no file and no folder.
-  func perform<Value: Sendable>(_ operation: DataOperation<Value, TodoError>, access: Access) throws(Failure) -> Value {
+  func perform<Value: Sendable>(_ operation: DataOperation<Value, TodoError>, access: Access) throws(CommandFailure) -> Value {
     let path = invocation.options.databasePath
     let exists = session.databaseExists(path: path)
     if access == .write && !exists {
@@ -262,7 +273,7 @@ struct CommandRunner {
   func change(
     _ operation: DataOperation<ChangeReport, TodoError>, verb: ChangeVerb, selection: TodoFilter?, oneObject: Bool = false,
     asked: Bool = false
-  ) throws(Failure) {
+  ) throws(CommandFailure) {
     if let selection, !asked { try warnAboutCase(in: selection) }
     if invocation.options.dryRun {
       renderChange(try perform(operation, access: .dryRun), verb: verb, dryRun: true, oneObject: oneObject)
@@ -293,7 +304,7 @@ struct CommandRunner {
       }
     }
     if let hooks {
-      do throws(Failure) {
+      do throws(CommandFailure) {
         confirmed = try withHooks(confirmed, verb: verb, hooks: hooks)
       } catch .hook(let message) {
         throw .hook(message + "; nothing was changed")
@@ -304,7 +315,7 @@ struct CommandRunner {
     try showFeedback(after: report, verb: verb)
     if let hooks {
       let changed = report.tasks + report.others + report.created
-      do throws(Failure) {
+      do throws(CommandFailure) {
         showHookMessages(try hooks.run(.exit, lines: changed.map(Hooks.line)).messages)
       } catch .hook(let message) {
         throw .hook(message + "; the change was written ('todo undo' reverts it)")
@@ -343,9 +354,9 @@ struct CommandRunner {
   /// too; `--yes` closes them; otherwise the command stops with an error and changes nothing.
   private func closing(
     _ filter: TodoFilter, verb: ChangeVerb, _ operation: (Bool) -> DataOperation<ChangeReport, TodoError>
-  ) throws(Failure) {
+  ) throws(CommandFailure) {
     let yes = invocation.options.assumeYes
-    do throws(Failure) {
+    do throws(CommandFailure) {
       try change(operation(yes), verb: verb, selection: filter)
     } catch .domain(.openSubtasks(let parents, let subtasks)) where !yes && session.inputIsTerminal && !invocation.options.dryRun {
       let whose = parents.count == 1 ? "Task \(parents[0]) has" : "Tasks \(parents.map(String.init).joinedText(", ")) have"
@@ -420,7 +431,7 @@ struct CommandRunner {
   }
 
   /// Warns about tags and projects the filter names that exist only in another case.
-  func warnAboutCase(in filter: TodoFilter) throws(Failure) {
+  func warnAboutCase(in filter: TodoFilter) throws(CommandFailure) {
     guard !filter.includeTags.isEmpty || !filter.excludeTags.isEmpty || !filter.projects.isEmpty,
       session.databaseExists(path: invocation.options.databasePath)
     else { return }
@@ -429,7 +440,7 @@ struct CommandRunner {
     }
   }
 
-  func list(_ query: ListQuery) throws(Failure) {
+  func list(_ query: ListQuery) throws(CommandFailure) {
     try warnAboutCase(in: query.filter)
     if format != .human {
       let writer = StreamingTaskWriter(stream: output, lines: format == .jsonLines, format: jsonFormat)
@@ -450,7 +461,7 @@ struct CommandRunner {
     }
   }
 
-  private func undo() throws(Failure) {
+  private func undo() throws(CommandFailure) {
     let dryRun = invocation.options.dryRun
     let report = try perform(TodoStore.undo(), access: dryRun ? .dryRun : .write)
     switch format {
@@ -476,7 +487,7 @@ struct CommandRunner {
     }
   }
 
-  private func history(limit: Int?) throws(Failure) {
+  private func history(limit: Int?) throws(CommandFailure) {
     let entries = try perform(TodoStore.history(limit: limit), access: .read)
     switch format {
     case .human:
@@ -524,7 +535,7 @@ struct CommandRunner {
     }
   }
 
-  private func stats() throws(Failure) {
+  private func stats() throws(CommandFailure) {
     let stats = try perform(TodoStore.statistics(now: now), access: .read)
     let fields: [(String, String, Int?)] = [
       ("pending", "Pending", stats.pending), ("done", "Done", stats.done), ("deleted", "Deleted", stats.deleted),
@@ -547,7 +558,7 @@ struct CommandRunner {
     }
   }
 
-  private func showDate(_ expression: String) throws(Failure) {
+  private func showDate(_ expression: String) throws(CommandFailure) {
     let reading: DateReading
     do throws(DateExpressionError) {
       reading = try DateExpressionParser(now: now).read(expression)

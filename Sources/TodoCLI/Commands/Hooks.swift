@@ -1,7 +1,7 @@
 import DataOperation
 import TodoCore
 import TodoInterchange
-import TodoSync
+import TodoSystem
 
 #if canImport(Glibc)
 import Glibc
@@ -71,7 +71,7 @@ struct Hooks {
   /// gets the previous one's task (after the original, for `on-modify`) and the last one's task
   /// is returned; messages are returned to
   /// be shown. Throws when a hook refuses, fails, or answers with something that is not one task.
-  func run(_ event: Event, lines: [String]) throws(Failure) -> (task: String?, messages: [String]) {
+  func run(_ event: Event, lines: [String]) throws(CommandFailure) -> (task: String?, messages: [String]) {
     var lines = lines
     var messages: [String] = []
     if let unsafe { throw .hook(unsafe) }
@@ -118,7 +118,7 @@ struct Hooks {
 
   /// What a hook changed in a task: its answer read back, compared field by field with what it
   /// was given, as the changes an `update` would make (checked like typed ones). Nil: nothing.
-  static func changes(answer: String, given todo: Todo, hook event: Event, now: Int64) throws(Failure) -> TodoChanges? {
+  static func changes(answer: String, given todo: Todo, hook event: Event, now: Int64) throws(CommandFailure) -> TodoChanges? {
     guard answer != line(todo) else { return nil }
     let records: [TaskRecord]
     do throws(InterchangeError) {
@@ -212,7 +212,7 @@ extension CommandRunner {
   /// Runs the `on-add` or `on-modify` hooks on the change previewed, and returns the operation
   /// that writes it with what the hooks changed (in the same transaction and undo step), or the
   /// operation as it was when there are no such hooks.
-  func withHooks(_ operation: DataOperation<ChangeReport, TodoError>, verb: ChangeVerb, hooks: Hooks) throws(Failure)
+  func withHooks(_ operation: DataOperation<ChangeReport, TodoError>, verb: ChangeVerb, hooks: Hooks) throws(CommandFailure)
     -> DataOperation<ChangeReport, TodoError>
   {
     let adds = [.add, .log, .duplicate].contains(verb)

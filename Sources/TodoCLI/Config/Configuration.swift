@@ -1,5 +1,5 @@
 import TodoCore
-import TodoSync
+import TodoSystem
 
 /// Where a setting's value came from, from weakest to strongest.
 enum ConfigOrigin: Sendable, Equatable {
@@ -72,7 +72,7 @@ struct Configuration: Sendable {
   /// Reads the file, the environment and the `-c` overrides (`key=value` each).
   /// `file`: the file as it would be after a change (`config set`), instead of the one on disk.
   static func load(environment: [String: String], overrides: [String], now: Int64, file: ConfigFile? = nil)
-    throws(Failure) -> Configuration
+    throws(CommandFailure) -> Configuration
   {
     var configuration = Configuration(path: filePath(environment: environment))
     if let path = configuration.path {
@@ -111,7 +111,7 @@ struct Configuration: Sendable {
         throw .usage(.badValue(option: "-c", value: override, reason: error.message))
       }
     }
-    if !configuration.settings.isEmpty { try configuration.checkReferences() }
+    if !configuration.settings.isEmpty { try configuration.checkReferences(now: now) }
     return configuration
   }
 
@@ -230,8 +230,8 @@ struct Configuration: Sendable {
 
   /// Checks what keys say of one another: the active context is defined, a report's labels
   /// match its columns, `default.command` names a command or a report.
-  private func checkReferences() throws(Failure) {
-    func fail(_ key: String, _ reason: String) throws(Failure) {
+  private func checkReferences(now: Int64) throws(CommandFailure) {
+    func fail(_ key: String, _ reason: String) throws(CommandFailure) {
       let setting = settings[key]
       switch setting?.origin {
       case .file(let path, let line)?:
@@ -264,7 +264,7 @@ struct Configuration: Sendable {
       global.rest = words.enumerated().map { Token(text: $0.element, position: $0.offset + 1) }
       let invocation: Invocation
       do throws(UsageError) {
-        invocation = try CommandParser(now: Timestamp.now()).parseCommand(global, configuration: self)
+        invocation = try CommandParser(now: now).parseCommand(global, configuration: self)
       } catch {
         try fail("default.command", error.message)
         return

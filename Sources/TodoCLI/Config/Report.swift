@@ -85,8 +85,8 @@ struct ReportDefinition: Sendable {
         "filter": "-BLOCKED", "limit": "10",
       ],
     "waiting": [
-        "description": "tasks hidden until their wait date", "columns": listColumns, "labels": "", "sort": "",
-        "filter": "+WAITING", "limit": "0",
+        "description": "tasks hidden until their wait date, the first to show first",
+        "columns": "id,wait,priority,due,project,tags,title", "labels": "", "sort": "wait", "filter": "+WAITING", "limit": "0",
       ],
     "all": simple("every task, whatever its status", filter: "status:all"),
     "completed": [

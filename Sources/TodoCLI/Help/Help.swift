@@ -200,10 +200,11 @@ enum Help {
         --status S  --project NAME  --priority P  --tag TAG
                       the same as status:S  project:NAME  pri:P  +TAG
         --sort KEYS   comma-separated: id, due, priority, project, title,
-                      status, created, modified, completed; a leading - sorts
-                      descending (default: due,-priority,id). Tasks without a
-                      due date come last; ties break by due, then id. Sorting
-                      by completed, created or modified adds that column.
+                      status, created, modified, completed, wait, scheduled,
+                      until; a leading - sorts descending (default:
+                      due,-priority,id). Tasks without a due date come last;
+                      ties break by due, then id. Sorting by completed,
+                      created or modified adds that column.
         --limit N     at most N tasks (N is 1 or more)
 
       Examples:
@@ -890,7 +891,8 @@ enum Help {
         list      id,status,priority,due,project,tags,title
         next      id,urgency,priority,due,project,tags,title; sort urgency;
                   filter -BLOCKED; limit 10
-        waiting   list's columns; filter +WAITING
+        waiting   id,wait,priority,due,project,tags,title; sort wait;
+                  filter +WAITING
       Taskwarrior's reports are built in the same way (list's columns unless
       said): all (status:all), completed (status:done, the last completed
       first, with a Completed column), active (+ACTIVE), blocked (+BLOCKED),
@@ -1166,7 +1168,7 @@ enum Help {
   static var topicNames: [String] { topics.keys.sorted() }
 
   /// The overview or one topic (aliases resolve to their command).
-  static func text(topic: String?) throws(Failure) -> String {
+  static func text(topic: String?) throws(CommandFailure) -> String {
     guard let topic else { return overview }
     // A built-in report (`completed`, `newest`) is told about under reports.
     let name = CommandName.spellings[topic]?.rawValue ?? (ReportDefinition.builtInNames.contains(topic) ? "reports" : topic)

@@ -60,57 +60,9 @@ struct ArgumentDecoder {
       let parsed = try changes(Array(tokens.dropFirst()), allowReferences: false)
       return .duplicate(reference, parsed.changes)
     case .update:
-      var parsed = try changes(tokens, allowReferences: true)
-      if let preselection {
-        guard parsed.filter == nil, parsed.references.isEmpty else {
-          throw .invalid("the tasks are chosen twice: by the filter before '\(spelling ?? "update")' and by ids or --where after it; give one")
-        }
-        parsed.filter = preselection
-        if !parsed.titleWords.isEmpty {
-          throw .invalid(
-            "the words '\(parsed.titleWords.joinedText(" "))' would become the title of every task the filter selects; "
-              + "give a new title with --title, or substitute with /old/new/")
-        }
-      }
-      var selection = parsed.filter ?? TodoFilter()
-      selection.references = parsed.references
-      guard !parsed.references.isEmpty || parsed.filter != nil else {
-        throw .missingArgument(command: "update", what: "the ids of the tasks to change (or --where FILTER)")
-      }
-      guard !parsed.changes.isEmpty else {
-        throw .missingArgument(command: "update", what: "new title words or attributes such as +tag, pri:H, due:friday")
-      }
-      try Self.checkTitleWords(parsed)
-      return series ? .updateSeries(selection, parsed.changes) : .update(selection, parsed.changes)
+      return try updateCommand(tokens)
     case .append, .prepend:
-      var references: [TaskReference] = []
-      var words: [String] = []
-      var filter = preselection
-      var reader = OptionReader(tokens: tokens[...], command: command)
-      while let token = try reader.next() {
-        switch token {
-        case .option("--where", let value): filter = try self.filter(splitWords(value))
-        case .option(let name, _), .flag(let name): throw .unknownOption(name, suggestion: nil)
-        case .word(let word, let afterDoubleDash):
-          // Only the first word names tasks: `append 12 2 more` adds "2 more" to task 12.
-          if words.isEmpty, references.isEmpty, filter == nil, !afterDoubleDash, let parsed = TaskReference.list(word) {
-            references += parsed
-          } else {
-            words.append(word)
-          }
-        }
-      }
-      guard !references.isEmpty || filter != nil else {
-        throw .missingArgument(command: command.rawValue, what: "the ids of the tasks to change and the words to add")
-      }
-      guard !words.isEmpty else { throw .missingArgument(command: command.rawValue, what: "the words to add to the title") }
-      var selection = filter ?? TodoFilter()
-      selection.references = references
-      var changes = TodoChanges()
-      let text = words.joinedText(" ")
-      try Self.checked { () throws(TodoError) in try Validation.title(text) }
-      if command == .append { changes.appendText = text } else { changes.prependText = text }
-      return .update(selection, changes)
+      return try appendCommand(tokens)
     case .list:
       let query = try listQuery(tokens)
       return query.tree ? .tree(query) : .list(query)
@@ -157,62 +109,11 @@ struct ArgumentDecoder {
       default: return series ? .deleteSeries(filter) : .delete(filter)
       }
     case .show:
-      guard !tokens.isEmpty else { throw .missingArgument(command: "show", what: "the ids of the tasks to show") }
-      var references: [TaskReference] = []
-      for token in tokens {
-        guard let parsed = TaskReference.list(token.text) else {
-          throw .badValue(option: "show", value: token.text, reason: Self.referenceReason(token.text))
-        }
-        references += parsed
-      }
-      let single: Bool
-      if references.count == 1, case .range = references[0] { single = false } else { single = references.count == 1 }
-      return .show(references, single: single)
+      return try showCommand(tokens)
     case .note where spelling == "denotate":
-      let reference = try oneReference(tokens.first, what: "the id of a task and the text of the note to remove")
-      var words = tokens.dropFirst().map(\.text)
-      if words.first == "--" { words.removeFirst() }
-      guard !words.isEmpty else { throw .missingArgument(command: "denotate", what: "the text of the note to remove") }
-      return .removeNoteMatching(reference, words.joinedText(" "))
+      return try denotateCommand(tokens)
     case .note:
-      guard let first = tokens.first else { throw .missingArgument(command: "note", what: "an id and the note's text") }
-      guard let references = TaskReference.list(first.text), references.count == 1, !references[0].isRange else {
-        let several = TaskReference.list(first.text) != nil
-        throw .badValue(option: "note", value: first.text, reason: several ? "give one task id" : Self.referenceReason(first.text))
-      }
-      var rest = Array(tokens.dropFirst())
-      if let option = rest.first, option.text == "--edit" || option.text == "--remove" || option.text.hasPrefix("--edit=")
-        || option.text.hasPrefix("--remove=")
-      {
-        var reader = OptionReader(tokens: rest[...].prefix(2), command: command)
-        guard case .option(let name, let value) = try reader.next() else { throw .missingValue(option: option.text) }
-        guard let number = Int(value), number >= 1 else {
-          throw .badValue(option: name, value: value, reason: "give the note's number as show lists them (1 = the oldest)")
-        }
-        rest = Array(rest.dropFirst(option.text.contains("=") ? 1 : 2))
-        var words = rest.map(\.text)
-        if words.first == "--" {
-          words.removeFirst()
-        } else if let option = Self.optionLike(in: words) {
-          throw .unknownOption(option, suggestion: closestMatch(to: option, in: command.allOptions))
-        }
-        if name == "--remove" {
-          if let extra = words.first { throw .unexpectedArgument(command: "note --remove", word: extra) }
-          return .removeNote(references[0], number: number)
-        }
-        guard !words.isEmpty else { throw .missingArgument(command: "note --edit", what: "the note's new text") }
-        return .editNote(references[0], number: number, text: words.joinedText(" "))
-      }
-      var words = rest.map(\.text)
-      if words.first == "--" {
-        words.removeFirst()
-      } else if let option = Self.optionLike(in: words) {
-        // An option typed wrong (`--remov 2`) is not taken as the note's text: `--` first keeps
-        // such a word as text (`todo note 3 -- --verbose did it`), as for every other command.
-        throw .unknownOption(option, suggestion: closestMatch(to: option, in: command.allOptions))
-      }
-      guard !words.isEmpty else { throw .missingArgument(command: "note", what: "the note's text") }
-      return .note(references[0], words.joinedText(" "))
+      return try noteCommand(tokens)
     case .undo, .tags, .projects, .stats, .shell:
       if let extra = tokens.first { throw .unexpectedArgument(command: command.rawValue, word: extra.text) }
       switch command {
@@ -226,45 +127,15 @@ struct ArgumentDecoder {
       if let extra = tokens.first { throw .unexpectedArgument(command: command.rawValue, word: extra.text) }
       return .check
     case .recover:
-      var words = tokens.map(\.text)
-      if words.first == "--" {
-        words.removeFirst()
-      } else if let option = words.first(where: { $0.count > 1 && $0.hasPrefix("-") }) {
-        // Never a file named after a mistyped option (`todo recover --verbose`).
-        throw .unknownOption(option, suggestion: nil)
-      }
-      guard let path = words.first, !path.isEmpty else {
-        throw .missingArgument(command: "recover", what: "the path of a new file to copy the tasks into")
-      }
-      if words.count > 1 { throw .unexpectedArgument(command: "recover", word: words[1]) }
-      return .recover(path)
+      return try recoverCommand(tokens)
     case .history:
-      var limit: Int?
-      var reader = OptionReader(tokens: tokens[...], command: command)
-      while let token = try reader.next() {
-        switch token {
-        case .option("--limit", let value): limit = try Self.positiveCount(value, option: "--limit")
-        case .option(let name, _), .flag(let name): throw .unknownOption(name, suggestion: nil)
-        case .word(let word, _): throw .unexpectedArgument(command: "history", word: word)
-        }
-      }
-      return .history(limit: limit)
+      return try historyCommand(tokens)
     case .date:
       let words = tokens.map(\.text).filter { $0 != "--" }
       guard !words.isEmpty else { throw .missingArgument(command: "date", what: "a date expression such as friday or +3d") }
       return .date(words.joinedText(" "))
     case .count, .ids, .uuids, .plainIDs, .plainUUIDs:
-      let output: SelectionOutput =
-        switch command {
-        case .count: .count
-        case .ids, .plainIDs: .ids(oneALine: command == .plainIDs)
-        default: .uuids(oneALine: command == .plainUUIDs)
-        }
-      // Waiting tasks too (Taskwarrior's `ids` has them): these name what a filter selects for
-      // a script, as a change would, not what a list shows.
-      var query = try listQuery(tokens)
-      query.filter.leavesOutWaiting = false
-      return .selection(query, output)
+      return try selectionCommand(tokens)
     case .get:
       guard !tokens.isEmpty else { throw .missingArgument(command: "_get", what: "ID.attribute words, like 3.due") }
       return .get(try tokens.map { (token) throws(UsageError) in try Self.attributeReference(token.text) })
@@ -288,6 +159,175 @@ struct ArgumentDecoder {
       if tokens.count > 1 { throw .unexpectedArgument(command: "help", word: tokens[1].text) }
       return .help(topic: tokens.first?.text)
     }
+  }
+
+  /// `update`: the tasks (ids, `--where` or a filter before the command) and the change.
+  private mutating func updateCommand(_ tokens: [Token]) throws(UsageError) -> Command {
+    var parsed = try changes(tokens, allowReferences: true)
+    if let preselection {
+      guard parsed.filter == nil, parsed.references.isEmpty else {
+        throw .invalid("the tasks are chosen twice: by the filter before '\(spelling ?? "update")' and by ids or --where after it; give one")
+      }
+      parsed.filter = preselection
+      if !parsed.titleWords.isEmpty {
+        throw .invalid(
+          "the words '\(parsed.titleWords.joinedText(" "))' would become the title of every task the filter selects; "
+            + "give a new title with --title, or substitute with /old/new/")
+      }
+    }
+    var selection = parsed.filter ?? TodoFilter()
+    selection.references = parsed.references
+    guard !parsed.references.isEmpty || parsed.filter != nil else {
+      throw .missingArgument(command: "update", what: "the ids of the tasks to change (or --where FILTER)")
+    }
+    guard !parsed.changes.isEmpty else {
+      throw .missingArgument(command: "update", what: "new title words or attributes such as +tag, pri:H, due:friday")
+    }
+    try Self.checkTitleWords(parsed)
+    return series ? .updateSeries(selection, parsed.changes) : .update(selection, parsed.changes)
+  }
+
+  /// `append` and `prepend`: the tasks, then the words added to their titles.
+  private mutating func appendCommand(_ tokens: [Token]) throws(UsageError) -> Command {
+    var references: [TaskReference] = []
+    var words: [String] = []
+    var filter = preselection
+    var reader = OptionReader(tokens: tokens[...], command: command)
+    while let token = try reader.next() {
+      switch token {
+      case .option("--where", let value): filter = try self.filter(splitWords(value))
+      case .option(let name, _), .flag(let name): throw .unknownOption(name, suggestion: nil)
+      case .word(let word, let afterDoubleDash):
+        // Only the first word names tasks: `append 12 2 more` adds "2 more" to task 12.
+        if words.isEmpty, references.isEmpty, filter == nil, !afterDoubleDash, let parsed = TaskReference.list(word) {
+          references += parsed
+        } else {
+          words.append(word)
+        }
+      }
+    }
+    guard !references.isEmpty || filter != nil else {
+      throw .missingArgument(command: command.rawValue, what: "the ids of the tasks to change and the words to add")
+    }
+    guard !words.isEmpty else { throw .missingArgument(command: command.rawValue, what: "the words to add to the title") }
+    var selection = filter ?? TodoFilter()
+    selection.references = references
+    var changes = TodoChanges()
+    let text = words.joinedText(" ")
+    try Self.checked { () throws(TodoError) in try Validation.title(text) }
+    if command == .append { changes.appendText = text } else { changes.prependText = text }
+    return .update(selection, changes)
+  }
+
+  /// `show ID…`: the tasks named.
+  private mutating func showCommand(_ tokens: [Token]) throws(UsageError) -> Command {
+    guard !tokens.isEmpty else { throw .missingArgument(command: "show", what: "the ids of the tasks to show") }
+    var references: [TaskReference] = []
+    for token in tokens {
+      guard let parsed = TaskReference.list(token.text) else {
+        throw .badValue(option: "show", value: token.text, reason: Self.referenceReason(token.text))
+      }
+      references += parsed
+    }
+    let single: Bool
+    if references.count == 1, case .range = references[0] { single = false } else { single = references.count == 1 }
+    return .show(references, single: single)
+  }
+
+  /// Taskwarrior's `denotate ID TEXT`: the note with that text comes off.
+  private mutating func denotateCommand(_ tokens: [Token]) throws(UsageError) -> Command {
+    let reference = try oneReference(tokens.first, what: "the id of a task and the text of the note to remove")
+    var words = tokens.dropFirst().map(\.text)
+    if words.first == "--" { words.removeFirst() }
+    guard !words.isEmpty else { throw .missingArgument(command: "denotate", what: "the text of the note to remove") }
+    return .removeNoteMatching(reference, words.joinedText(" "))
+  }
+
+  /// `note ID TEXT…`, `note ID --edit N TEXT…`, `note ID --remove N`.
+  private mutating func noteCommand(_ tokens: [Token]) throws(UsageError) -> Command {
+    guard let first = tokens.first else { throw .missingArgument(command: "note", what: "an id and the note's text") }
+    guard let references = TaskReference.list(first.text), references.count == 1, !references[0].isRange else {
+      let several = TaskReference.list(first.text) != nil
+      throw .badValue(option: "note", value: first.text, reason: several ? "give one task id" : Self.referenceReason(first.text))
+    }
+    var rest = Array(tokens.dropFirst())
+    if let option = rest.first, option.text == "--edit" || option.text == "--remove" || option.text.hasPrefix("--edit=")
+      || option.text.hasPrefix("--remove=")
+    {
+      var reader = OptionReader(tokens: rest[...].prefix(2), command: command)
+      guard case .option(let name, let value) = try reader.next() else { throw .missingValue(option: option.text) }
+      guard let number = Int(value), number >= 1 else {
+        throw .badValue(option: name, value: value, reason: "give the note's number as show lists them (1 = the oldest)")
+      }
+      rest = Array(rest.dropFirst(option.text.contains("=") ? 1 : 2))
+      var words = rest.map(\.text)
+      if words.first == "--" {
+        words.removeFirst()
+      } else if let option = Self.optionLike(in: words) {
+        throw .unknownOption(option, suggestion: closestMatch(to: option, in: command.allOptions))
+      }
+      if name == "--remove" {
+        if let extra = words.first { throw .unexpectedArgument(command: "note --remove", word: extra) }
+        return .removeNote(references[0], number: number)
+      }
+      guard !words.isEmpty else { throw .missingArgument(command: "note --edit", what: "the note's new text") }
+      return .editNote(references[0], number: number, text: words.joinedText(" "))
+    }
+    var words = rest.map(\.text)
+    if words.first == "--" {
+      words.removeFirst()
+    } else if let option = Self.optionLike(in: words) {
+      // An option typed wrong (`--remov 2`) is not taken as the note's text: `--` first keeps
+      // such a word as text (`todo note 3 -- --verbose did it`), as for every other command.
+      throw .unknownOption(option, suggestion: closestMatch(to: option, in: command.allOptions))
+    }
+    guard !words.isEmpty else { throw .missingArgument(command: "note", what: "the note's text") }
+    return .note(references[0], words.joinedText(" "))
+  }
+
+  /// `recover FILE`: the new file a damaged database is copied into.
+  private mutating func recoverCommand(_ tokens: [Token]) throws(UsageError) -> Command {
+    var words = tokens.map(\.text)
+    if words.first == "--" {
+      words.removeFirst()
+    } else if let option = words.first(where: { $0.count > 1 && $0.hasPrefix("-") }) {
+      // Never a file named after a mistyped option (`todo recover --verbose`).
+      throw .unknownOption(option, suggestion: nil)
+    }
+    guard let path = words.first, !path.isEmpty else {
+      throw .missingArgument(command: "recover", what: "the path of a new file to copy the tasks into")
+    }
+    if words.count > 1 { throw .unexpectedArgument(command: "recover", word: words[1]) }
+    return .recover(path)
+  }
+
+  /// `history [--limit N]`.
+  private mutating func historyCommand(_ tokens: [Token]) throws(UsageError) -> Command {
+    var limit: Int?
+    var reader = OptionReader(tokens: tokens[...], command: command)
+    while let token = try reader.next() {
+      switch token {
+      case .option("--limit", let value): limit = try Self.positiveCount(value, option: "--limit")
+      case .option(let name, _), .flag(let name): throw .unknownOption(name, suggestion: nil)
+      case .word(let word, _): throw .unexpectedArgument(command: "history", word: word)
+      }
+    }
+    return .history(limit: limit)
+  }
+
+  /// `count`, `ids`, `uuids`, `_ids`, `_uuids`: a filter, and how the tasks are given.
+  private mutating func selectionCommand(_ tokens: [Token]) throws(UsageError) -> Command {
+    let output: SelectionOutput =
+      switch command {
+      case .count: .count
+      case .ids, .plainIDs: .ids(oneALine: command == .plainIDs)
+      default: .uuids(oneALine: command == .plainUUIDs)
+      }
+    // Waiting tasks too (Taskwarrior's `ids` has them): these name what a filter selects for
+    // a script, as a change would, not what a list shows.
+    var query = try listQuery(tokens)
+    query.filter.leavesOutWaiting = false
+    return .selection(query, output)
   }
 
   /// `3.due` → task 3's due date (`_get`).

@@ -331,78 +331,13 @@ extension ArgumentDecoder {
 
   /// `project:`, `pri:`, `status:`, `title.has:`, `due.by:` … as a term.
   private func attributeTerm(_ key: FilterKey, value: String, word: String, at: Int) throws(UsageError) -> Item {
-    func unknownModifier(_ known: [String]) -> UsageError {
-      let typed = String(word[..<(word.firstIndex(of: ":") ?? word.endIndex)]).lowercased()
-      // The key as typed (`entry` for created), so that the suggestion is in the user's words.
-      let base = String(typed.prefix { $0 != "." })
-      let spellings = known.map { $0.isEmpty ? base : "\(base).\($0)" }
-      if let meant = closestMatch(to: typed, in: spellings) {
-        return .invalid("filter: unknown attribute '\(typed)' at word \(at); did you mean '\(meant):'?")
-      }
-      return .invalid("filter: unknown attribute '\(typed)' at word \(at); \(base) takes \(spellings.map { $0 + ":" }.joinedText(", "))")
-    }
     switch key.name {
     case .project:
-      let names = value.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
-      switch key.modifier {
-      case "is", "equals" where !value.isEmpty && names.count == 1:
-        // Taskwarrior's `.is`: that project alone, not its sub-projects.
-        return .term(Self.textTerm(.project, "is", value))
-      case nil, "is", "not":
-        let term: FilterTerm
-        if value.isEmpty {
-          term = .project(nil)
-        } else {
-          if names.contains(where: \.isEmpty) { throw .badValue(option: "project", value: value, reason: "an empty name in the list (word \(at))") }
-          term = names.count == 1 ? .project(names[0]) : .any(names.map { .project($0) })
-        }
-        return .term(key.modifier == "not" ? .not(term) : term)
-      case "none", "any":
-        guard value.isEmpty else { throw .badValue(option: "project.\(key.modifier!)", value: value, reason: "takes no value (word \(at))") }
-        return .term(key.modifier == "none" ? .project(nil) : .not(.project(nil)))
-      case "isnt":
-        return .term(.not(value.isEmpty ? .project(nil) : names.count == 1 ? .project(names[0]) : .any(names.map { .project($0) })))
-      case let modifier? where FilterKey.textModifiers.contains(modifier):
-        guard !value.isEmpty else { throw .badValue(option: word, value: value, reason: "give the text to look for (word \(at))") }
-        return .term(Self.textTerm(.project, modifier, value))
-      default: throw unknownModifier(["", "not", "none", "any"] + FilterKey.textModifiers)
-      }
+      return try projectTerm(key, value: value, word: word, at: at)
     case .priority:
-      if key.modifier == "none" || key.modifier == "any", !value.isEmpty {
-        throw .badValue(option: "pri.\(key.modifier!)", value: value, reason: "takes no value (word \(at))")
-      }
-      var term: FilterTerm
-      if value.isEmpty {
-        term = .priority(nil)
-      } else {
-        var priorities: [FilterTerm] = []
-        for part in value.split(separator: ",") {
-          guard let priority = Priority(parsing: String(part)) else {
-            throw .badValue(option: "pri", value: value, reason: "use H, M or L (or several: pri:H,M) (word \(at))")
-          }
-          priorities.append(.priority(priority))
-        }
-        term = priorities.count == 1 ? priorities[0] : .any(priorities)
-      }
-      switch key.modifier {
-      case nil, "is", "equals": break
-      case "not", "isnt": term = .not(term)
-      case "none": term = .priority(nil)
-      case "any": term = .not(.priority(nil))
-      case "above", "over", "below", "under":
-        guard let given = Priority(parsing: value), !value.contains(",") else {
-          throw .badValue(option: "pri.\(key.modifier!)", value: value, reason: "give one of H, M or L (word \(at))")
-        }
-        let higher = ["above", "over"].contains(key.modifier!)
-        let chosen = Priority.allCases.filter { higher ? $0.rank > given.rank : $0.rank < given.rank }
-        // Below L is no priority at all, as in Taskwarrior (where no priority ranks lowest).
-        let terms = chosen.map { FilterTerm.priority($0) } + (higher ? [] : [.priority(nil)])
-        term = terms.count == 1 ? terms[0] : .any(terms)
-      default: throw unknownModifier(["", "not", "none", "any", "above", "below"])
-      }
-      return .term(term)
+      return try priorityTerm(key, value: value, word: word, at: at)
     case .status:
-      guard key.modifier == nil || key.modifier == "is" else { throw unknownModifier([""]) }
+      guard key.modifier == nil || key.modifier == "is" else { throw unknownModifier([""], word: word, at: at) }
       // Taskwarrior's names: a waiting task is pending here, with a wait date still ahead.
       switch value.lowercased() {
       case "completed": return .status(.done)
@@ -415,33 +350,9 @@ extension ArgumentDecoder {
       }
       return .status(status)
     case .title:
-      guard !value.isEmpty else { throw .badValue(option: word, value: value, reason: "give the text to look for (word \(at))") }
-      // `title` is the title alone; Taskwarrior's `description` is the title or a note, as
-      // Taskwarrior matches its annotations too.
-      let typed = word.prefix { $0 != "." && $0 != ":" }.lowercased()
-      let withNotes = typed == "description" || typed == "desc"
-      let contains: FilterTerm = withNotes ? .word(value) : .titleHas(value)
-      let column: TextColumn = withNotes ? .titleOrNotes : .title
-      switch key.modifier {
-      case "has", "contains": return .term(contains)
-      case "not", "hasnt": return .term(.not(contains))
-      // Taskwarrior's `description:x` matches titles that start with x.
-      case nil: return .term(Self.textTerm(column, "startswith", value))
-      case let modifier? where FilterKey.textModifiers.contains(modifier): return .term(Self.textTerm(column, modifier, value))
-      default: throw unknownModifier([""] + FilterKey.textModifiers)
-      }
+      return try titleTerm(key, value: value, word: word, at: at)
     case .tags:
-      switch key.modifier {
-      case "none", "any":
-        guard value.isEmpty else { throw .badValue(option: "tags.\(key.modifier!)", value: value, reason: "takes no value (word \(at))") }
-        return .term(key.modifier == "any" ? .virtual(.tagged) : .not(.virtual(.tagged)))
-      case nil, "is", "has", "contains", "hasnt", "not", "isnt", "noword", "word":
-        guard !value.isEmpty else { throw .badValue(option: word, value: value, reason: "give a tag, like tags:home (word \(at))") }
-        let names = value.split(separator: ",").map { String($0) }
-        let term: FilterTerm = names.count == 1 ? .tag(names[0]) : .any(names.map { .tag($0) })
-        return .term(["hasnt", "not", "isnt", "noword"].contains(key.modifier) ? Self.negated(term) : term)
-      default: throw unknownModifier(["", "has", "hasnt", "any", "none"])
-      }
+      return try tagsTerm(key, value: value, word: word, at: at)
     case .id:
       guard key.modifier == nil, let references = TaskReference.list(value), !references.contains(where: { if case .uuidPrefix = $0 { true } else { false } })
       else { throw .badValue(option: "id", value: value, reason: "give ids: 3, 3-7 or 1,4 (word \(at))") }
@@ -455,46 +366,162 @@ extension ArgumentDecoder {
     case .depends, .parent, .recur:
       return .term(try linkTerm(key, value: value, word: word, at: at))
     case .due, .wait, .scheduled, .until, .created, .modified, .completed:
-      let field = key.dateField!
-      var comparison: DateComparison
-      switch key.modifier {
-      case nil, "is", "on": comparison = value.isEmpty ? .none : .on
-      case "by": comparison = .by
-      case "before", "below", "under": comparison = .before
-      case "after", "above", "over": comparison = .after
-      case "none": comparison = .none
-      case "any": comparison = .any
-      case "isnt", "not":
-        guard !value.isEmpty else { throw .badValue(option: word, value: value, reason: "needs a date (word \(at))") }
-        let inner = try attributeTerm(FilterKey(name: key.name, modifier: nil), value: value, word: word, at: at)
-        guard case .term(let term) = inner else { return inner }
-        return .term(.not(term))
-      default: throw unknownModifier(["", "by", "before", "after", "above", "below", "none", "any", "isnt"])
-      }
-      if comparison == .none || comparison == .any {
-        guard value.isEmpty else {
-          throw .badValue(option: "\(field.rawValue).\(comparison.rawValue)", value: value, reason: "takes no value (word \(at))")
-        }
-        return .term(.date(DateCondition(field: field, comparison: comparison)))
-      }
-      guard !value.isEmpty else {
-        throw .badValue(option: word, value: value, reason: "needs a date, like \(word)fri (word \(at))")
-      }
-      let reading = try self.reading(value, at: at)
-      var date = TaskDate(reading)
-      // The times of a task's life are instants: a day there means the whole day.
-      if !field.hasDays, case .instant = date, comparison == .on { date = .day(CalendarDay.local(date.sortInstant)) }
-      if case .day(let day) = date {
-        // `due.before:eow` means before the week ends (Sunday included), as the end-of forms
-        // have always meant their last moment; `created.after:sod`, from the day's start on.
-        if comparison == .before, reading.instant != day.start {
-          comparison = .by
-        } else if comparison == .after, Self.isStartForm(value) {
-          date = .day(day.adding(days: -1))
-        }
-      }
-      return .term(.date(DateCondition(field: field, comparison: comparison, value: date)))
+      return try dateTerm(key, value: value, word: word, at: at)
     }
+  }
+
+  /// The error for `key.modifier:` with a modifier the key does not take, with the nearest it does.
+  private func unknownModifier(_ known: [String], word: String, at: Int) -> UsageError {
+    let typed = String(word[..<(word.firstIndex(of: ":") ?? word.endIndex)]).lowercased()
+    // The key as typed (`entry` for created), so that the suggestion is in the user's words.
+    let base = String(typed.prefix { $0 != "." })
+    let spellings = known.map { $0.isEmpty ? base : "\(base).\($0)" }
+    if let meant = closestMatch(to: typed, in: spellings) {
+      return .invalid("filter: unknown attribute '\(typed)' at word \(at); did you mean '\(meant):'?")
+    }
+    return .invalid("filter: unknown attribute '\(typed)' at word \(at); \(base) takes \(spellings.map { $0 + ":" }.joinedText(", "))")
+  }
+
+  /// `project:NAME`, `project:A,B`, `project.not:`, and Taskwarrior's text modifiers.
+  private func projectTerm(_ key: FilterKey, value: String, word: String, at: Int) throws(UsageError) -> Item {
+    let names = value.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+    switch key.modifier {
+    case "is", "equals" where !value.isEmpty && names.count == 1:
+      // Taskwarrior's `.is`: that project alone, not its sub-projects.
+      return .term(Self.textTerm(.project, "is", value))
+    case nil, "is", "not":
+      let term: FilterTerm
+      if value.isEmpty {
+        term = .project(nil)
+      } else {
+        if names.contains(where: \.isEmpty) { throw .badValue(option: "project", value: value, reason: "an empty name in the list (word \(at))") }
+        term = names.count == 1 ? .project(names[0]) : .any(names.map { .project($0) })
+      }
+      return .term(key.modifier == "not" ? .not(term) : term)
+    case "none", "any":
+      guard value.isEmpty else { throw .badValue(option: "project.\(key.modifier!)", value: value, reason: "takes no value (word \(at))") }
+      return .term(key.modifier == "none" ? .project(nil) : .not(.project(nil)))
+    case "isnt":
+      return .term(.not(value.isEmpty ? .project(nil) : names.count == 1 ? .project(names[0]) : .any(names.map { .project($0) })))
+    case let modifier? where FilterKey.textModifiers.contains(modifier):
+      guard !value.isEmpty else { throw .badValue(option: word, value: value, reason: "give the text to look for (word \(at))") }
+      return .term(Self.textTerm(.project, modifier, value))
+    default: throw unknownModifier(["", "not", "none", "any"] + FilterKey.textModifiers, word: word, at: at)
+    }
+  }
+
+  /// `pri:H`, `pri:H,M`, `pri:`, `pri.not:`, `pri.above:`, `pri.below:`.
+  private func priorityTerm(_ key: FilterKey, value: String, word: String, at: Int) throws(UsageError) -> Item {
+    if key.modifier == "none" || key.modifier == "any", !value.isEmpty {
+      throw .badValue(option: "pri.\(key.modifier!)", value: value, reason: "takes no value (word \(at))")
+    }
+    var term: FilterTerm
+    if value.isEmpty {
+      term = .priority(nil)
+    } else {
+      var priorities: [FilterTerm] = []
+      for part in value.split(separator: ",") {
+        guard let priority = Priority(parsing: String(part)) else {
+          throw .badValue(option: "pri", value: value, reason: "use H, M or L (or several: pri:H,M) (word \(at))")
+        }
+        priorities.append(.priority(priority))
+      }
+      term = priorities.count == 1 ? priorities[0] : .any(priorities)
+    }
+    switch key.modifier {
+    case nil, "is", "equals": break
+    case "not", "isnt": term = .not(term)
+    case "none": term = .priority(nil)
+    case "any": term = .not(.priority(nil))
+    case "above", "over", "below", "under":
+      guard let given = Priority(parsing: value), !value.contains(",") else {
+        throw .badValue(option: "pri.\(key.modifier!)", value: value, reason: "give one of H, M or L (word \(at))")
+      }
+      let higher = ["above", "over"].contains(key.modifier!)
+      let chosen = Priority.allCases.filter { higher ? $0.rank > given.rank : $0.rank < given.rank }
+      // Below L is no priority at all, as in Taskwarrior (where no priority ranks lowest).
+      let terms = chosen.map { FilterTerm.priority($0) } + (higher ? [] : [.priority(nil)])
+      term = terms.count == 1 ? terms[0] : .any(terms)
+    default: throw unknownModifier(["", "not", "none", "any", "above", "below"], word: word, at: at)
+    }
+    return .term(term)
+  }
+
+  /// `title.has:`, and Taskwarrior's `description` with its text modifiers.
+  private func titleTerm(_ key: FilterKey, value: String, word: String, at: Int) throws(UsageError) -> Item {
+    guard !value.isEmpty else { throw .badValue(option: word, value: value, reason: "give the text to look for (word \(at))") }
+    // `title` is the title alone; Taskwarrior's `description` is the title or a note, as
+    // Taskwarrior matches its annotations too.
+    let typed = word.prefix { $0 != "." && $0 != ":" }.lowercased()
+    let withNotes = typed == "description" || typed == "desc"
+    let contains: FilterTerm = withNotes ? .word(value) : .titleHas(value)
+    let column: TextColumn = withNotes ? .titleOrNotes : .title
+    switch key.modifier {
+    case "has", "contains": return .term(contains)
+    case "not", "hasnt": return .term(.not(contains))
+    // Taskwarrior's `description:x` matches titles that start with x.
+    case nil: return .term(Self.textTerm(column, "startswith", value))
+    case let modifier? where FilterKey.textModifiers.contains(modifier): return .term(Self.textTerm(column, modifier, value))
+    default: throw unknownModifier([""] + FilterKey.textModifiers, word: word, at: at)
+    }
+  }
+
+  /// Taskwarrior's `tags:`, `tags.has:`, `tags.hasnt:`, `tags.any:`, `tags.none:`.
+  private func tagsTerm(_ key: FilterKey, value: String, word: String, at: Int) throws(UsageError) -> Item {
+    switch key.modifier {
+    case "none", "any":
+      guard value.isEmpty else { throw .badValue(option: "tags.\(key.modifier!)", value: value, reason: "takes no value (word \(at))") }
+      return .term(key.modifier == "any" ? .virtual(.tagged) : .not(.virtual(.tagged)))
+    case nil, "is", "has", "contains", "hasnt", "not", "isnt", "noword", "word":
+      guard !value.isEmpty else { throw .badValue(option: word, value: value, reason: "give a tag, like tags:home (word \(at))") }
+      let names = value.split(separator: ",").map { String($0) }
+      let term: FilterTerm = names.count == 1 ? .tag(names[0]) : .any(names.map { .tag($0) })
+      return .term(["hasnt", "not", "isnt", "noword"].contains(key.modifier) ? Self.negated(term) : term)
+    default: throw unknownModifier(["", "has", "hasnt", "any", "none"], word: word, at: at)
+    }
+  }
+
+  /// `due:`, `due.by:`, `due.before:` … for every date field.
+  private func dateTerm(_ key: FilterKey, value: String, word: String, at: Int) throws(UsageError) -> Item {
+    let field = key.dateField!
+    var comparison: DateComparison
+    switch key.modifier {
+    case nil, "is", "on": comparison = value.isEmpty ? .none : .on
+    case "by": comparison = .by
+    case "before", "below", "under": comparison = .before
+    case "after", "above", "over": comparison = .after
+    case "none": comparison = .none
+    case "any": comparison = .any
+    case "isnt", "not":
+      guard !value.isEmpty else { throw .badValue(option: word, value: value, reason: "needs a date (word \(at))") }
+      let inner = try attributeTerm(FilterKey(name: key.name, modifier: nil), value: value, word: word, at: at)
+      guard case .term(let term) = inner else { return inner }
+      return .term(.not(term))
+    default: throw unknownModifier(["", "by", "before", "after", "above", "below", "none", "any", "isnt"], word: word, at: at)
+    }
+    if comparison == .none || comparison == .any {
+      guard value.isEmpty else {
+        throw .badValue(option: "\(field.rawValue).\(comparison.rawValue)", value: value, reason: "takes no value (word \(at))")
+      }
+      return .term(.date(DateCondition(field: field, comparison: comparison)))
+    }
+    guard !value.isEmpty else {
+      throw .badValue(option: word, value: value, reason: "needs a date, like \(word)fri (word \(at))")
+    }
+    let reading = try self.reading(value, at: at)
+    var date = TaskDate(reading)
+    // The times of a task's life are instants: a day there means the whole day.
+    if !field.hasDays, case .instant = date, comparison == .on { date = .day(CalendarDay.local(date.sortInstant)) }
+    if case .day(let day) = date {
+      // `due.before:eow` means before the week ends (Sunday included), as the end-of forms
+      // have always meant their last moment; `created.after:sod`, from the day's start on.
+      if comparison == .before, reading.instant != day.start {
+        comparison = .by
+      } else if comparison == .after, Self.isStartForm(value) {
+        date = .day(day.adding(days: -1))
+      }
+    }
+    return .term(.date(DateCondition(field: field, comparison: comparison, value: date)))
   }
 
   /// One of Taskwarrior's text modifiers on a column, as a regular expression ignoring case.

@@ -376,7 +376,9 @@ final class StreamedTaskTable: @unchecked Sendable {
     self.width = width
     self.color = color
     self.output = output
-    shape = TaskText.TableShape(showStatus: true, sort: sort, text: text)
+    // A list of done tasks shows when each was completed, as sorting by it would.
+    let shown = filter.effectiveStatus == .done && !sort.contains { $0.field == .completed } ? sort + [SortKey(.completed)] : sort
+    shape = TaskText.TableShape(showStatus: true, sort: shown, text: text)
   }
 
   func add(_ todo: TaskRow) {

@@ -1,5 +1,5 @@
 import CEditLine
-import TodoSync
+import TodoSystem
 
 #if canImport(Glibc)
 import Glibc

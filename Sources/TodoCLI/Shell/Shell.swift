@@ -1,4 +1,4 @@
-import TodoSync
+import TodoSystem
 
 #if canImport(Glibc)
 import Glibc

@@ -168,7 +168,7 @@ public struct TodoFilter: Sendable, Equatable {
 /// ```
 public struct SortKey: Sendable, Equatable {
   public enum Field: String, Sendable, CaseIterable {
-    case id, due, priority, project, title, status, created, modified, completed
+    case id, due, priority, project, title, status, created, modified, completed, wait, scheduled, until
   }
 
   public var field: Field

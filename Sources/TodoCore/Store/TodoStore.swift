@@ -155,7 +155,8 @@ public enum TodoStore {
   public static func forEachRow(
     _ filter: TodoFilter, sort: [SortKey], limit: Int?, now: Int64, _ body: @escaping @Sendable (TaskRow) -> Void
   ) -> DataOperation<Int, TodoError> {
-    let times = TaskRow.showsTimes(sortedBy: sort)
+    // A list of done tasks shows when each was completed (StreamedTaskTable's Completed column).
+    let times = TaskRow.showsTimes(sortedBy: sort) || filter.effectiveStatus == .done
     return DataOperation { connection throws(DatabaseError) in
       // Subtask counts only when some task has a parent: a list without subtasks pays nothing.
       let progress = try connection.scalar(

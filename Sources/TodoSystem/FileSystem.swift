@@ -233,7 +233,7 @@ public enum FileSystem {
 
   /// Whether `name` is one `writeAtomically` gives the temporary file of a vdir item:
   /// `….ics.todo-XXXXXX.tmp`, the X letters and digits.
-  static func isLeftoverTemporaryName(_ name: String) -> Bool {
+  public static func isLeftoverTemporaryName(_ name: String) -> Bool {
     let bytes = Array(name.utf8)
     let marker = Array(".ics.todo-".utf8)
     let tail = Array(".tmp".utf8)

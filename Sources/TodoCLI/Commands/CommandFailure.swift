@@ -2,7 +2,7 @@ import DataOperation
 import TodoCore
 
 /// Any failure a command can end with, and how it is shown: once, at the top, on stderr.
-enum Failure: Error {
+enum CommandFailure: Error {
   case usage(UsageError)
   case domain(TodoError)
   /// The database file could not be opened or migrated.

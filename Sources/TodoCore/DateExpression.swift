@@ -104,7 +104,7 @@ public struct DateReading: Equatable, Sendable {
 /// the earlier instant. Results must fall in the years 1970...9999.
 ///
 /// ```swift
-/// let parser = DateExpressionParser(now: Timestamp.now())
+/// let parser = DateExpressionParser(now: Timestamp.systemNow())
 /// let due = try parser.parse("friday 17:00")
 /// ```
 public struct DateExpressionParser: Sendable {

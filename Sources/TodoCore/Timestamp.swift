@@ -203,7 +203,7 @@ public enum Timestamp {
   /// honours `TODO_NOW` for deterministic end-to-end tests).
   ///
   /// ```swift
-  /// let now = Timestamp.systemNow()  // 1795253400
+  /// let now = Timestamp.systemNow()  // seconds since 1970, e.g. 1795253400
   /// ```
   public static func systemNow() -> Int64 {
     Int64(time(nil))

@@ -1,8 +1,7 @@
-import TodoInterchange
+import TodoSystem
 
 #if canImport(Glibc)
 import Glibc
-import TodoSystem
 #endif
 
 /// Where `todo sync` keeps its files, from the XDG base directories:

@@ -320,14 +320,9 @@ import Testing
 
   // MARK: Taskwarrior
 
-  /// Runs the real `task` with its own scratch data folder.
+  /// The real `task`, with the UDAs these tests use.
   private func taskwarrior(_ todo: TodoSandbox, _ name: String, _ arguments: String) -> TodoRun {
-    let home = todo.folder.appendingPathComponent(name).path
-    let script = """
-      mkdir -p \(home)/data && printf 'data.location=\(home)/data\\nconfirmation=off\\nverbose=nothing\\nuda.estimate.type=numeric\\nuda.ticket.type=string\\n' > \(home)/rc
-      TASKRC=\(home)/rc HOME=\(home) task \(arguments)
-      """
-    return todo.shell(script, environment: ["TZ": "UTC"])
+    todo.taskwarrior(name, arguments, rc: ["uda.estimate.type=numeric", "uda.ticket.type=string"])
   }
 
   @Test func taskwarriorExportImportsAndGoesBackIntoAFreshTaskwarrior() throws {

@@ -249,6 +249,18 @@ final class TodoSandbox {
     return tasks.map { $0["id"] as? Int ?? -1 }
   }
 
+  /// Runs the real Taskwarrior (`task`) on a data folder of its own in the sandbox (`name`), with
+  /// `confirmation=off`, `verbose=nothing` and the `rc` lines given, in UTC.
+  func taskwarrior(_ name: String, _ arguments: String, rc: [String] = []) -> TodoRun {
+    let home = folder.appendingPathComponent(name).path
+    let lines = (["data.location=\(home)/data", "confirmation=off", "verbose=nothing"] + rc).joined(separator: "\\n")
+    let script = """
+      mkdir -p \(home)/data && printf '\(lines)\\n' > \(home)/rc
+      TASKRC=\(home)/rc HOME=\(home) task \(arguments)
+      """
+    return shell(script, environment: ["TZ": "UTC"])
+  }
+
   /// The ids a report (`completed`, `newest`, one of the configuration's) prints with --json.
   func ids(report: String, sourceLocation: SourceLocation = #_sourceLocation) -> [Int] {
     let run = run([report, "--json"])

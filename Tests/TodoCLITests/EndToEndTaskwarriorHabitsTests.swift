@@ -232,6 +232,17 @@ import Testing
     let why = todo("rc.urgency.user.tag.Home.coefficient=20", "why", "1")
     #expect(why.stdout.contains("tagged +Home"), "\(why)")
     #expect(todo("list", "rc.color=off", "limit:1", "--json").status == 0)
+    // After a change's command word, a word that names a setting is still one, as in Taskwarrior.
+    #expect(todo("1", "modify", "pri:H", "rc.confirmation=off").stdout.hasPrefix("Updated task 1: edit rc.local on server  +Home pri:H"))
+    #expect(todo("1", "annotate", "rc.color=off").stderr.contains("needs"))
+  }
+
+  @Test func aTagInCapitalsCloseToAVirtualTagIsSaidToBeOne() throws {
+    let todo = try errands()
+    let run = todo("list", "+OVERDUEX")
+    #expect(run.stdout == "No matching tasks.\n")
+    #expect(run.errorLines.first == "todo: warning: +OVERDUEX is not a virtual tag, so it was looked for as a tag of that name; did you mean +OVERDUE?")
+    #expect(todo("list", "+URGENT").stderr == "")
   }
 
   @Test func regularExpressionsReadCharactersNotBytes() throws {
@@ -310,14 +321,9 @@ import Testing
 
   // MARK: side by side with Taskwarrior
 
-  /// Runs the real `task` on its own data folder.
+  /// The real `task`, beside this sandbox, with Taskwarrior's default case-sensitive search.
   private func taskwarrior(_ todo: TodoSandbox, _ arguments: String) -> TodoRun {
-    let home = todo.folder.appendingPathComponent("tw").path
-    let script = """
-      mkdir -p \(home)/data && printf 'data.location=\(home)/data\\nconfirmation=off\\nverbose=nothing\\nsearch.case.sensitive=yes\\n' > \(home)/rc
-      TASKRC=\(home)/rc HOME=\(home) task \(arguments)
-      """
-    return todo.shell(script, environment: ["TZ": "UTC"])
+    todo.taskwarrior("tw", arguments, rc: ["search.case.sensitive=yes"])
   }
 
   @Test func theSameFiltersSelectTheSameTasksAsTaskwarrior() throws {

@@ -89,7 +89,7 @@ enum ChildProcess {
   /// cleans up on its way out (`todo edit`'s file, which holds the task's whole text) is cleaned
   /// up whatever stop comes: a signal that came meanwhile is delivered, with its usual effect,
   /// once `body` has returned. Programs started meanwhile get them as usual.
-  static func holdingStopSignals<Value, CommandFailure: Error>(_ body: () throws(CommandFailure) -> Value) throws(CommandFailure) -> Value {
+  static func holdingStopSignals<Value, Failure: Error>(_ body: () throws(Failure) -> Value) throws(Failure) -> Value {
     var stops = sigset_t()
     var saved = sigset_t()
     sigemptyset(&stops)

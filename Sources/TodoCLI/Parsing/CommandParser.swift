@@ -81,11 +81,13 @@ struct CommandParser {
       case "--version":
         wantsVersion = true
       // Taskwarrior's `rc.KEY=VALUE` and `rc:FILE`: before the command word, or after one that
-      // only reads (`todo list rc.color=off`); after a change's command word it is text
-      // (`todo add edit rc.local`).
+      // only reads (`todo list rc.color=off`); after a change's command word only when KEY is a
+      // setting (`todo 3 modify due:fri rc.confirmation=off`), else it is text (`todo add edit
+      // rc.local`).
       case _ where (token.text.hasPrefix("rc.") || token.text.hasPrefix("rc:")) && token.text.count > 3
         && !token.text.contains(" ")
-        && rest.first(where: { CommandName.spellings[$0.text] != nil }).map({ CommandName.spellings[$0.text]!.declaration.onlyReads }) ?? true:
+        && (rest.first(where: { CommandName.spellings[$0.text] != nil }).map({ CommandName.spellings[$0.text]!.declaration.onlyReads })
+          ?? true || Self.namesASetting(token.text)):
         try Self.taskwarriorSetting(token.text, into: &options)
       default:
         rest.append(token)
@@ -126,6 +128,14 @@ struct CommandParser {
       }
       options.configOverrides.append("\(key)=\(value)")
     }
+  }
+
+  /// Whether `rc.KEY=VALUE` (or `rc.KEY:VALUE`) names a setting: one of ours, or one of
+  /// Taskwarrior's that is mapped.
+  static func namesASetting(_ word: String) -> Bool {
+    guard word.hasPrefix("rc."), let separator = word.firstIndex(where: { $0 == "=" || $0 == ":" }) else { return false }
+    let key = String(word[word.index(word.startIndex, offsetBy: 3)..<separator])
+    return ["color", "_forcecolor", "confirmation"].contains(key.lowercased()) || ConfigKey.named(key) != nil
   }
 
   /// Stages 2 and 3: the command word (or a report's name; `default.command` when there is

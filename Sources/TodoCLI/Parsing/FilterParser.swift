@@ -271,6 +271,12 @@ extension ArgumentDecoder {
       let include = word.hasPrefix("+")
       let name = String(word.dropFirst())
       if let virtual = VirtualTag(rawValue: name) { return .term(include ? .virtual(virtual) : .not(.virtual(virtual))) }
+      // `+OVERDUEX`: a tag in capitals close to a virtual tag is most likely that tag mistyped.
+      if name.count >= 3, name.allSatisfy({ $0.isUppercase }),
+        let meant = closestMatch(to: name, in: VirtualTag.allCases.map(\.rawValue))
+      {
+        warnings.append("+\(name) is not a virtual tag, so it was looked for as a tag of that name; did you mean \(word.first!)\(meant)?")
+      }
       // `-project:x`: not that attribute.
       if !include, FilterKey.split(name) != nil {
         let inner = try item(name, plain: false, at: at, nested: nested)

@@ -31,7 +31,8 @@ NOW_SECONDS = 1795253400
 SIZES = {"1k": 1_000, "10k": 10_000, "100k": 100_000, "1M": 1_000_000}
 
 # Pending tasks that are not waiting (a wait date still ahead hides a task from lists).
-NOT_WAITING = f"(wait IS NULL OR wait <= {NOW_SECONDS})"
+NOT_WAITING = f"(wait IS NULL OR wait <= {NOW_SECONDS}) AND (until IS NULL OR until >= {NOW_SECONDS})"
+# (Lists leave out tasks past their until date too, which the next write deletes.)
 # The SELECT `todo list` runs, written for the sqlite3 CLI: the same columns, rows and order.
 LIST_SQL = (
     "SELECT id, priority, due, due_day, project, (SELECT group_concat(name, ' ') FROM tag WHERE tag.todo_id = todo.id), title "

@@ -613,37 +613,43 @@ extension ICalendar {
       }
       // Kept lines: the to-do's own, its sub-components (VALARM), and its changed occurrences
       // (a VTODO with RECURRENCE-ID), which go after it, as the siblings RFC 5545 makes them.
-      var occurrences: [String] = []
-      if let kept = extra("properties") {
-        let writesRule = todo.series != nil
-        var open: [String] = []
-        var inOccurrence = false
-        for piece in kept.split(separator: "\n", omittingEmptySubsequences: true) {
-          let line = String(piece.filter { $0 != "\r" })
-          let upper = line.uppercased()
-          let name = upper.prefix { $0 != ":" && $0 != ";" }
-          if upper == "BEGIN:VCALENDAR" || upper == "END:VCALENDAR" { continue }
-          if upper.hasPrefix("BEGIN:") {
-            if open.isEmpty && upper == "BEGIN:VTODO" { inOccurrence = true }
-            open.append(String(upper.dropFirst(6)))
-          } else if upper.hasPrefix("END:") {
-            // Never an END that would close the to-do early, or one that closes nothing.
-            guard open.last == String(upper.dropFirst(4)) else { continue }
-            open.removeLast()
-          } else if open.isEmpty {
-            if name == "PERCENT-COMPLETE" && todo.status == .done { continue }
-            if name == "RRULE" && writesRule { continue }
-          }
-          if inOccurrence { occurrences.append(line) } else { writer.line(line) }
-          if open.isEmpty { inOccurrence = false }
-        }
-        // A component left open is closed, so the file stays well formed.
-        for name in open.reversed() {
-          if inOccurrence { occurrences.append("END:" + name) } else { writer.line("END:" + name) }
-        }
-      }
+      let occurrences = extra("properties").map { self.keptLines($0, of: todo, into: &writer) } ?? []
       writer.line("END:VTODO")
       for line in occurrences { writer.line(line) }
+    }
+
+    /// The lines kept as they came (the to-do's own, its sub-components such as VALARM), written
+    /// here; its changed occurrences (a VTODO with RECURRENCE-ID) are returned, to go after it,
+    /// as the siblings RFC 5545 makes them.
+    private func keptLines(_ kept: String, of todo: Todo, into writer: inout ContentWriter) -> [String] {
+      var occurrences: [String] = []
+      let writesRule = todo.series != nil
+      var open: [String] = []
+      var inOccurrence = false
+      for piece in kept.split(separator: "\n", omittingEmptySubsequences: true) {
+        let line = String(piece.filter { $0 != "\r" })
+        let upper = line.uppercased()
+        let name = upper.prefix { $0 != ":" && $0 != ";" }
+        if upper == "BEGIN:VCALENDAR" || upper == "END:VCALENDAR" { continue }
+        if upper.hasPrefix("BEGIN:") {
+          if open.isEmpty && upper == "BEGIN:VTODO" { inOccurrence = true }
+          open.append(String(upper.dropFirst(6)))
+        } else if upper.hasPrefix("END:") {
+          // Never an END that would close the to-do early, or one that closes nothing.
+          guard open.last == String(upper.dropFirst(4)) else { continue }
+          open.removeLast()
+        } else if open.isEmpty {
+          if name == "PERCENT-COMPLETE" && todo.status == .done { continue }
+          if name == "RRULE" && writesRule { continue }
+        }
+        if inOccurrence { occurrences.append(line) } else { writer.line(line) }
+        if open.isEmpty { inOccurrence = false }
+      }
+      // A component left open is closed, so the file stays well formed.
+      for name in open.reversed() {
+        if inOccurrence { occurrences.append("END:" + name) } else { writer.line("END:" + name) }
+      }
+      return occurrences
     }
 
     private func date(_ name: String, _ date: TaskDate, into writer: inout ContentWriter) {

@@ -3,8 +3,9 @@ import TodoCore
 /// Taskwarrior's JSON (`task export`, 2.6 and 3.x; an array or JSON Lines), read and written.
 ///
 /// Statuses: `pending` and `waiting` → pending, `completed` → done, `deleted` → deleted; a
-/// `recurring` parent becomes the series of the children that name it (`parent`, `imask`: instance
-/// `imask + 1`), or, with no child in the file, its own first pending instance. Dates are instants;
+/// `recurring` parent (or a deleted one, with its `mask`) is the template of the series of the
+/// children that name it (`parent`, `imask`: instance `imask + 1`), or, with no child in the
+/// file, its own first pending instance. An export writes each series the same way (`document`). Dates are instants;
 /// one at local midnight reads as an all-day date (Taskwarrior has no other way to say "a day").
 /// Keys `todo` has no field for (user-defined attributes) are kept with the task, as their JSON
 /// text, and written back on export.
@@ -36,9 +37,8 @@ public enum Taskwarrior {
         try SkippedRecords.skip(InterchangeError(line: line, "a task must be a JSON object"), in: skipping)
         continue
       }
-      let status = members.first { $0.key == "status" }?.value
       let uuid = members.first { $0.key == "uuid" }?.value
-      if status == .string("recurring"), case .string(let id)? = uuid { parents[id.lowercased()] = (line, members) }
+      if isTemplate(members), case .string(let id)? = uuid { parents[id.lowercased()] = (line, members) }
       if case .string(let parent)? = members.first(where: { $0.key == "parent" })?.value {
         childrenOf[parent.lowercased(), default: 0] += 1
       }
@@ -64,8 +64,16 @@ public enum Taskwarrior {
     return records
   }
 
-  /// One task object of `task export`'s (nil: a recurring template whose instances are in the
-  /// file, which make the series).
+  /// A recurring template: `recurring`, or `deleted` with its `mask` (a series deleted, or past
+  /// its until).
+  private static func isTemplate(_ members: [(key: String, value: JSONValue)]) -> Bool {
+    let status = members.first { $0.key == "status" }?.value
+    return status == .string("recurring") || (status == .string("deleted") && members.contains { $0.key == "mask" })
+  }
+
+  /// One task object of `task export`'s; for a recurring template whose instances are in the
+  /// file, the series' template (`isSeriesTemplate`), or nil for one Taskwarrior made of a
+  /// pending instance todo wrote before it wrote templates.
   private static func record(
     _ members: [(key: String, value: JSONValue)], line: Int, parents: [String: (line: Int, members: [(key: String, value: JSONValue)])],
     childrenOf: [String: Int], now: Int64
@@ -73,10 +81,14 @@ public enum Taskwarrior {
     var fields = Fields(members: members, line: line)
     let status = try fields.string("status") ?? "pending"
     let uuid = (try fields.string("uuid"))?.lowercased()
-    if status == "recurring", let uuid, childrenOf[uuid, default: 0] > 0 { return nil }
+    if let uuid, childrenOf[uuid, default: 0] > 0, isTemplate(members) {
+      if case .string(let series)? = fields.peek("todo_series"), series.lowercased() != uuid { return nil }
+      return try template(&fields, status: status, uuid: uuid, now: now)
+    }
     var record = try task(&fields, status: status, uuid: uuid, now: now)
     // For a child of a Taskwarrior template: how many instances after the template's it is.
     var childOffset = 0
+    var parentOfInstance: String?
     // The series: the parent's (for a child), or its own (a parent without children here).
     if status == "recurring" {
       guard let rule = try recurrence(fields.take("recur"), line: line) else {
@@ -91,6 +103,7 @@ public enum Taskwarrior {
       }
     } else if case .string(let parent)? = fields.take("parent") {
       let parentID = parent.lowercased()
+      parentOfInstance = parentID
       let recur = fields.take("recur")
       let rule = try recurrence(recur ?? parents[parentID]?.members.first { $0.key == "recur" }?.value, line: line)
       if let rule {
@@ -112,6 +125,9 @@ public enum Taskwarrior {
         record.todo.series = SeriesLink(id: 0, uuid: RecordUUID.named("series:" + record.todo.uuid), index: 1, rule: rule, ended: nil)
       }
     }
+    // An instance todo wrote names its series as its parent: its number is its own. Children
+    // of a template Taskwarrior made of a pending instance todo wrote count from that instance.
+    if case .string(let series)? = fields.peek("todo_series"), series.lowercased() == parentOfInstance { childOffset = 0 }
     try readOwnKeys(&fields, into: &record.todo, childOffset: childOffset)
     fields.skip(["recur", "imask", "mask", "rtype", "parent"])
     // Everything else is a user-defined attribute: kept as its JSON text.
@@ -119,6 +135,28 @@ public enum Taskwarrior {
       record.extras.append(TaskExtra(format: "taskwarrior", name: member.key, value: member.value.text))
     }
     record.extras.sort { $0.name < $1.name }
+    return record
+  }
+
+  /// A recurring template whose instances are in the file: the series' template, with the
+  /// dates of its first instance (`imask` 0). A deleted one ended the series.
+  private static func template(_ fields: inout Fields, status: String, uuid: String, now: Int64) throws(InterchangeError)
+    -> TaskRecord
+  {
+    var record = try task(&fields, status: status == "deleted" ? "deleted" : "pending", uuid: uuid, now: now)
+    guard var rule = try recurrence(fields.take("recur"), line: fields.line) else {
+      throw fields.error("a recurring task needs its \"recur\"")
+    }
+    // todo's after-completion rule (`+1w`), which `recur` cannot say, unless `recur` changed.
+    if let text = try fields.string("todo_rule"), let own = RecurrenceRule(parsing: text), own.unit == rule.unit, own.count == rule.count {
+      rule = own
+    }
+    let ended = record.todo.status == .deleted ? record.todo.completed : nil
+    record.todo.status = .pending
+    record.todo.completed = nil
+    record.todo.intervals = []
+    record.todo.series = SeriesLink(id: 0, uuid: uuid, index: 1, rule: rule, ended: ended)
+    record.isSeriesTemplate = true
     return record
   }
 
@@ -240,8 +278,12 @@ public enum Taskwarrior {
 
   private static func recurrence(_ value: JSONValue?, line: Int) throws(InterchangeError) -> RecurrenceRule? {
     guard case .string(let text)? = value else { return nil }
-    // Taskwarrior's spellings: `weekly`, `2wk`, `P1W`, `3d`, `1mo`, `yearly`…
+    // Taskwarrior's spellings: `weekly`, `2wk`, `P1W`, `3d`, `1mo`, `yearly`, `5m` (months),
+    // `bimonthly`, `semiannual`, `biannual`…
     var word = text.lowercased()
+    let named = ["bimonthly": "2mo", "semiannual": "6mo", "biannual": "2y", "biyearly": "2y", "annual": "yearly", "sennight": "weekly"]
+    if let known = named[word] { word = known }
+    if word.hasSuffix("m"), let count = Int(word.dropLast()) { word = "\(count)mo" }
     if word.hasPrefix("p"), let unit = word.last, let count = Int(word.dropFirst().dropLast()) {
       switch unit {
       case "d": word = "\(count)d"
@@ -342,8 +384,15 @@ public enum Taskwarrior {
     add("scheduled", time(todo.scheduled))
     add("until", time(todo.until))
     if todo.isActive, let start = todo.intervals.last?.started { add("start", formatTime(start)) }
-    if let series = todo.series, todo.status == .pending, series.ended == nil {
+    // An instance of a series with a due date, as Taskwarrior writes one: its template's UUID and
+    // its place in the template's mask (see `templateLine`). Taskwarrior refuses `recur` without
+    // a due date: a series that counts from scheduled dates goes out as plain tasks (todo's own
+    // keys keep it a series here).
+    if let series = todo.series, todo.due != nil {
+      add("parent", series.uuid)
+      members.append(("imask", .number(String(series.index - 1))))
       add("recur", taskwarriorRule(series.rule))
+      add("rtype", "periodic")
     }
     add("todo_parent", todo.parentUUID)
     if let series = todo.series {
@@ -375,19 +424,94 @@ public enum Taskwarrior {
     return JSONValue.object(members).text
   }
 
-  /// A rule in Taskwarrior's words (`weekly`, `2w`, `3mo`); Taskwarrior has no "after
-  /// completion" mode, so `+1w` is written as `1w`.
+  /// What `task export` writes: an array, one task a line; each series' template (see
+  /// `templateLine`) before the first of its instances.
+  public static func document(_ records: [TaskRecord], templates: [SeriesTemplate]) -> String {
+    var lines: [String] = []
+    var pending = Dictionary(templates.map { ($0.uuid, $0) }, uniquingKeysWith: { first, _ in first })
+    for record in records {
+      if let uuid = record.todo.series?.uuid, let template = pending.removeValue(forKey: uuid), template.template.due != nil {
+        lines.append(templateLine(template))
+      }
+      lines.append(line(record))
+    }
+    return "[\n" + lines.joinedText(",\n") + (lines.isEmpty ? "" : "\n") + "]\n"
+  }
+
+  /// A series as Taskwarrior's template of it: `status` `recurring` (`deleted` once the series
+  /// ended), the series' UUID, `recur`, `rtype`, the dates of its first instance (`wait` the same
+  /// distance before `due` as on every instance) and the `mask` of its instances (`-` pending,
+  /// `+` completed, `X` deleted or not stored), so that `task import` makes no instance the file
+  /// already holds.
+  public static func templateLine(_ series: SeriesTemplate) -> String {
+    let template = series.template
+    var members: [(key: String, value: JSONValue)] = []
+    func add(_ key: String, _ text: String?) { if let text { members.append((key, .string(text))) } }
+    func time(_ date: TaskDate?) -> String? { date.map { formatTime($0.sortInstant) } }
+    add("uuid", series.uuid)
+    add("description", template.title)
+    add("status", series.ended == nil ? "recurring" : "deleted")
+    add("entry", formatTime(series.created))
+    add("modified", formatTime(series.modified))
+    add("end", series.ended.map(formatTime))
+    add("project", template.project)
+    add("priority", template.priority?.rawValue)
+    add("due", time(template.due))
+    add("wait", time(template.wait))
+    add("scheduled", time(template.scheduled))
+    add("until", time(template.until))
+    add("recur", taskwarriorRule(series.rule))
+    add("rtype", "periodic")
+    // As long as the instances stored, or up to the latest one's place in the schedule: todo
+    // skips the periods a series missed (its next instance is the first not yet past), which
+    // Taskwarrior would otherwise make one by one.
+    let last = max(series.instances.keys.max() ?? 0, schedulePlace(of: series.latestDue, in: series))
+    let mask = (0..<last).map { index -> Character in
+      switch series.instances[index + 1] {
+      case .pending?: "-"
+      case .done?: "+"
+      case .deleted?, nil: "X"
+      }
+    }
+    add("mask", String(mask))
+    if series.rule.afterCompletion { add("todo_rule", series.rule.description) }
+    if !template.tags.isEmpty { members.append(("tags", .array(template.tags.map(JSONValue.string)))) }
+    return JSONValue.object(members).text
+  }
+
+  /// How many dates of the series' schedule, from its first, fall on or before `due` (0 without
+  /// one; at most 100,000).
+  static func schedulePlace(of due: TaskDate?, in series: SeriesTemplate) -> Int {
+    guard let due, let start = series.template.due else { return 0 }
+    var place = 0
+    var date = start
+    while place < 100_000, !RecurrenceRule.isAfter(date, due) {
+      place += 1
+      // Weekdays step one at a time (a long jump walks every day); months and years from the
+      // start, so that the 31st stays the 31st.
+      date = series.rule.unit == .weekday ? series.rule.advance(date, steps: 1) : series.rule.advance(start, steps: place)
+    }
+    return place
+  }
+
+  /// A rule in Taskwarrior's words (`weekly`, `2w`, `quarterly`, `P5M`); Taskwarrior has no
+  /// "after completion" mode, so `+1w` is written as `1w`. Months and years are words Taskwarrior
+  /// 2.6 counts in calendar months: its `3mo` and `3y` are 90 and 1,095 days, which drift.
   static func taskwarriorRule(_ rule: RecurrenceRule) -> String {
     switch (rule.unit, rule.count) {
     case (.weekday, _): "weekdays"
     case (.day, 1): "daily"
     case (.week, 1): "weekly"
     case (.month, 1): "monthly"
+    case (.month, 2): "bimonthly"
+    case (.month, 3): "quarterly"
+    case (.month, 6): "semiannual"
     case (.year, 1): "yearly"
+    case (.year, 2): "biannual"
     case (.day, let count): "\(count)d"
     case (.week, let count): "\(count)w"
-    case (.month, let count): "\(count)mo"
-    case (.year, let count): "\(count)y"
+    case (.month, let count): "P\(count)M"
+    case (.year, let count): "P\(count * 12)M"
     }
   }
 }

@@ -142,6 +142,79 @@ import Testing
     #expect(try titles(todo) == ["From a calendar", "From JSON", "[urgent] call the plumber"])
   }
 
+  /// Taskwarrior's series come in as they are (issue 31, 1-3): an overdue weekly series' several
+  /// pending instances stay in it, a series whose latest instance was completed there gets its
+  /// next one, and everything goes back into the database it came from (and into a fresh one)
+  /// as the same tasks, templates and masks, with nothing made twice. A series made here that
+  /// skipped six years of periods goes to Taskwarrior without Taskwarrior making them up.
+  @Test func taskwarriorSeriesComeInWholeAndGoBackWhereTheyCameFrom() throws {
+    try #require(TodoSandbox.hasTool("task"), "make test installs taskwarrior")
+    let todo = try TodoSandbox()
+    func day(_ offset: Int) -> String {
+      let formatter = DateFormatter()
+      formatter.dateFormat = "yyyy-MM-dd"
+      formatter.timeZone = TimeZone(identifier: "UTC")
+      return formatter.string(from: Date().addingTimeInterval(Double(offset) * 86_400))
+    }
+    for command in [
+      "add Overdue weekly due:\(day(-22)) recur:weekly project:Home",
+      "add Monthly bill due:\(day(20)) recur:monthly wait:due-3d +bills",
+      "add Yearly done due:\(day(-5)) recur:yearly",
+      "list", "description:Yearly status:pending done",
+    ] {
+      todo.taskwarrior("tw", command).expectSuccess()
+    }
+    let exported = todo.taskwarrior("tw", "export")
+    let original = try taskObjects(exported.stdout)
+    let weekly = original.values.filter { $0["description"] as? String == "Overdue weekly" && $0["status"] as? String == "pending" }
+    try #require(weekly.count >= 3, "\(exported.stdout)")
+    let file = try write(exported.stdout, "tw.json", in: todo)
+    let imported = todo("import", file)
+    imported.expectSuccess()
+    #expect(imported.stderr.isEmpty && imported.stdout.contains("next instance"), "\(imported)")
+    // Every pending instance in its series; the completed yearly series has its next instance.
+    #expect(todo.ids("Overdue", "+RECURRING").count == weekly.count)
+    let yearly = try todo("list", "Yearly", "status:pending", "--json").jsonArray()
+    #expect(yearly.count == 1 && (yearly.first?["due"] as? String)?.hasPrefix(String(Int(day(-5).prefix(4))! + 2)) == true, "\(yearly)")
+
+    // Back into the database it came from: the same tasks, one more (the yearly's next).
+    let back = todo.folder.appendingPathComponent("back.json").path
+    todo("export", "--format", "taskwarrior", "--output", back).expectSuccess()
+    todo.taskwarrior("tw", "import \(back)").expectSuccess()
+    let again = try taskObjects(todo.taskwarrior("tw", "export").stdout)
+    #expect(again.count == original.count + 1, "\(again.keys.sorted())")
+    for (uuid, task) in original {
+      let other = try #require(again[uuid], "task \(uuid) did not come back")
+      for key in ["description", "status", "project", "tags", "due", "wait", "parent", "recur", "until"] {
+        #expect(String(describing: task[key]) == String(describing: other[key]), "\(key) of \(uuid)")
+      }
+      #expect((task["imask"] as? NSNumber)?.doubleValue == (other["imask"] as? NSNumber)?.doubleValue, "imask of \(uuid)")
+      if let mask = task["mask"] as? String { #expect((other["mask"] as? String)?.count ?? 0 >= mask.count, "\(uuid)") }
+    }
+    // Into a fresh Taskwarrior: exactly what we wrote, nothing made up.
+    todo.taskwarrior("fresh", "import \(back)").expectSuccess()
+    let written = try taskObjects(try String(contentsOfFile: back, encoding: .utf8))
+    #expect(try taskObjects(todo.taskwarrior("fresh", "export").stdout).count == written.count)
+
+    // A series made here in 2020, whose second instance is done today: its next instance is in
+    // 2027 (todo skips the periods missed), and Taskwarrior is told so by the mask.
+    let mine = try TodoSandbox()
+    mine.run(["add", "Quarterly review", "due:2020-01-10", "recur:quarterly"], environment: ["TODO_NOW": "2020-01-06T09:00:00Z"])
+      .expectSuccess()
+    mine.run(["done", "1"], environment: ["TODO_NOW": "2020-01-11T09:00:00Z"]).expectSuccess()
+    mine("done", "2").expectSuccess()
+    let out = mine.folder.appendingPathComponent("mine.json").path
+    mine("export", "--format", "taskwarrior", "--output", out).expectSuccess()
+    mine.taskwarrior("tw", "import \(out)").expectSuccess()
+    let theirs = try taskObjects(mine.taskwarrior("tw", "export").stdout)
+    #expect(theirs.count == 4, "\(theirs.values.map { $0["due"] ?? "" })")
+  }
+
+  private func taskObjects(_ text: String) throws -> [String: [String: Any]] {
+    let array = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [[String: Any]])
+    return Dictionary(uniqueKeysWithValues: array.compactMap { task in (task["uuid"] as? String).map { ($0, task) } })
+  }
+
   /// What `task import` takes, we take: a project with spaces, a priority of its own (A, B, C),
   /// dates without Z (local time), and the same UUID twice (the later copy is a change). The
   /// export goes back into a fresh Taskwarrior with the same project and priority.

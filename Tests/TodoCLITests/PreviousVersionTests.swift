@@ -88,7 +88,7 @@ import Testing
     #expect(tasks[1]["until"] as? String == "2026-12-31")
     #expect(jsonStrings(tasks[1]["tags"]) == ["urgent"])
     #expect(tasks.allSatisfy { isJSONNull($0["recur"]) && isJSONNull($0["parent"]) && ($0["intervals"] as? [Any])?.isEmpty == true })
-    #expect(todo.shell("sqlite3 \"$TODO_DB\" 'PRAGMA user_version'").stdout == "7\n")
+    #expect(todo.shell("sqlite3 \"$TODO_DB\" 'PRAGMA user_version'").stdout == "8\n")
     // The old journal undoes: update 2 +urgent, then delete 3.
     #expect(todo("history", "--json").jsonArrayCount == 7)
     todo("undo").expectSuccess()
@@ -122,7 +122,7 @@ import Testing
     #expect((tasks[3]["recur"] as? [String: Any])?["instance"] as? Int == 2)
     let tw = #"{"uuid":"aaaaaaaa-1111-4111-8111-111111111111","description":"From TW","status":"pending","entry":"20261120T100000Z","estimate":3}"#
     todo("import", "-", "--format", "taskwarrior", stdin: tw + "\n").expectSuccess()
-    #expect(todo.shell("sqlite3 \"$TODO_DB\" 'PRAGMA user_version'").stdout == "7\n")
+    #expect(todo.shell("sqlite3 \"$TODO_DB\" 'PRAGMA user_version'").stdout == "8\n")
     let exported = todo("export", "--format", "taskwarrior", "From")
     #expect(exported.stdout.contains(#""estimate":3"#), "\(exported)")
     // Task 1 updated from Taskwarrior with a field of its own, then undone: back as it was.
@@ -163,7 +163,7 @@ import Testing
     #expect((tasks[0]["notes"] as? [[String: Any]])?.first?["text"] as? String == "A note from schema five")
     #expect(tasks[1]["active"] as? Bool == true)
     #expect((tasks[2]["recur"] as? [String: Any])?["rule"] as? String == "weekly")
-    #expect(todo.shell("sqlite3 \"$TODO_DB\" 'PRAGMA user_version; PRAGMA integrity_check'").stdout == "7\nok\n")
+    #expect(todo.shell("sqlite3 \"$TODO_DB\" 'PRAGMA user_version; PRAGMA integrity_check'").stdout == "8\nok\n")
     todo("start", "1").expectSuccess()
     #expect(todo.ids("+ACTIVE") == [1, 2])
     todo("undo").expectSuccess()
@@ -193,7 +193,7 @@ import Testing
       "  2026-11-20 14:00 UTC  update 1 -home +house pri:M", "    priority: H → M; tags: +home → +house",
     ])
     #expect(todo("show", "2").lines.suffix(2) == ["  2026-11-20 13:00 UTC  done 2", "    status: pending → done"])
-    #expect(todo.shell("sqlite3 \"$TODO_DB\" 'PRAGMA user_version; PRAGMA integrity_check'").stdout == "7\nok\n")
+    #expect(todo.shell("sqlite3 \"$TODO_DB\" 'PRAGMA user_version; PRAGMA integrity_check'").stdout == "8\nok\n")
     #expect(todo.shell("sqlite3 \"$TODO_DB\" \"SELECT name FROM sqlite_master WHERE name = 'journal_change_by_todo'\"").stdout == "journal_change_by_todo\n")
     // The old journal still undoes, and a change made now joins the history.
     todo("undo").expectSuccess()
@@ -201,6 +201,32 @@ import Testing
     todo("update", "1", "pri:L").expectSuccess()
     #expect(todo("show", "1").lines.last == "    priority: H → L")
     #expect(todo("show", "1", "--json").stdout.contains("History") == false)
+  }
+}
+
+/// A database the schema-7 binary made (dd90299: a weekly series whose first instance is done and
+/// second pending, and a plain task) upgrades to version 8, where a series may hold several
+/// pending instances: a Taskwarrior file that brings an older pending one of it keeps it there.
+@Suite struct PreviousVersionSchema7Tests {
+  @Test func aSchema7DatabaseUpgradesAndItsSeriesTakesSeveralPendingInstances() throws {
+    let todo = try TodoSandbox()
+    let fixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/made-by-schema-7.db")
+    try FileManager.default.copyItem(atPath: fixture.path, toPath: todo.databasePath)
+    #expect(try todo("list", "status:all", "--sort", "id", "--json").jsonArray().map { $0["status"] as? String } == ["done", "pending", "pending"])
+    #expect(todo.shell("sqlite3 \"$TODO_DB\" 'PRAGMA user_version; PRAGMA integrity_check'").stdout == "8\nok\n")
+    #expect(todo.shell("sqlite3 \"$TODO_DB\" \"SELECT count(*) FROM sqlite_master WHERE name = 'todo_one_pending_per_series'\"").stdout == "0\n")
+    let series = try #require((try todo.task(2)["recur"] as? [String: Any])?["series"] as? String)
+    // An instance Taskwarrior made for a period between (number 5, pending) joins the series.
+    let instance = #"[{"uuid":"eeeeeeee-1111-4111-8111-111111111111","description":"Water the plants","status":"pending","entry":"20261121T000000Z","due":"20261211T000000Z","parent":"\#(series)","imask":4,"recur":"weekly","rtype":"periodic"}]"#
+    let run = todo("import", "-", "--format", "taskwarrior", stdin: instance)
+    #expect(run.status == 0 && run.stderr.isEmpty, "\(run)")
+    #expect(todo.ids("+RECURRING") == [2, 4])
+    #expect(try (todo.task(4)["recur"] as? [String: Any])?["instance"] as? Int == 5)
+    // The old journal still undoes, the import first.
+    todo("undo").expectSuccess()
+    #expect(todo.ids("+RECURRING") == [2])
+    todo("undo").expectSuccess()
+    #expect(todo.ids("status:all", "Plain") == [])
   }
 }
 
@@ -221,7 +247,7 @@ import Testing
     try server.makeCollection("tasks")
     todo("sync", "--setup", server.url("/alice/tasks/")).expectSuccess()
     todo("sync").expectSuccess()
-    #expect(todo.shell("sqlite3 \"$TODO_DB\" 'PRAGMA user_version; PRAGMA integrity_check'").stdout == "7\nok\n")
+    #expect(todo.shell("sqlite3 \"$TODO_DB\" 'PRAGMA user_version; PRAGMA integrity_check'").stdout == "8\nok\n")
     #expect(server.items("tasks").count == 3)
     let phone = try #require(server.items("tasks").map(server.get).first { $0.contains("UID:phone-1@example.org") })
     #expect(phone.contains("X-APPLE-SORT-ORDER:42") && phone.contains("SUMMARY:From the phone"), "\(phone)")

@@ -188,13 +188,69 @@ import TodoCore
     #expect(back.todo.reason == "expired")
     #expect(back.extras.isEmpty, "\(back.extras)")
 
-    // A pending instance: Taskwarrior's own `recur` is written too, and todo's keys win on the way back.
+    // A pending instance with a due date: Taskwarrior's own `parent`, `imask`, `recur` and `rtype`
+    // are written too (without a due date Taskwarrior refuses `recur`), and the instance keeps its
+    // number on the way back.
     todo.status = .pending
     todo.completed = nil
     todo.series?.ended = nil
+    #expect(!Taskwarrior.line(TaskRecord(todo: todo, extras: [], line: 0)).contains(#""recur""#))
+    todo.due = .instant(1_795_300_000)
     let pending = Taskwarrior.line(TaskRecord(todo: todo, extras: [], line: 0))
-    #expect(pending.contains(#""recur":"weekly""#), "\(pending)")
+    for member in [#""recur":"weekly""#, #""parent":"cccccccc-3333-4333-8333-333333333333""#, #""imask":2"#, #""rtype":"periodic""#] {
+      #expect(pending.contains(member), "\(pending)")
+    }
     #expect(try Taskwarrior.records(Array(pending.utf8), now: 0).first?.todo.series == todo.series)
+  }
+
+  @Test func aSeriesGoesOutAsTaskwarriorsTemplateAndComesBackAsItsTemplate() throws {
+    var template = Todo()
+    template.title = "Pay rent"
+    template.project = "home"
+    template.tags = ["bills"]
+    template.due = .day(CalendarDay(year: 2026, month: 1, day: 31))
+    template.wait = .day(CalendarDay(year: 2026, month: 1, day: 28))
+    let series = SeriesTemplate(
+      uuid: "cccccccc-3333-4333-8333-333333333333", rule: RecurrenceRule(unit: .month, count: 3), template: template,
+      created: 1_790_000_000, modified: 1_790_000_100, instances: [1: .done, 3: .pending],
+      latestDue: .day(CalendarDay(year: 2026, month: 7, day: 31)))
+    let line = Taskwarrior.templateLine(series)
+    for member in [
+      #""status":"recurring""#, #""recur":"quarterly""#, #""rtype":"periodic""#, #""mask":"+X-""#, #""due":"20260131T000000Z""#,
+      #""wait":"20260128T000000Z""#,
+    ] {
+      #expect(line.contains(member), "\(line)")
+    }
+    // The latest instance's place in the schedule: periods todo skipped are in the mask.
+    var skipped = series
+    skipped.latestDue = .day(CalendarDay(year: 2027, month: 1, day: 31))
+    #expect(Taskwarrior.templateLine(skipped).contains(#""mask":"+X-XX""#))
+    var ended = series
+    ended.ended = 1_790_000_200
+    #expect(Taskwarrior.templateLine(ended).contains(#""status":"deleted""#))
+
+    var instance = Todo()
+    instance.uuid = "dddddddd-3333-4333-8333-333333333333"
+    instance.title = "Pay rent"
+    instance.due = .day(CalendarDay(year: 2026, month: 7, day: 31))
+    instance.series = SeriesLink(id: 0, uuid: series.uuid, index: 3, rule: series.rule, ended: nil)
+    let document = Taskwarrior.document([TaskRecord(todo: instance)], templates: [series])
+    let back = try Taskwarrior.records(Array(document.utf8), now: 0)
+    #expect(back.map(\.isSeriesTemplate) == [true, false])
+    #expect(back[0].todo.uuid == series.uuid && back[0].todo.due == template.due && back[0].todo.wait == template.wait)
+    #expect(back[0].todo.series?.rule == series.rule)
+    #expect(back[1].todo.series?.index == 3 && back[1].todo.series?.uuid == series.uuid)
+  }
+
+  @Test func taskwarriorsRecurWordsForMonthsAreCalendarMonths() throws {
+    // Taskwarrior 2.6 counts `3mo` as 90 days and `5m`, `P5M`, `quarterly` as calendar months.
+    for (word, rule) in [("5m", "5mo"), ("P5M", "5mo"), ("bimonthly", "2mo"), ("semiannual", "6mo"), ("biannual", "2y")] {
+      let line = #"{"uuid":"aaaaaaaa-1111-4111-8111-111111111111","description":"d","status":"pending","due":"20260101T000000Z","recur":"\#(word)"}"#
+      #expect(try Taskwarrior.records(Array(line.utf8), now: 0).first?.todo.series?.rule == RecurrenceRule(parsing: rule), "\(word)")
+    }
+    for (rule, word) in [("3mo", "quarterly"), ("5mo", "P5M"), ("2y", "biannual"), ("3y", "P36M"), ("2w", "2w")] {
+      #expect(Taskwarrior.taskwarriorRule(RecurrenceRule(parsing: rule)!) == word)
+    }
   }
 
   @Test func taskwarriorsTodoKeysAreChecked() {

@@ -14,10 +14,14 @@ extension CommandRunner {
       ?? (self.format == .jsonLines ? "jsonl" : "json")
     // iCalendar links name the UID a task was read with, those outside the filter too: their
     // extras are read in the same transaction as the tasks.
-    let (records, linked) = try perform(
-      TodoStore.records(request.filter, now: now).flatMap { records in
-        format == "ical"
-          ? TodoStore.icalUIDsOfLinkedTasks(outside: records).map { linked in (records, linked) } : .pure((records, [:]))
+    // Taskwarrior's format writes each series' template too, from the same transaction.
+    let (records, linked, templates) = try perform(
+      TodoStore.records(request.filter, now: now).flatMap { records -> DataOperation<([TaskRecord], [String: String], [SeriesTemplate]), TodoError> in
+        switch format {
+        case "ical": TodoStore.icalUIDsOfLinkedTasks(outside: records).map { linked in (records, linked, [SeriesTemplate]()) }
+        case "taskwarrior": TodoStore.seriesTemplates(of: records).map { templates in (records, [:], templates) }
+        default: .pure((records, [:], [SeriesTemplate]()))
+        }
       }, access: .read)
     if let folder = request.vdir {
       try exportVdir(records, linked: linked, to: folder)
@@ -38,8 +42,7 @@ extension CommandRunner {
       }
       bytes = writer.bytes
     case "taskwarrior":
-      // What `task export` writes: an array, one task a line.
-      bytes = Array(("[\n" + records.map(Taskwarrior.line).joinedText(",\n") + (records.isEmpty ? "" : "\n") + "]\n").utf8)
+      bytes = Array(Taskwarrior.document(records, templates: templates).utf8)
     case "todotxt":
       bytes = Array(records.map { TodoTxt.line($0) + "\n" }.joinedText("").utf8)
     default:

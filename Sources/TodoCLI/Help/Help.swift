@@ -466,8 +466,8 @@ enum Help {
         json         our task objects in an array, with "extras" (default)
         jsonl        the same, one object a line
         taskwarrior  what 'task import' reads (dates YYYYMMDDTHHMMSSZ,
-                     annotations, depends, a series' pending instance with
-                     its recur, user-defined attributes given back)
+                     annotations, depends, each series as its template and
+                     instances, user-defined attributes given back)
         todotxt      one line a task: (A)/(B)/(C) for H/M/L, +project,
                      @tag, due:, t: (wait), rec:, pri: on done lines,
                      uuid:; an imported line that has not changed since
@@ -610,7 +610,7 @@ enum Help {
         already past are skipped, never created.
         After completion (+ in front, recur:+1w): the next dates count from
         the day the previous instance was completed.
-      Completing or deleting the pending instance creates the next one, with
+      Completing or deleting the latest instance creates the next one, with
       the template's title, priority, project and tags and its dates moved
       together (wait and scheduled keep their distance from due). Instance N
       has a UUID derived from the series' UUID and N: two completions of one

@@ -88,7 +88,7 @@ public enum Schema {
   ///
   /// - A series holds its rule and its template (the fields each new instance starts from); its
   ///   instances are tasks with `series_id` and their number `series_index`. At most one instance
-  ///   of a series is pending: a unique index says so, whatever process writes.
+  ///   of a series is pending: a unique index says so, whatever process writes (until version 8).
   /// - `parent_id` makes a task a subtask; a parent that is purged leaves its children as they
   ///   are, without a parent.
   /// - `dependency` (`todo_id` waits for `depends_on`).
@@ -199,11 +199,18 @@ public enum Schema {
     CREATE INDEX journal_change_by_todo ON journal_change (todo_id);
     """
 
+  /// Version 8: a series may have several pending instances, as Taskwarrior makes one for each
+  /// period an overdue series missed (an import kept only the newest in its series). todo itself
+  /// still makes a next instance only when the series' latest one closes.
+  static let version8 = """
+    DROP INDEX todo_one_pending_per_series;
+    """
+
   /// Every step, in order.
   public static let migrator = Migrator([
     Migration(version: 1, sql: version1), Migration(version: 2, sql: version2), Migration(version: 3, sql: version3),
     Migration(version: 4, sql: version4), Migration(version: 5, sql: version5), Migration(version: 6, sql: version6),
-    Migration(version: 7, sql: version7),
+    Migration(version: 7, sql: version7), Migration(version: 8, sql: version8),
   ])
 }
 

@@ -124,8 +124,8 @@ extension TodoStore {
   }
 
   /// After `closed` (an instance just completed or deleted at `now`) creates the series' next
-  /// instance, with the derived UUID of its number: never a second pending instance, never two
-  /// copies of one instance. Ends the series instead when its next date is after its until.
+  /// instance, with the derived UUID of its number: only after the series' latest instance, never
+  /// two copies of one instance. Ends the series instead when its next date is after its until.
   /// Returns the new task's id, if one was made. The command's journal already holds the closed
   /// instance's snapshot, which holds the series as it was.
   static func advanceSeries(after closed: Todo, now: Int64, entry: JournalEntry, on connection: Connection)
@@ -134,9 +134,12 @@ extension TodoStore {
     guard let seriesID = closed.seriesID else { return nil }
     var series = try seriesTable.object(id: seriesID).run(connection)
     guard series.ended == nil, let start = series.start else { return nil }
-    let pending = Int(sqlValue: try connection.scalar(
-      "SELECT count(*) FROM todo WHERE series_id = ? AND status = 'pending'", [.integer(seriesID)])) ?? 0
-    guard pending == 0 else { return nil }
+    // Only the series' latest instance brings the next: an older one (Taskwarrior's overdue
+    // series have one pending instance a missed period) closes with nothing after it.
+    let later = Int(sqlValue: try connection.scalar(
+      "SELECT count(*) FROM todo WHERE series_id = ? AND series_index > ?",
+      [.integer(seriesID), .integer(Int64(closed.seriesIndex ?? 1))])) ?? 0
+    guard later == 0 else { return nil }
     let index = (closed.seriesIndex ?? 1) + 1
     guard let uuid = UUIDGenerator.instance(index, of: series.uuid) else { return nil }
     let taken = Int(sqlValue: try connection.scalar("SELECT count(*) FROM todo WHERE uuid = ?", [.text(uuid)])) ?? 0
@@ -233,7 +236,7 @@ extension TodoStore {
     try database { () throws(DatabaseError) in _ = try seriesTable.update(series).run(connection) }
   }
 
-  /// Each task's series' pending instance in its place (the task itself when its series has
+  /// Each task's series' latest pending instance in its place (the task itself when its series has
   /// none, or it has no series), without repeats: `update --series` changes the series and its
   /// current instance.
   static func currentInstances(of ids: [Int64], on connection: Connection) throws(TodoError) -> [Int64] {
@@ -242,7 +245,8 @@ extension TodoStore {
       try connection.all(
         """
         SELECT coalesce((SELECT current.id FROM todo AS current
-                         WHERE current.series_id = todo.series_id AND current.status = 'pending'), todo.id)
+                         WHERE current.series_id = todo.series_id AND current.status = 'pending'
+                         ORDER BY current.series_index DESC LIMIT 1), todo.id)
         FROM todo WHERE todo.id IN (SELECT value FROM json_each(?))
         """, [list]
       ) { row throws(DatabaseError) in try row.integer(at: 0) ?? 0 }
@@ -255,6 +259,67 @@ extension TodoStore {
     DataOperation { connection throws(DatabaseError) in
       guard let id = todo.seriesID else { return [] }
       return try seriesTable.object(id: id).run(connection).upcoming(after: todo, count: count, now: now)
+    }.mapError(TodoError.init)
+  }
+}
+
+/// A series as an export that has a place for it writes it (Taskwarrior's `recurring` template):
+/// its rule, its template (the title, priority, project, tags and dates of its first instance),
+/// when it ended, and the status of each of its instances that is stored, by number.
+public struct SeriesTemplate: Sendable, Equatable {
+  public var uuid: String
+  public var rule: RecurrenceRule
+  public var template: Todo
+  public var ended: Int64?
+  public var created: Int64
+  public var modified: Int64
+  /// The status of each stored instance, by its number (from 1).
+  public var instances: [Int: Status]
+  /// The due date of the latest instance (the highest number).
+  public var latestDue: TaskDate?
+
+  public init(
+    uuid: String, rule: RecurrenceRule, template: Todo, ended: Int64? = nil, created: Int64, modified: Int64,
+    instances: [Int: Status] = [:], latestDue: TaskDate? = nil
+  ) {
+    self.uuid = uuid
+    self.rule = rule
+    self.template = template
+    self.ended = ended
+    self.created = created
+    self.modified = modified
+    self.instances = instances
+    self.latestDue = latestDue
+  }
+}
+
+extension TodoStore {
+  /// The series the records' tasks are instances of, in the order they first appear, each with
+  /// the status of every instance stored.
+  public static func seriesTemplates(of records: [TaskRecord]) -> DataOperation<[SeriesTemplate], TodoError> {
+    var seen: Set<String> = []
+    let uuids = records.compactMap { record in record.todo.series.flatMap { seen.insert($0.uuid).inserted ? $0.uuid : nil } }
+    return DataOperation { connection throws(DatabaseError) in
+      var templates: [SeriesTemplate] = []
+      // Few: a query or two each, by the unique index on the series' UUID and todo_by_series.
+      for uuid in uuids {
+        guard let series = try connection.first("SELECT * FROM series WHERE uuid = ?", [.text(uuid)], { row throws(DatabaseError) in try Series(row: row) })
+        else { continue }
+        var instances: [Int: Status] = [:]
+        var latestDue: TaskDate?
+        try connection.query(
+          "SELECT * FROM todo WHERE series_id = ? AND series_index IS NOT NULL ORDER BY series_index", [.integer(series.id)]
+        ) { row throws(DatabaseError) in
+          let todo = try Todo(row: row)
+          instances[todo.seriesIndex ?? 0] = todo.status
+          latestDue = todo.due
+        }
+        templates.append(
+          SeriesTemplate(
+            uuid: series.uuid, rule: series.rule, template: series.template, ended: series.ended, created: series.created,
+            modified: series.modified, instances: instances, latestDue: latestDue))
+      }
+      return templates
     }.mapError(TodoError.init)
   }
 }

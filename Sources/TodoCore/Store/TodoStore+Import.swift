@@ -34,6 +34,11 @@ public struct TaskRecord: Sendable, Equatable {
   /// The input said nothing about extras (JSON without an `extras` key, such as edited `list
   /// --json` output): an existing task keeps its own.
   public var keepsStoredExtras = false
+  /// Not a task but the template of the series `todo.series` names (Taskwarrior's `recurring`
+  /// parent): its title, priority, project, tags and dates (those of the series' first instance),
+  /// its rule, creation and modification times, and `series.ended` when it was deleted. An import
+  /// makes or updates the series from it; it is never a task of its own.
+  public var isSeriesTemplate = false
 
   public init(todo: Todo = Todo(), extras: [TaskExtra] = [], line: Int = 0, partial: Bool = false) {
     self.todo = todo
@@ -223,8 +228,10 @@ extension TodoStore {
     Journal.begin(command: command, now: now).flatMap { entry in
       DataOperation { connection throws(TodoError) -> ImportReport in
         var report = ImportReport()
-        var records = try validate(records, strict: strict, rejected: &report.rejected)
-        records = onePendingPerSeries(records, report: &report)
+        let templates = Dictionary(
+          records.filter(\.isSeriesTemplate).compactMap { record in record.todo.series.map { ($0.uuid, record) } },
+          uniquingKeysWith: { _, later in later })
+        let records = try validate(records.filter { !$0.isSeriesTemplate }, strict: strict, rejected: &report.rejected)
         var idOf: [String: Int64] = [:]
         var written: [(record: TaskRecord, id: Int64)] = []
         // Series instances the input closes (see below).
@@ -329,7 +336,15 @@ extension TodoStore {
           replacingChanged || !strict
           ? CycleBreaking(entry: entry, now: now, with: replacingChanged ? "the other side's links" : "the other links") : nil
         try link(written, idOf: idOf, report: &report, breakingCycles: breaking, on: connection)
-        try joinSeries(written, report: &report, on: connection)
+        try joinSeries(written, templates: templates, on: connection)
+        // A series whose template the input brings and that goes on has its next instance: a
+        // Taskwarrior export of a series whose latest instance was completed there has none yet
+        // (Taskwarrior makes it at its next command).
+        for uuid in templates.keys.sorted() {
+          if let next = try nextInstanceIfNone(ofSeries: uuid, now: now, entry: entry, on: connection) {
+            report.nextInstances.append(next)
+          }
+        }
         // A series instance a todo.txt line marks done (`x`, in a text editor or todo.txt-cli)
         // brings the series' next instance, as `todo done` does, with the derived UUID of its
         // number; not when the series has ended (`advanceSeries` checks). Unless the file brings
@@ -372,28 +387,6 @@ extension TodoStore {
       }
     }
     .transaction()
-  }
-
-  /// A series keeps one pending instance: Taskwarrior keeps several of an overdue series, so the
-  /// newest pending record stays in its series and the older ones come in as plain tasks.
-  private static func onePendingPerSeries(_ records: [TaskRecord], report: inout ImportReport) -> [TaskRecord] {
-    var newest: [String: Int] = [:]
-    for record in records where record.todo.status == .pending {
-      guard let series = record.todo.series else { continue }
-      newest[series.uuid] = max(newest[series.uuid] ?? series.index, series.index)
-    }
-    // Changed in place: an input with nothing to change is not copied.
-    var result = records
-    for index in records.indices {
-      let record = records[index]
-      guard record.todo.status == .pending, let series = record.todo.series, series.index != newest[series.uuid] else {
-        continue
-      }
-      result[index].todo.series = nil
-      report.warnings.append(
-        "\(record.place): task \(record.todo.uuid) is an older pending instance of series \(series.uuid); it comes in outside the series")
-    }
-    return result
   }
 
   /// Why one record cannot be stored on its own (a bad title, tag or project, a done task without
@@ -642,36 +635,34 @@ extension TodoStore {
   }
 
   /// Puts written tasks that carry a series into it: the series with that UUID, or a new one with
-  /// the record's rule and the task as its template.
+  /// the record's rule and, as its template, the template the input brings (Taskwarrior's
+  /// `recurring` parent) or else the task itself, its dates moved back to those of the series'
+  /// first instance. A template newer than the series' replaces its rule, template and end.
   private static func joinSeries(
-    _ written: [(record: TaskRecord, id: Int64)], report: inout ImportReport, on connection: Connection
+    _ written: [(record: TaskRecord, id: Int64)], templates: [String: TaskRecord], on connection: Connection
   ) throws(TodoError) {
     for (record, taskID) in written {
       guard let link = record.todo.series else { continue }
-      let otherPending = try database { () throws(DatabaseError) in
-        try connection.first(
-          "SELECT todo.id FROM todo JOIN series ON series.id = todo.series_id WHERE series.uuid = ? AND todo.status = 'pending' AND todo.id != ?",
-          [.text(link.uuid), .integer(taskID)]
-        ) { row throws(DatabaseError) in try row.integer(at: 0) ?? 0 }
-      }
-      if record.todo.status == .pending, let otherPending {
-        report.warnings.append(
-          "task \(taskID): its series \(link.uuid) already has pending task \(otherPending); it comes in outside the series")
-        continue
-      }
       try database { () throws(DatabaseError) in
         var series = try connection.first("SELECT * FROM series WHERE uuid = ?", [.text(link.uuid)]) {
           row throws(DatabaseError) in try Series(row: row)
         }
+        let template = templates[link.uuid]
         if series == nil {
           series = try seriesTable.add { series in
             series.uuid = link.uuid
-            series.rule = link.rule
-            series.template = record.todo
-            series.ended = link.ended
-            series.created = record.todo.created
-            series.modified = record.todo.modified
+            series.rule = template?.todo.series?.rule ?? link.rule
+            series.template = template?.todo ?? firstInstance(from: record.todo, index: link.index, rule: link.rule)
+            series.ended = template?.todo.series?.ended ?? link.ended
+            series.created = template?.todo.created ?? record.todo.created
+            series.modified = template?.todo.modified ?? record.todo.modified
           }.run(connection)
+        } else if var known = series, let template, let rule = template.todo.series?.rule, template.todo.modified > known.modified {
+          known.rule = rule
+          known.template = template.todo
+          known.ended = template.todo.series?.ended
+          known.modified = template.todo.modified
+          series = try seriesTable.update(known).run(connection)
         } else if record.partial, var known = series, known.rule != link.rule, record.todo.modified > known.modified {
           // `rec:` edited in a todo.txt line (a partial record of a task here, journaled with
           // its series before it was written). Other formats' copies carry the task's time, not
@@ -684,6 +675,42 @@ extension TodoStore {
           "UPDATE todo SET series_id = ?, series_index = ? WHERE id = ?",
           [.integer(series?.id ?? 0), .integer(Int64(link.index)), .integer(taskID)])
       }
+    }
+  }
+
+  /// A series' template made from its instance number `index`: the instance's dates moved back
+  /// `index - 1` steps of a schedule (an after-completion or weekday rule keeps them), so that
+  /// the schedule counts from the series' first instance, as Taskwarrior's template does.
+  static func firstInstance(from instance: Todo, index: Int, rule: RecurrenceRule) -> Todo {
+    var template = instance
+    guard index > 1, !rule.afterCompletion, rule.unit != .weekday else { return template }
+    func back(_ date: TaskDate?) -> TaskDate? {
+      guard let date else { return nil }
+      let moved = rule.advance(date, steps: -(index - 1))
+      return moved.isRepresentable ? moved : date
+    }
+    template.due = back(instance.due)
+    template.wait = back(instance.wait)
+    template.scheduled = back(instance.scheduled)
+    return template
+  }
+
+  /// Makes the next instance of the series `uuid` when it goes on and none of its instances is
+  /// pending, after its latest one.
+  private static func nextInstanceIfNone(ofSeries uuid: String, now: Int64, entry: JournalEntry, on connection: Connection)
+    throws(TodoError) -> Int64?
+  {
+    try database { () throws(DatabaseError) in
+      let latest = try connection.first(
+        """
+        SELECT todo.* FROM todo JOIN series ON series.id = todo.series_id
+        WHERE series.uuid = ? AND series.ended IS NULL
+          AND NOT EXISTS (SELECT 1 FROM todo AS other WHERE other.series_id = series.id AND other.status = 'pending')
+        ORDER BY todo.series_index DESC LIMIT 1
+        """, [.text(uuid)]
+      ) { row throws(DatabaseError) in try Todo(row: row) }
+      guard let latest else { return nil }
+      return try advanceSeries(after: latest, now: now, entry: entry, on: connection)
     }
   }
 }

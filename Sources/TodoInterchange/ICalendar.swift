@@ -24,12 +24,20 @@ public enum ICalendar {
   /// The to-dos of a file (one or more `VCALENDAR`s, each with any number of `VTODO`s; events and
   /// time zones are skipped). `now` stands in for a task without any time of its own.
   public static func records(_ bytes: [UInt8], now: Int64, skipping: SkippedRecords? = nil) throws(InterchangeError) -> [TaskRecord] {
-    let top = try ICalendarText.components(bytes)
+    var top = try ICalendarText.components(bytes, skipping: skipping)
+    // Components outside a VCALENDAR (Evolution's stored items, RFC examples pasted one after
+    // another) read as if in one, as libical and python icalendar read them.
+    let bare = top.filter { $0.name != "VCALENDAR" }
+    if let first = bare.first {
+      top.removeAll { $0.name != "VCALENDAR" }
+      top.append(Component(name: "VCALENDAR", components: bare, line: first.line))
+    }
     var records: [TaskRecord] = []
+    var indexOf: [String: Int] = [:]
+    func sequence(of record: TaskRecord) -> Int {
+      record.extras.first { $0.format == "ical" && $0.name == "sequence" }.map { TodoStore.sequenceNumber($0.value) } ?? 0
+    }
     for calendar in top {
-      guard calendar.name == "VCALENDAR" else {
-        throw InterchangeError(line: calendar.line, "expected BEGIN:VCALENDAR, found BEGIN:\(ICalendarText.shown(calendar.name))")
-      }
       // A to-do's changed occurrences (RECURRENCE-ID, the same UID) stay with it as they are.
       var todos = calendar.components.filter { $0.name == "VTODO" }
       for other in calendar.components where other.name != "VTODO" && other.name != "VTIMEZONE" {
@@ -43,16 +51,34 @@ public enum ICalendar {
           todos[index].name = ""
         }
       }
-      // The zones the calendar defines, for TZIDs no zone database knows.
+      // The zones the calendar defines, for TZIDs no zone database knows, and as written (a
+      // task keeps those its times name, to write them back).
       var zones: [String: DefinedZone] = [:]
+      var zoneLines: [String: [String]] = [:]
       for component in calendar.components where component.name == "VTIMEZONE" {
-        if let id = component.properties.first(where: { $0.name == "TZID" })?.value, let zone = DefinedZone(component) {
-          zones[id] = zone
-        }
+        guard let id = component.properties.first(where: { $0.name == "TZID" })?.value else { continue }
+        zoneLines[id] = component.lines
+        if let zone = DefinedZone(component) { zones[id] = zone }
       }
       for component in todos where !component.name.isEmpty {
         do throws(InterchangeError) {
-          records.append(try record(component, now: now, zones: zones))
+          let record = try record(component, now: now, zones: zones, zoneLines: zoneLines, skipping: skipping)
+          // The same UID again (iTIP's REQUEST and its updates one after another, or a producer's
+          // slip): one task, as a calendar client takes it: the copy with the higher SEQUENCE,
+          // else the later one.
+          if let earlier = indexOf[record.todo.uuid] {
+            let replaces = sequence(of: record) >= sequence(of: records[earlier])
+            let uid = record.extras.first { $0.format == "ical" && $0.name == "uid" }?.value ?? record.todo.uuid
+            SkippedRecords.notice(
+              InterchangeError(
+                line: record.line,
+                "UID \(ICalendarText.shown(uid)) again (also at line \(records[earlier].line)): "
+                  + (replaces ? "this copy replaces that one" : "that copy, of a higher SEQUENCE, is kept")), in: skipping)
+            if replaces { records[earlier] = record }
+          } else {
+            indexOf[record.todo.uuid] = records.count
+            records.append(record)
+          }
         } catch {
           try SkippedRecords.skip(error, in: skipping)
         }
@@ -141,9 +167,10 @@ public enum ICalendar {
     "X-TODO-SERIES", "X-TODO-INTERVAL", "X-TODO-NOTE", "X-TODO-EXTRA",
   ]
 
-  static func record(_ component: Component, now: Int64, zones: [String: DefinedZone] = [:]) throws(InterchangeError)
-    -> TaskRecord
-  {
+  static func record(
+    _ component: Component, now: Int64, zones: [String: DefinedZone] = [:], zoneLines: [String: [String]] = [:],
+    skipping: SkippedRecords? = nil
+  ) throws(InterchangeError) -> TaskRecord {
     var todo = Todo()
     var extras: [TaskExtra] = []
     var kept: [String] = []
@@ -161,9 +188,22 @@ public enum ICalendar {
     var rrule: RecurrenceRule?, ownRule: RecurrenceRule?
     var seriesUUID: String?, seriesIndex = 1, seriesEnded: Int64?
     var percent: ContentLine?
+    var duration: (text: String, seconds: Int64, days: Int64?)?
     var completedLine = "", rruleLine = ""
     for property in component.properties {
       func fail(_ reason: String) -> InterchangeError { InterchangeError(line: property.line, reason) }
+      // A time that does not read (`DTSTART:20131009T170000T`) costs that property, not the
+      // to-do, unless the import is all or nothing: its line is kept and written back as it came.
+      func readable<Value>(_ read: () throws(InterchangeError) -> Value) throws(InterchangeError) -> Value? {
+        do throws(InterchangeError) {
+          return try read()
+        } catch {
+          guard let skipping, !skipping.strict else { throw error }
+          kept.append(property.text)
+          SkippedRecords.notice(InterchangeError(line: error.line, error.reason + "; the line is kept as it is"), in: skipping)
+          return nil
+        }
+      }
       let text = ICalendarText.unescape(property.value)
       switch property.name {
       case "UID": uid = property.value.isEmpty ? nil : property.value
@@ -171,11 +211,11 @@ public enum ICalendar {
       case "DESCRIPTION": description = text
       case "STATUS": statusText = property.value.uppercased()
       case "COMPLETED":
-        completedAt = try instant(property, zones: zones)
-        completedLine = property.text
-      case "CREATED": created = try instant(property, zones: zones)
-      case "LAST-MODIFIED": lastModified = try instant(property, zones: zones)
-      case "DTSTAMP": stamp = try instant(property, zones: zones)
+        completedAt = try readable { () throws(InterchangeError) in try instant(property, zones: zones) }
+        if completedAt != nil { completedLine = property.text }
+      case "CREATED": created = try readable { () throws(InterchangeError) in try instant(property, zones: zones) }
+      case "LAST-MODIFIED": lastModified = try readable { () throws(InterchangeError) in try instant(property, zones: zones) }
+      case "DTSTAMP": stamp = try readable { () throws(InterchangeError) in try instant(property, zones: zones) }
       case "SEQUENCE":
         guard let number = Int(property.value.trimmingSpaces), number >= 0 else {
           throw fail("SEQUENCE is not a whole number: '\(ICalendarText.shown(property.value))'")
@@ -190,8 +230,12 @@ public enum ICalendar {
         }
         todo.priority = priority(number)
         if ![1, 5, 9].contains(number) { extras.append(TaskExtra(format: "ical", name: "priority", value: String(number))) }
-      case "DUE": todo.due = try date(property, zones: zones)
-      case "DTSTART": todo.scheduled = try date(property, zones: zones)
+      case "DUE": todo.due = try readable { () throws(InterchangeError) in try date(property, zones: zones) }
+      case "DTSTART": todo.scheduled = try readable { () throws(InterchangeError) in try date(property, zones: zones) }
+      case "DURATION":
+        // DTSTART and DURATION instead of DUE (RFC 5545 allows either): the due date is the
+        // start plus the duration, and goes back as the same DURATION while it still is.
+        if let parsed = Self.duration(property.value) { duration = (property.value, parsed.seconds, parsed.days) } else { kept.append(property.text) }
       case "X-TODO-WAIT": todo.wait = try date(property, zones: zones)
       case "X-TODO-UNTIL": todo.until = try date(property, zones: zones)
       case "X-TODO-REASON": todo.reason = text
@@ -258,6 +302,7 @@ public enum ICalendar {
       }
     }
     kept += component.components.flatMap(\.lines)
+    extras += timesAsWritten(component, zoneLines: zoneLines)
     // Identity: the UID, or, for a to-do without one, a UUID derived from its content.
     let identity = uid ?? component.lines.joinedText("\n")
     todo.uuid = uid.map(uuid(forUID:)) ?? RecordUUID.named("ical-content:" + identity)
@@ -283,7 +328,23 @@ public enum ICalendar {
       // A COMPLETED time on a to-do that is not complete is kept as it is.
       if completedAt != nil { kept.append(completedLine) }
     }
-    if let percent, !(todo.status == .done && percent.value.trimmingSpaces == "100") { kept.append(percent.text) }
+    // A done to-do's PERCENT-COMPLETE other than 100 (Synology writes 0) goes back as it came.
+    if let percent, todo.status == .done, percent.value.trimmingSpaces != "100" {
+      extras.append(TaskExtra(format: "ical", name: "percent-done", value: percent.value))
+    } else if let percent, todo.status != .done {
+      kept.append(percent.text)
+    }
+    if let duration, todo.due == nil, let start = todo.scheduled {
+      todo.due = end(of: start, (duration.seconds, duration.days))
+      if let due = todo.due, due.isRepresentable {
+        extras.append(TaskExtra(format: "ical", name: "duration", value: duration.text))
+      } else {
+        todo.due = nil
+        kept.append("DURATION:" + duration.text)
+      }
+    } else if let duration {
+      kept.append("DURATION:" + duration.text)
+    }
     // Notes: each with its time when the description is still what they say; text added by
     // another program after them becomes a new note; a description of its own, one note.
     todo.notes = self.notes(notes, description: description, created: todo.created, modified: todo.modified)
@@ -330,6 +391,107 @@ public enum ICalendar {
       kept.append(note)
     }
     return kept
+  }
+
+  /// RFC 5545's dur-value (`P7W`, `P1D`, `PT1H30M`, `P1DT12H`, signed): its seconds, and its
+  /// days when it is a whole number of days or weeks (an all-day start then gives an all-day due).
+  static func duration(_ text: String) -> (seconds: Int64, days: Int64?)? {
+    var bytes = Array(text.trimmingSpaces.uppercased().utf8)[...]
+    var sign: Int64 = 1
+    if bytes.first == UInt8(ascii: "-") || bytes.first == UInt8(ascii: "+") {
+      if bytes.first == UInt8(ascii: "-") { sign = -1 }
+      bytes = bytes.dropFirst()
+    }
+    guard bytes.first == UInt8(ascii: "P"), bytes.count > 1 else { return nil }
+    bytes = bytes.dropFirst()
+    var seconds: Int64 = 0, days: Int64 = 0, number: Int64?, inTime = false, timed = false
+    for byte in bytes {
+      if byte >= 0x30 && byte <= 0x39 {
+        number = (number ?? 0) * 10 + Int64(byte - 0x30)
+        guard number! < 100_000_000 else { return nil }
+        continue
+      }
+      if byte == UInt8(ascii: "T") && number == nil && !inTime { inTime = true; continue }
+      guard let value = number else { return nil }
+      switch (byte, inTime) {
+      case (UInt8(ascii: "W"), false): days += value * 7
+      case (UInt8(ascii: "D"), false): days += value
+      case (UInt8(ascii: "H"), true): seconds += value * 3600; timed = true
+      case (UInt8(ascii: "M"), true): seconds += value * 60; timed = true
+      case (UInt8(ascii: "S"), true): seconds += value; timed = true
+      default: return nil
+      }
+      number = nil
+    }
+    guard number == nil else { return nil }
+    return (sign * (seconds + days * 86_400), timed ? nil : sign * days)
+  }
+
+  /// The times a to-do gives in a form other than todo writes (in a zone, `TZID=…`; floating, a
+  /// local time without `Z`; a CREATED that is a day), as written, and the VTIMEZONEs they name:
+  /// written back as they came while the time they say is the task's (see `Writer`), so a phone's
+  /// zone survives a sync and a changed occurrence's RECURRENCE-ID still lines up.
+  static func timesAsWritten(_ component: Component, zoneLines: [String: [String]]) -> [TaskExtra] {
+    var lines: [String] = []
+    var zones: [String] = []
+    func zone(_ id: String?) {
+      if let id, let definition = zoneLines[id], !zones.contains(id) {
+        zones.append(id)
+        lines += definition
+      }
+    }
+    for property in component.properties where ["DTSTART", "DUE", "COMPLETED", "CREATED"].contains(property.name) {
+      let value = property.value.trimmingSpaces
+      let id = property.parameter("TZID")
+      guard id != nil || (value.count == 15 && value.contains("T")) || (property.name == "CREATED" && value.count == 8) else { continue }
+      // A zone the file does not define (it relied on the reader's zone database) cannot be
+      // written with the VTIMEZONE RFC 5545 wants: such a time goes back in UTC.
+      if let id, zoneLines[id] == nil { continue }
+      lines.append(property.text)
+      zone(id)
+    }
+    // The zones of kept sub-components (changed occurrences, alarms), which are kept as lines.
+    func visit(_ part: Component) {
+      for property in part.properties { zone(property.parameter("TZID")) }
+      part.components.forEach(visit)
+    }
+    component.components.forEach(visit)
+    return lines.isEmpty && zones.isEmpty ? [] : [TaskExtra(format: "ical", name: "times", value: lines.joinedText("\n"))]
+  }
+
+  /// The times a task keeps as written (see `timesAsWritten`), read back for the writer.
+  struct TimesAsWritten {
+    var lines: [ContentLine] = []
+    var zoneLines: [String: [String]] = [:]
+    var zones: [String: DefinedZone] = [:]
+
+    init(_ text: String?) {
+      guard let text, let top = try? ICalendarText.components(Array(("BEGIN:X\n" + text + "\nEND:X\n").utf8)).first else { return }
+      lines = top.properties
+      for component in top.components where component.name == "VTIMEZONE" {
+        guard let id = component.properties.first(where: { $0.name == "TZID" })?.value else { continue }
+        zoneLines[id] = component.lines
+        if let zone = DefinedZone(component) { zones[id] = zone }
+      }
+    }
+
+    /// The line of `name` as written, if it still says `date` (an instant the same moment).
+    func line(_ name: String, saying date: TaskDate) -> ContentLine? {
+      guard let line = lines.first(where: { $0.name == name }), let read = try? ICalendar.date(line, zones: zones) else { return nil }
+      switch (read, date) {
+      case (.day(let a), .day(let b)): return a == b ? line : nil
+      case (.instant(let a), .instant(let b)): return a == b ? line : nil
+      // CREATED;VALUE=DATE: the day's start is the task's creation time.
+      case (.day(let a), .instant(let b)) where name == "CREATED": return a.start == b ? line : nil
+      default: return nil
+      }
+    }
+  }
+
+  /// The end of a duration from `start`: an all-day start and whole days give a day.
+  static func end(of start: TaskDate, _ duration: (seconds: Int64, days: Int64?)) -> TaskDate {
+    if case .day(let day) = start, let days = duration.days { return .day(day.adding(days: days)) }
+    return .instant(start.sortInstant + duration.seconds)
   }
 
   static func priority(_ number: Int) -> Priority? {
@@ -477,7 +639,12 @@ extension ICalendar {
     public func calendar(_ records: [TaskRecord]) -> [UInt8] {
       var writer = ContentWriter()
       Self.begin(&writer)
-      for record in records { todo(record, into: &writer) }
+      var zones: [(id: String, lines: [String])] = []
+      for record in records {
+        for zone in todo(record, into: &writer) where !zones.contains(where: { $0.id == zone.id }) { zones.append(zone) }
+      }
+      // The VTIMEZONE of every zone a time written as it came names, once (RFC 5545 wants one).
+      for zone in zones { for line in zone.lines { writer.line(line) } }
       writer.line("END:VCALENDAR")
       return writer.bytes
     }
@@ -519,16 +686,30 @@ extension ICalendar {
       writer.line("PRODID:-//todo//todo//EN")
     }
 
-    private func todo(_ record: TaskRecord, into writer: inout ContentWriter) {
+    /// Writes one VTODO; returns the zones (their VTIMEZONE lines) of the times it wrote as
+    /// they came.
+    @discardableResult
+    private func todo(_ record: TaskRecord, into writer: inout ContentWriter) -> [(id: String, lines: [String])] {
       let todo = record.todo
       func extra(_ name: String) -> String? {
         record.extras.first { $0.format == "ical" && $0.name == name }?.value
       }
       let time = Taskwarrior.formatTime
+      let asWritten = TimesAsWritten(extra("times"))
+      var zonesUsed: [(id: String, lines: [String])] = []
+      /// The time as it came, while it still says `date`.
+      func keptTime(_ name: String, _ date: TaskDate?) -> Bool {
+        guard let date, let line = asWritten.line(name, saying: date) else { return false }
+        writer.line(line.text)
+        if let zone = line.parameter("TZID"), let lines = asWritten.zoneLines[zone], !zonesUsed.contains(where: { $0.id == zone }) {
+          zonesUsed.append((zone, lines))
+        }
+        return true
+      }
       writer.line("BEGIN:VTODO")
       writer.property("UID", ICalendarText.escapeUID(uid(todo.uuid)))
       writer.property("DTSTAMP", time(todo.modified))
-      writer.property("CREATED", time(todo.created))
+      if !keptTime("CREATED", .instant(todo.created)) { writer.property("CREATED", time(todo.created)) }
       writer.property("LAST-MODIFIED", time(todo.modified))
       // SEQUENCE: the number another program last wrote, one more once the task changed here since.
       var sequence = 0
@@ -552,12 +733,12 @@ extension ICalendar {
         writer.property("STATUS", todo.isActive || extra("status") == "IN-PROCESS" ? "IN-PROCESS" : "NEEDS-ACTION")
       case .done:
         writer.property("STATUS", "COMPLETED")
-        if let completed = todo.completed { writer.property("COMPLETED", time(completed)) }
-        writer.property("PERCENT-COMPLETE", "100")
+        if let completed = todo.completed, !keptTime("COMPLETED", .instant(completed)) { writer.property("COMPLETED", time(completed)) }
+        writer.property("PERCENT-COMPLETE", extra("percent-done") ?? "100")
       case .deleted:
         writer.property("STATUS", "CANCELLED")
         // A task done and then deleted keeps when it was done.
-        if let completed = todo.completed { writer.property("COMPLETED", time(completed)) }
+        if let completed = todo.completed, !keptTime("COMPLETED", .instant(completed)) { writer.property("COMPLETED", time(completed)) }
       }
       if let priority = todo.priority {
         let read = extra("priority").flatMap { Int($0) }
@@ -566,8 +747,17 @@ extension ICalendar {
       } else if let kept = extra("priority"), kept == "0" || kept.isEmpty {
         writer.property("PRIORITY", kept)
       }
-      if let scheduled = todo.scheduled { date("DTSTART", scheduled, into: &writer) }
-      if let due = todo.due { date("DUE", due, into: &writer) }
+      if let scheduled = todo.scheduled, !keptTime("DTSTART", scheduled) { date("DTSTART", scheduled, into: &writer) }
+      if let due = todo.due {
+        // DURATION as it came while the due date is still the start plus it.
+        if let kept = extra("duration"), let scheduled = todo.scheduled, let parsed = ICalendar.duration(kept),
+          due == ICalendar.end(of: scheduled, parsed)
+        {
+          writer.property("DURATION", kept)
+        } else if !keptTime("DUE", due) {
+          date("DUE", due, into: &writer)
+        }
+      }
       let keptLines = extra("categories-lines").map { $0.split(separator: "\n", omittingEmptySubsequences: false).map(String.init) }
       if let keptLines, keptLines.first == todo.tags.joinedText(",") {
         for line in keptLines.dropFirst() { writer.line(line) }
@@ -616,6 +806,14 @@ extension ICalendar {
       let occurrences = extra("properties").map { self.keptLines($0, of: todo, into: &writer) } ?? []
       writer.line("END:VTODO")
       for line in occurrences { writer.line(line) }
+      // The zones kept lines name (a changed occurrence's RECURRENCE-ID;TZID=…).
+      if let kept = extra("properties") {
+        for (zone, lines) in asWritten.zoneLines.sorted(by: { $0.key < $1.key })
+        where !zonesUsed.contains(where: { $0.id == zone }) && (kept.contains("TZID=\(zone):") || kept.contains("TZID=\(zone);")) {
+          zonesUsed.append((zone, lines))
+        }
+      }
+      return zonesUsed
     }
 
     /// The lines kept as they came (the to-do's own, its sub-components such as VALARM), written

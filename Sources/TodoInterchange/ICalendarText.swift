@@ -35,10 +35,10 @@ struct Component: Sendable {
 enum ICalendarText {
   /// The top-level components of a file (normally one `VCALENDAR`). Lines are unfolded (CRLF or
   /// LF, then a space or tab); a byte-order mark and blank lines are tolerated.
-  static func components(_ bytes: [UInt8]) throws(InterchangeError) -> [Component] {
+  static func components(_ bytes: [UInt8], skipping: SkippedRecords? = nil) throws(InterchangeError) -> [Component] {
     var top: [Component] = []
     var open: [Component] = []
-    for line in try contentLines(bytes) {
+    for line in try contentLines(bytes, skipping: skipping) {
       switch line.name {
       case "BEGIN":
         guard open.count < 32 else { throw InterchangeError(line: line.line, "components are nested more than 32 deep") }
@@ -67,15 +67,23 @@ enum ICalendarText {
     return top
   }
 
-  /// The unfolded content lines of a file.
-  static func contentLines(_ bytes: [UInt8]) throws(InterchangeError) -> [ContentLine] {
+  /// The unfolded content lines of a file. A line that is not UTF-8 (RFC 5545's only charset)
+  /// is read as Latin-1, with a notice, when the reader goes on past bad records (`skipping`):
+  /// older producers wrote their platform's charset, and each of its bytes is a character there.
+  static func contentLines(_ bytes: [UInt8], skipping: SkippedRecords? = nil) throws(InterchangeError) -> [ContentLine] {
     var lines: [ContentLine] = []
     var current: [UInt8] = []
     var currentLine = 0
     func flush() throws(InterchangeError) {
       defer { current.removeAll(keepingCapacity: true) }
       guard !current.isEmpty else { return }
-      guard let text = String(validating: current, as: UTF8.self) else {
+      var text = String(validating: current, as: UTF8.self)
+      if text == nil, skipping != nil {
+        text = String(String.UnicodeScalarView(current.map { Unicode.Scalar($0) }))
+        SkippedRecords.notice(
+          InterchangeError(line: currentLine, "the line is not UTF-8; read as Latin-1 (ISO 8859-1), and written back as UTF-8"), in: skipping)
+      }
+      guard let text else {
         throw InterchangeError(line: currentLine, "the line is not valid UTF-8")
       }
       lines.append(try parse(text, line: currentLine))
@@ -123,7 +131,11 @@ enum ICalendarText {
       let nameStart = index
       while index < bytes.count, isNameByte(bytes[index]) { index += 1 }
       guard index > nameStart, index < bytes.count, bytes[index] == UInt8(ascii: "=") else {
-        throw fail("a parameter is NAME=value")
+        // A parameter without its name (Evolution wrote `COMPLETED;America/New_York:…`): left
+        // out, as libical leaves it; the line itself still reads.
+        while index < bytes.count, bytes[index] != UInt8(ascii: ";"), bytes[index] != UInt8(ascii: ":") { index += 1 }
+        guard index < bytes.count else { throw fail("a parameter is NAME=value") }
+        continue
       }
       let parameterName = String(decoding: bytes[nameStart..<index], as: UTF8.self).uppercased()
       index += 1

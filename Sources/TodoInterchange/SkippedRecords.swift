@@ -13,6 +13,10 @@ public final class SkippedRecords {
   /// What an iCalendar file held besides to-dos (and the time zones they use), by component:
   /// events and journal entries, which todo does not keep.
   public internal(set) var otherComponents: [String: Int] = [:]
+  /// What was read differently from how it was written, record kept (a line in Latin-1, a date
+  /// that does not read kept as its line, a UID given again): each with its line and what was
+  /// done.
+  public internal(set) var notices: [InterchangeError] = []
 
   /// `strict`: all or nothing: the first bad record stops the reading (what else the input
   /// holds is still counted).
@@ -27,5 +31,10 @@ public final class SkippedRecords {
   static func skip(_ problem: InterchangeError, in skipping: SkippedRecords?) throws(InterchangeError) {
     guard let skipping, !skipping.strict else { throw problem }
     skipping.problems.append(problem)
+  }
+
+  /// Notes something read differently from how it was written (see `notices`).
+  static func notice(_ notice: InterchangeError, in skipping: SkippedRecords?) {
+    skipping?.notices.append(notice)
   }
 }

@@ -50,7 +50,19 @@ public enum Taskwarrior {
     for (line, value) in values {
       guard case .object(let members) = value else { continue }
       do throws(InterchangeError) {
-        guard let record = try record(members, line: line, parents: parents, childrenOf: childrenOf, now: now) else { continue }
+        guard var record = try record(members, line: line, parents: parents, childrenOf: childrenOf, now: now) else { continue }
+        // What `task import` mends, mended: a task without a UUID gets one (derived from its
+        // description and entry, so that importing the file again finds the same task), and a
+        // dependency on the task itself is dropped.
+        if record.todo.uuid.isEmpty {
+          let entry = members.first { $0.key == "entry" }?.value.text ?? ""
+          record.todo.uuid = RecordUUID.named("taskwarrior:" + record.todo.title + "\n" + entry)
+          SkippedRecords.notice(InterchangeError(line: line, "the task has no \"uuid\"; it gets \(record.todo.uuid)"), in: skipping)
+        }
+        if record.todo.depends.contains(where: { $0.uuid == record.todo.uuid }) {
+          record.todo.depends.removeAll { $0.uuid == record.todo.uuid }
+          SkippedRecords.notice(InterchangeError(line: line, "the task depends on itself; that dependency is dropped"), in: skipping)
+        }
         if let earlier = indexOf[record.todo.uuid] {
           records[earlier] = record
         } else {
@@ -209,8 +221,8 @@ public enum Taskwarrior {
   {
     var todo = Todo()
     var spacedProject: String?
+    // No UUID: `records` gives the task one.
     todo.uuid = uuid ?? ""
-    guard !todo.uuid.isEmpty else { throw fields.error("the task has no \"uuid\"") }
     todo.title = try fields.string("description") ?? ""
     switch status {
     case "pending", "waiting", "recurring": todo.status = .pending

@@ -77,6 +77,14 @@ public enum TodoTxt {
       todo.status = .done
       // `x` without a date (todo.txt-cli's own tests write `x done`): done, when is not said; the
       // import takes the stored task's completion time, or now.
+      // sleek keeps a done task's priority after the `x`: `x (C) 2023-07-03 2023-12-12 …`.
+      if let first = words.first, first.count == 3, first.hasPrefix("("), first.hasSuffix(")"),
+        let letter = first.dropFirst().first, letter.isASCII, letter.isUppercase,
+        words.dropFirst().first.flatMap(CalendarDay.init(text:)) != nil
+      {
+        words.removeFirst()
+        todo.priority = priority(letter, extras: &extras)
+      }
       if let done = words.first.flatMap(CalendarDay.init(text:)) {
         words.removeFirst()
         todo.completed = done.start
@@ -111,6 +119,8 @@ public enum TodoTxt {
           let spelled = strict ? String(value.dropFirst()) : value
           // `b`: business days (weekdays); `m`: months.
           let word = spelled.hasSuffix("b") ? "weekdays" : spelled.hasSuffix("m") ? spelled + "o" : spelled
+          // `rec:0d` (sleek's tests): no recurrence, as sleek reads it.
+          if spelled.first == "0", spelled.dropFirst().allSatisfy({ $0 == "0" || $0.isLetter }) { continue }
           guard var rule = RecurrenceRule(parsing: word) else {
             throw fail("rec:\(value) is not a recurrence todo can repeat (1d, 2w, 1m, 1y, +1w)")
           }
@@ -159,7 +169,7 @@ public enum TodoTxt {
   /// since, else a line made from its fields.
   public static func line(_ record: TaskRecord) -> String {
     if let original = record.extras.first(where: { $0.format == "todotxt" && $0.name == "line" })?.value,
-      let reread = try? Self.record(original, line: 0), sameFields(reread, record)
+      let reread = try? Self.record(original, line: 0), sameFields(reread, record, lineHasUUID: original.contains("uuid:"))
     {
       return original
     }
@@ -192,11 +202,13 @@ public enum TodoTxt {
   }
 
   /// Whether a line read back gives the task as it is now (the fields todo.txt can hold).
-  private static func sameFields(_ reread: TaskRecord, _ record: TaskRecord) -> Bool {
+  /// A line without `uuid:` gives a UUID of its text (and of its place among the same lines), and
+  /// a done line without a date (`x done`) says nothing of when: neither is a difference.
+  private static func sameFields(_ reread: TaskRecord, _ record: TaskRecord, lineHasUUID: Bool) -> Bool {
     let a = reread.todo, b = record.todo
     return a.title == b.title && a.status == b.status && a.priority == b.priority && a.project == b.project
-      && a.tags == b.tags && a.due == b.due && a.wait == b.wait && a.uuid == b.uuid
-      && (a.completed.map(CalendarDay.local) == b.completed.map(CalendarDay.local))
+      && a.tags == b.tags && a.due == b.due && a.wait == b.wait && (a.uuid == b.uuid || !lineHasUUID)
+      && (a.completed.map(CalendarDay.local) == b.completed.map(CalendarDay.local) || (a.completed == nil && a.status == .done))
       && a.series?.rule == b.series?.rule
   }
 }

@@ -75,10 +75,17 @@ import Testing
       END:VCALENDAR\r
 
       """, to: "t.ics", in: todo)
-    let fromICS = todo("import", ics)
-    #expect(fromICS.status == 1, "\(fromICS)")
-    #expect(fromICS.stderr.contains("DUE is not a date or time (20261127, 20261127T170000Z): '99991231T230000'"), "\(fromICS)")
+    // A time that does not read costs that property, not the to-do: its line is kept as it came
+    // (never a date), with a warning; all or nothing (--strict) refuses the file.
+    let strict = todo("import", ics, "--strict")
+    #expect(strict.status == 1, "\(strict)")
+    #expect(strict.stderr.contains("DUE is not a date or time (20261127, 20261127T170000Z): '99991231T230000'"), "\(strict)")
     #expect(todo("list", "--json").stdout == "[]\n")
+    let fromICS = todo("import", ics)
+    #expect(fromICS.status == 0, "\(fromICS)")
+    #expect(fromICS.stderr.contains("line 7: DUE is not a date or time (20261127, 20261127T170000Z): '99991231T230000'; the line is kept as it is"), "\(fromICS)")
+    #expect(isJSONNull(try todo.task(1)["due"]))
+    #expect(todo("export", "--format", "ical").stdout.contains("DUE;TZID=America/New_York:99991231T230000\r\n"))
   }
 
   @Test func aHookAnswerWithADateOutOfRangeIsRefusedNotACrash() throws {

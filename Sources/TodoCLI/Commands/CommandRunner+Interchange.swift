@@ -268,6 +268,9 @@ extension CommandRunner {
         "\(source) holds \(count) \(count == 1 ? "component" : "components") besides to-dos (\(kinds)), which todo does not keep",
         json: self.format != .human)
     }
+    for notice in skipping?.notices ?? [] {
+      session.warn("\(source) \(notice)", json: self.format != .human)
+    }
     // Nothing read, or nearly nothing of a file of some size (nine in ten of ten or more records: a
     // binary file, a file of another format): the input is not what it was taken for, and
     // nothing of it is imported. (A few bad lines in a small file cost those lines only.)

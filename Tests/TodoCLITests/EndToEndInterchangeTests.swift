@@ -121,7 +121,7 @@ import Testing
     try ("x 2026-11-22 " + line).write(toFile: file, atomically: true, encoding: .utf8)
     let imported = todo("import", file)
     imported.expectSuccess()
-    #expect(imported.stdout.contains("A series closed here went on to the next instance: task 2."), "\(imported)")
+    #expect(imported.stdout.contains("A series without a pending instance went on to the next one: task 2."), "\(imported)")
     #expect(try todo.task(1)["status"] as? String == "done")
     let next = try todo.task(2)
     #expect(next["status"] as? String == "pending" && next["due"] as? String == "2026-11-29" && next["recur"] is [String: Any], "\(next)")

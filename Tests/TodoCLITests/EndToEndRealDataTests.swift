@@ -215,6 +215,52 @@ import Testing
     return Dictionary(uniqueKeysWithValues: array.compactMap { task in (task["uuid"] as? String).map { ($0, task) } })
   }
 
+  /// A link to a task that is not here yet (issue 31, 5 and 13) is kept: written back as it came,
+  /// made when that task arrives (also when a subtask comes before its parent, as a phone's
+  /// new subtask can in two syncs), and undone with the import that made it.
+  @Test func aLinkToATaskNotHereYetIsKeptAndMadeWhenItArrives() throws {
+    let todo = try TodoSandbox()
+    let later = "bbbbbbbb-2222-4222-8222-222222222222"
+    let first = try write(
+      #"[{"uuid":"aaaaaaaa-2222-4222-8222-222222222222","description":"Waits","status":"pending","entry":"20260101T000000Z","depends":"\#(later)"}]"#,
+      "first.json", in: todo)
+    let run = todo("import", first)
+    run.expectSuccess()
+    #expect(run.stderr.contains("it depends on \(later), which is not here; the link is kept, and made when that task is imported"), "\(run)")
+    #expect(todo.ids("+BLOCKED") == [])
+    #expect(todo("export", "--format", "taskwarrior").stdout.contains(#""depends":["\#(later)"]"#))
+    let second = try write(
+      #"[{"uuid":"\#(later)","description":"Comes later","status":"pending","entry":"20260102T000000Z"}]"#, "second.json", in: todo)
+    let linked = todo("import", second)
+    linked.expectSuccess()
+    #expect(linked.stdout.contains("Linked to what this import brought (a parent or dependency they named before it was here): task 1."), "\(linked)")
+    #expect(todo.ids("+BLOCKED") == [1])
+    #expect(try todo.task(1)["depends"] as? [String] == [later])
+    // Undone with the import: kept again, and made again by the next import of that task.
+    todo("undo").expectSuccess()
+    #expect(todo.ids("+BLOCKED") == [] && todo.ids("status:all").count == 1)
+    #expect(todo("export", "--format", "taskwarrior").stdout.contains(#""depends":["\#(later)"]"#))
+    todo("import", second).expectSuccess()
+    #expect(todo.ids("+BLOCKED") == [1])
+
+    // A subtask before its parent, as two vdir reads (what a sync does) bring them.
+    let folder = todo.folder.appendingPathComponent("vdir")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    func item(_ uid: String, _ summary: String, _ extra: String = "") -> String {
+      "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:phone\r\nBEGIN:VTODO\r\nUID:\(uid)\r\nSUMMARY:\(summary)\r\n\(extra)END:VTODO\r\nEND:VCALENDAR\r\n"
+    }
+    try item("child@phone", "Pack books", "RELATED-TO;RELTYPE=PARENT:parent@phone\r\n")
+      .write(to: folder.appendingPathComponent("child.ics"), atomically: true, encoding: .utf8)
+    let child = todo("import", "--vdir", folder.path)
+    #expect(child.status == 0 && child.stderr.contains("is not here; the link is kept"), "\(child)")
+    try item("parent@phone", "Move house").write(to: folder.appendingPathComponent("parent.ics"), atomically: true, encoding: .utf8)
+    todo("import", "--vdir", folder.path).expectSuccess()
+    let pack = try #require(todo.ids("Pack").first)
+    let move = try #require(todo.ids("Move").first)
+    #expect(try todo.task(pack)["parent_id"] as? Int == move)
+    #expect(todo("export", "--format", "ical").stdout.components(separatedBy: "RELATED-TO;RELTYPE=PARENT:parent@phone").count == 2)
+  }
+
   /// What `task import` takes, we take: a project with spaces, a priority of its own (A, B, C),
   /// dates without Z (local time), and the same UUID twice (the later copy is a change). The
   /// export goes back into a fresh Taskwarrior with the same project and priority.

@@ -215,6 +215,7 @@ import Testing
     #expect(try todo("list", "status:all", "--sort", "id", "--json").jsonArray().map { $0["status"] as? String } == ["done", "pending", "pending"])
     #expect(todo.shell("sqlite3 \"$TODO_DB\" 'PRAGMA user_version; PRAGMA integrity_check'").stdout == "8\nok\n")
     #expect(todo.shell("sqlite3 \"$TODO_DB\" \"SELECT count(*) FROM sqlite_master WHERE name = 'todo_one_pending_per_series'\"").stdout == "0\n")
+    #expect(todo.shell("sqlite3 \"$TODO_DB\" \"SELECT name FROM sqlite_master WHERE name LIKE 'pending_link%' ORDER BY name\"").stdout == "pending_link\npending_link_by_uuid\n")
     let series = try #require((try todo.task(2)["recur"] as? [String: Any])?["series"] as? String)
     // An instance Taskwarrior made for a period between (number 5, pending) joins the series.
     let instance = #"[{"uuid":"eeeeeeee-1111-4111-8111-111111111111","description":"Water the plants","status":"pending","entry":"20261121T000000Z","due":"20261211T000000Z","parent":"\#(series)","imask":4,"recur":"weekly","rtype":"periodic"}]"#

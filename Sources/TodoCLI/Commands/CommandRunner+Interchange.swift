@@ -347,8 +347,14 @@ extension CommandRunner {
       if !report.nextInstances.isEmpty {
         let count = report.nextInstances.count
         output.write(
-          "\(count == 1 ? "A series" : "\(count) series") closed here went on to the next instance: "
+          "\(count == 1 ? "A series" : "\(count) series") without a pending instance went on to the next one: "
             + "\(report.nextInstances.map { "task \($0)" }.joinedText(", "))\(dryRun ? " (not made: a dry run)" : "").\n")
+      }
+      if !report.linked.isEmpty {
+        let ids = Array(Set(report.linked)).sorted()
+        output.write(
+          "Linked to what this import brought (a parent or dependency they named before it was here): "
+            + "\(ids.map { "task \($0)" }.joinedText(", ")).\n")
       }
     case .json, .jsonLines:
       writeJSON { json in
@@ -356,7 +362,7 @@ extension CommandRunner {
           json.field("format", format.rawValue)
           for (key, ids) in [
             ("added", report.added), ("updated", report.updated), ("unchanged", report.unchanged), ("skipped", report.skipped),
-            ("next_instances", report.nextInstances),
+            ("next_instances", report.nextInstances), ("linked", Array(Set(report.linked)).sorted()),
           ] {
             json.key(key)
             json.array { json in for id in ids { json.value(Int(id)) } }

@@ -65,6 +65,7 @@ enum Journal {
       'intervals', json((SELECT json_group_array(json_object('id', id, 'started', started, 'stopped', stopped))
                          FROM interval WHERE interval.todo_id = todo.id)),
       'extras', json((SELECT json_group_array(json_array(format, name, value)) FROM extra WHERE extra.todo_id = todo.id)),
+      'links', json((SELECT json_group_array(json_array(kind, uuid)) FROM pending_link WHERE pending_link.todo_id = todo.id)),
       'series', (SELECT json_object(
                    'id', id, 'uuid', uuid, 'rule', rule, 'title', title, 'priority', priority, 'project', project,
                    'tags', tags, 'due', due, 'due_day', due_day, 'wait', wait, 'wait_day', wait_day,
@@ -213,6 +214,14 @@ enum Journal {
     INSERT INTO extra (todo_id, format, name, value)
     SELECT change.todo_id, item.value ->> 0, item.value ->> 1, item.value ->> 2
     FROM journal_change AS change, json_each(change.before, '$.extras') AS item
+    WHERE change.journal_id = ?1 AND change.before IS NOT NULL
+    """,
+    // Snapshots written before version 8 have no pending links: those read as none.
+    "DELETE FROM pending_link WHERE todo_id IN (SELECT todo_id FROM journal_change WHERE journal_id = ?1 AND before IS NOT NULL)",
+    """
+    INSERT OR IGNORE INTO pending_link (todo_id, kind, uuid)
+    SELECT change.todo_id, link.value ->> 0, link.value ->> 1
+    FROM journal_change AS change, json_each(change.before, '$.links') AS link
     WHERE change.journal_id = ?1 AND change.before IS NOT NULL
     """,
     "DELETE FROM series WHERE ?1 IS NOT NULL AND NOT EXISTS (SELECT 1 FROM todo WHERE todo.series_id = series.id)",

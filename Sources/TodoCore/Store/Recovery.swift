@@ -223,6 +223,7 @@ extension TodoDatabase {
       "DELETE FROM dependency WHERE todo_id NOT IN (SELECT id FROM todo) OR depends_on NOT IN (SELECT id FROM todo)",
       "DELETE FROM interval WHERE todo_id NOT IN (SELECT id FROM todo)",
       "DELETE FROM extra WHERE todo_id NOT IN (SELECT id FROM todo)",
+      "DELETE FROM pending_link WHERE todo_id NOT IN (SELECT id FROM todo)",
       "UPDATE todo SET parent_id = NULL WHERE parent_id IS NOT NULL AND parent_id NOT IN (SELECT id FROM todo)",
       "UPDATE todo SET series_id = NULL, series_index = NULL WHERE series_id IS NOT NULL AND series_id NOT IN (SELECT id FROM series)",
       "DELETE FROM journal_change WHERE journal_id NOT IN (SELECT id FROM journal_entry)",

@@ -199,11 +199,22 @@ public enum Schema {
     CREATE INDEX journal_change_by_todo ON journal_change (todo_id);
     """
 
-  /// Version 8: a series may have several pending instances, as Taskwarrior makes one for each
-  /// period an overdue series missed (an import kept only the newest in its series). todo itself
-  /// still makes a next instance only when the series' latest one closes.
+  /// Version 8:
+  /// - A series may have several pending instances, as Taskwarrior makes one for each period an
+  ///   overdue series missed (an import kept only the newest in its series). todo itself still
+  ///   makes a next instance only when the series' latest one closes.
+  /// - `pending_link`: a parent or dependency an import named by a UUID that is not here yet (a
+  ///   subtask synced before its parent, a Taskwarrior task that depends on one outside the
+  ///   file). It is kept, exported as it came, and made a link when that task arrives.
   static let version8 = """
     DROP INDEX todo_one_pending_per_series;
+    CREATE TABLE pending_link (
+      todo_id INTEGER NOT NULL REFERENCES todo (id) ON DELETE CASCADE,
+      kind TEXT NOT NULL CHECK (kind IN ('parent', 'depends')),
+      uuid TEXT NOT NULL,
+      PRIMARY KEY (todo_id, kind, uuid)
+    ) WITHOUT ROWID;
+    CREATE INDEX pending_link_by_uuid ON pending_link (uuid);
     """
 
   /// Every step, in order.

@@ -123,6 +123,9 @@ public struct ImportReport: Sendable, Equatable {
   /// The next instances of series whose pending instance the input closed (made as `done` makes
   /// them; not among the input's tasks).
   public var nextInstances: [Int64] = []
+  /// Tasks here that an import linked to a task it added (a subtask that came before its
+  /// parent, a dependency kept by UUID), by id.
+  public var linked: [Int64] = []
   /// The UUIDs of tasks a sync's merge took a link from, to break a cycle (see `importRecords`):
   /// their new state has to be sent back.
   public var unlinked: [String] = []
@@ -147,8 +150,9 @@ extension TodoStore {
       let ids: [Int64]
       do throws(TodoError) { ids = try matching.run(connection) } catch .noMatch { ids = [] }
       return try database { () throws(DatabaseError) in
-          let todos = try loadAll(ids, on: connection)
+          var todos = try loadAll(ids, on: connection)
           let extras = try loadExtras(of: ids, on: connection)
+          try addPendingLinks(to: &todos, on: connection)
           return todos.map { TaskRecord(todo: $0, extras: extras[$0.id] ?? []) }
       }
     }
@@ -180,6 +184,22 @@ extension TodoStore {
           if let uid = uid ?? nil { uids[uuid] = uid }
         }
         return uids
+      }
+    }
+  }
+
+  /// The links kept by UUID (see `link`), as the links they are in an export: the parent's UUID,
+  /// a dependency's. (Not in lists and `show`, where a link is to a task that is here.)
+  static func addPendingLinks(to todos: inout [Todo], on connection: Connection) throws(DatabaseError) {
+    guard Int(sqlValue: try connection.scalar("SELECT EXISTS (SELECT 1 FROM pending_link)")) == 1 else { return }
+    var indexOf: [Int64: Int] = [:]
+    for (index, todo) in todos.enumerated() { indexOf[todo.id] = index }
+    try connection.query("SELECT todo_id, kind, uuid FROM pending_link ORDER BY todo_id, kind, uuid") { row throws(DatabaseError) in
+      guard let index = indexOf[try row.integer(at: 0) ?? 0], let uuid = try row.text(at: 2) else { return }
+      if try row.text(at: 1) == "parent" {
+        if todos[index].parentUUID == nil { todos[index].parentUUID = uuid }
+      } else if !todos[index].depends.contains(where: { $0.uuid == uuid }) {
+        todos[index].depends.append(TaskLink(id: 0, uuid: uuid, isOpen: true))
       }
     }
   }
@@ -336,6 +356,7 @@ extension TodoStore {
           replacingChanged || !strict
           ? CycleBreaking(entry: entry, now: now, with: replacingChanged ? "the other side's links" : "the other links") : nil
         try link(written, idOf: idOf, report: &report, breakingCycles: breaking, on: connection)
+        try resolvePendingLinks(to: report.added, entry: entry, report: &report, on: connection)
         try joinSeries(written, templates: templates, on: connection)
         // A series whose template the input brings and that goes on has its next instance: a
         // Taskwarrior export of a series whose latest instance was completed there has none yet
@@ -569,17 +590,25 @@ extension TodoStore {
     for (record, taskID) in written {
       // A new task without links has none to write (most of a large import).
       if added.contains(taskID) && record.todo.parentUUID == nil && record.todo.depends.isEmpty { continue }
+      // A link to a task that is not here (yet) is kept by its UUID: exported as it came, and
+      // made when that task is imported (a subtask synced before its parent).
       var parent: Int64?
+      var pending: [(kind: String, uuid: String)] = []
       if let uuid = record.todo.parentUUID {
         parent = try id(of: uuid)
-        if parent == nil { report.warnings.append("task \(taskID): its parent \(uuid) is not in the database, nor imported") }
+        if parent == nil {
+          pending.append(("parent", uuid))
+          report.warnings.append("task \(taskID): its parent \(uuid) is not here; the link is kept, and made when that task is imported")
+        }
       }
       var targets: [Int64] = []
       for link in record.todo.depends {
         if let target = try id(of: link.uuid) {
           targets.append(target)
         } else {
-          report.warnings.append("task \(taskID): it depends on \(link.uuid), which is not in the database, nor imported")
+          pending.append(("depends", link.uuid))
+          report.warnings.append(
+            "task \(taskID): it depends on \(link.uuid), which is not here; the link is kept, and made when that task is imported")
         }
       }
       try database { () throws(DatabaseError) in
@@ -587,6 +616,11 @@ extension TodoStore {
         try connection.execute("DELETE FROM dependency WHERE todo_id = ?", [.integer(taskID)])
         for target in Set(targets) {
           try connection.execute("INSERT INTO dependency (todo_id, depends_on) VALUES (?, ?)", [.integer(taskID), .integer(target)])
+        }
+        if !added.contains(taskID) { try connection.execute("DELETE FROM pending_link WHERE todo_id = ?", [.integer(taskID)]) }
+        for link in pending {
+          try connection.execute(
+            "INSERT OR IGNORE INTO pending_link (todo_id, kind, uuid) VALUES (?, ?, ?)", [.integer(taskID), .text(link.kind), .text(link.uuid)])
         }
       }
     }
@@ -630,6 +664,55 @@ extension TodoStore {
         }
         report.warnings.append(
           "task \(freed.id) is no longer a subtask of task \(freed.parent): with \(breakingCycles.with) it made a cycle (\(path))")
+      }
+    }
+  }
+
+  /// Makes the links kept by UUID (see `link`) to the tasks just added: a subtask that came
+  /// before its parent becomes its subtask, a dependency on a task outside an earlier file is
+  /// made. One that would close a cycle stays kept, with a warning.
+  private static func resolvePendingLinks(
+    to added: [Int64], entry: JournalEntry, report: inout ImportReport, on connection: Connection
+  ) throws(TodoError) {
+    guard !added.isEmpty else { return }
+    // Few or none: the links still waiting, joined to the tasks now here.
+    let found = try database { () throws(DatabaseError) in
+      try connection.all(
+        """
+        SELECT pending_link.todo_id, pending_link.kind, pending_link.uuid, todo.id FROM pending_link
+        JOIN todo ON todo.uuid = pending_link.uuid
+        """
+      ) { row throws(DatabaseError) in
+        (from: try row.integer(at: 0) ?? 0, kind: try row.text(at: 1) ?? "", uuid: try row.text(at: 2) ?? "", to: try row.integer(at: 3) ?? 0)
+      }
+    }
+    for link in found {
+      let parent = link.kind == "parent"
+      try database { () throws(DatabaseError) in
+        try Journal.record(entry: entry, todoIDs: [link.from], on: connection)
+        if parent {
+          try connection.execute("UPDATE todo SET parent_id = ? WHERE id = ? AND parent_id IS NULL", [.integer(link.to), .integer(link.from)])
+        } else {
+          try connection.execute("INSERT OR IGNORE INTO dependency (todo_id, depends_on) VALUES (?, ?)", [.integer(link.from), .integer(link.to)])
+        }
+      }
+      let cycle = try parent ? parentCycle(of: link.from, on: connection) != nil : dependencyCycle(through: link.from, on: connection) != nil
+      try database { () throws(DatabaseError) in
+        if cycle {
+          if parent {
+            try connection.execute("UPDATE todo SET parent_id = NULL WHERE id = ? AND parent_id = ?", [.integer(link.from), .integer(link.to)])
+          } else {
+            try connection.execute("DELETE FROM dependency WHERE todo_id = ? AND depends_on = ?", [.integer(link.from), .integer(link.to)])
+          }
+        } else {
+          try connection.execute(
+            "DELETE FROM pending_link WHERE todo_id = ? AND kind = ? AND uuid = ?", [.integer(link.from), .text(link.kind), .text(link.uuid)])
+        }
+      }
+      if cycle {
+        report.warnings.append("task \(link.from): its \(parent ? "parent" : "dependency") task \(link.to) would make a cycle; the link stays kept")
+      } else {
+        report.linked.append(link.from)
       }
     }
   }

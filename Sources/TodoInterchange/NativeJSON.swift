@@ -61,7 +61,7 @@ public enum InterchangeFormat: String, Sendable, CaseIterable {
 public enum NativeJSON {
   /// The keys a task object may have; those `todo` computes (`id`, `parent_id`, `depends_ids`,
   /// `progress`, `active`, `urgency`) are read and ignored.
-  static let computedKeys: Set<String> = ["id", "parent_id", "depends_ids", "progress", "active", "urgency", "dry_run"]
+  static let computedKeys: Set<String> = ["id", "parent_id", "depends_ids", "progress", "active", "urgency", "dry_run", "udas"]
 
   /// Reads a JSON array of task objects, or JSON Lines.
   public static func records(_ bytes: [UInt8], skipping: SkippedRecords? = nil) throws(InterchangeError) -> [TaskRecord] {

@@ -293,7 +293,7 @@ public enum Taskwarrior {
     // Taskwarrior's spellings: `weekly`, `2wk`, `P1W`, `3d`, `1mo`, `yearly`, `5m` (months),
     // `bimonthly`, `semiannual`, `biannual`…
     var word = text.lowercased()
-    let named = ["bimonthly": "2mo", "semiannual": "6mo", "biannual": "2y", "biyearly": "2y", "annual": "yearly", "sennight": "weekly"]
+    let named = ["bimonthly": "2mo", "semiannual": "6mo", "biannual": "2y", "biyearly": "2y", "annual": "yearly", "sennight": "weekly", "fortnight": "2w", "biweekly": "2w"]
     if let known = named[word] { word = known }
     if word.hasSuffix("m"), let count = Int(word.dropLast()) { word = "\(count)mo" }
     if word.hasPrefix("p"), let unit = word.last, let count = Int(word.dropFirst().dropLast()) {
@@ -488,6 +488,14 @@ public enum Taskwarrior {
     add("mask", String(mask))
     if series.rule.afterCompletion { add("todo_rule", series.rule.description) }
     if !template.tags.isEmpty { members.append(("tags", .array(template.tags.map(JSONValue.string)))) }
+    // The attributes of Taskwarrior's own and the user's that the instances carry.
+    let written = Set(members.map(\.key))
+    for extra in series.extras where extra.format == "taskwarrior" && !ownKeys.contains(extra.name) && !written.contains(extra.name)
+      && !["parent", "imask", "mask", "rtype", "recur", "status", "uuid", "entry", "end", "modified", "start"].contains(extra.name)
+    {
+      var reader = JSONReader(bytes: Array(extra.value.utf8))
+      members.append((extra.name, (try? reader.value()) ?? .string(extra.value)))
+    }
     return JSONValue.object(members).text
   }
 

@@ -89,6 +89,13 @@ public enum TodoTxt {
         words.removeFirst()
         todo.completed = done.start
       }
+      // An app that keeps the priority when it marks a line done (`x DONE (A) …`).
+      if todo.priority == nil, let first = words.first, first.count == 3, first.hasPrefix("("), first.hasSuffix(")"),
+        let letter = first.dropFirst().first, letter.isASCII, letter.isUppercase
+      {
+        words.removeFirst()
+        todo.priority = priority(letter, extras: &extras)
+      }
     } else if let first = words.first, first.count == 3, first.hasPrefix("("), first.hasSuffix(")"),
       let letter = first.dropFirst().first, letter.isASCII, letter.isUppercase
     {
@@ -166,12 +173,19 @@ public enum TodoTxt {
   }
 
   /// One task as a todo.txt line: the line it was imported from when the task has not changed
-  /// since, else a line made from its fields.
-  public static func line(_ record: TaskRecord) -> String {
+  /// since (with ` uuid:…` added when it had none), else a line made from its fields.
+  /// `withID`: every line names its task by `uuid:`, so that a line another app changed (marked
+  /// done, reworded) still finds its task on the next import; todo.txt-cli, Simpletask, sleek
+  /// and topydo keep `key:value` words they do not know. Without it (`export --no-ids`), a line
+  /// made here has none.
+  public static func line(_ record: TaskRecord, withID: Bool = true) -> String {
     if let original = record.extras.first(where: { $0.format == "todotxt" && $0.name == "line" })?.value,
       let reread = try? Self.record(original, line: 0), sameFields(reread, record, lineHasUUID: original.contains("uuid:"))
     {
-      return original
+      guard withID && !original.contains("uuid:") else { return original }
+      var trimmed = Substring(original)
+      while trimmed.last == " " || trimmed.last == "\t" { trimmed = trimmed.dropLast() }
+      return trimmed + " uuid:" + record.todo.uuid
     }
     let todo = record.todo
     var words: [String] = []
@@ -197,8 +211,60 @@ public enum TodoTxt {
     }
     if todo.status != .pending, let priorityLetter { words.append("pri:" + priorityLetter) }
     if todo.status == .deleted { words.append("status:deleted") }
-    words.append("uuid:" + todo.uuid)
+    if withID { words.append("uuid:" + todo.uuid) }
     return words.joinedText(" ")
+  }
+
+  /// What a line says apart from its done mark, dates, priority and `uuid:`/`pri:` words, its
+  /// words in order: a line another app marked done or gave a priority has the same words.
+  public static func words(of line: String) -> [String] {
+    var words = line.split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)[...]
+    if words.first == "x" { words = words.dropFirst() }
+    while let first = words.first, CalendarDay(text: first) != nil || (first.count == 3 && first.hasPrefix("(") && first.hasSuffix(")")) {
+      words = words.dropFirst()
+    }
+    return words.filter { !$0.hasPrefix("uuid:") && !$0.hasPrefix("pri:") }
+  }
+
+  /// A line's words without its projects, contexts and `key:value` words: what was typed as text.
+  static func textWords(_ words: [String]) -> [String] {
+    words.filter { !($0.count > 1 && ($0.hasPrefix("+") || $0.hasPrefix("@"))) && !$0.dropFirst().contains(":") }
+  }
+
+  /// The stored task a line without `uuid:` is, when its task is not found by the line's own
+  /// text: one whose line has the same words (marked done or given a priority elsewhere), or
+  /// else whose words begin with this line's or this line's with its (text appended or cut
+  /// elsewhere), when exactly one stored line and one incoming line fit. `stored`: the tasks'
+  /// UUIDs and lines, of tasks no incoming line names.
+  public static func matches(_ records: [TaskRecord], stored: [(uuid: String, line: String)]) -> [Int: String] {
+    let storedWords = stored.map { words(of: $0.line) }
+    var found: [Int: String] = [:]
+    var taken: Set<Int> = []
+    for rule in 0..<2 {
+      var candidates: [Int: [Int]] = [:]
+      for (index, record) in records.enumerated() where found[index] == nil {
+        guard let line = record.extras.first(where: { $0.format == "todotxt" && $0.name == "line" })?.value, !line.contains("uuid:")
+        else { continue }
+        let mine = words(of: line)
+        guard !mine.isEmpty else { continue }
+        candidates[index] = storedWords.indices.filter { other in
+          guard !taken.contains(other) else { return false }
+          let theirs = storedWords[other]
+          if rule == 0 { return theirs == mine }
+          let (a, b) = (textWords(theirs), textWords(mine))
+          let shorter = min(a.count, b.count)
+          return shorter >= 2 && a != b && a.prefix(shorter) == b.prefix(shorter)
+        }
+      }
+      // Unambiguous only: one stored line for the incoming one, and no other incoming line wants it.
+      var wanted: [Int: Int] = [:]
+      for (_, others) in candidates where others.count == 1 { wanted[others[0], default: 0] += 1 }
+      for (index, others) in candidates.sorted(by: { $0.key < $1.key }) where others.count == 1 && wanted[others[0]] == 1 {
+        found[index] = stored[others[0]].uuid
+        taken.insert(others[0])
+      }
+    }
+    return found
   }
 
   /// Whether a line read back gives the task as it is now (the fields todo.txt can hold).

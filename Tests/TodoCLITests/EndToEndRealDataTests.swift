@@ -171,7 +171,7 @@ import Testing
     let file = try write(exported.stdout, "tw.json", in: todo)
     let imported = todo("import", file)
     imported.expectSuccess()
-    #expect(imported.stderr.isEmpty && imported.stdout.contains("next instance"), "\(imported)")
+    #expect(imported.stderr.isEmpty && imported.stdout.contains("went on to the next one"), "\(imported)")
     // Every pending instance in its series; the completed yearly series has its next instance.
     #expect(todo.ids("Overdue", "+RECURRING").count == weekly.count)
     let yearly = try todo("list", "Yearly", "status:pending", "--json").jsonArray()
@@ -229,6 +229,13 @@ import Testing
     #expect(run.stderr.contains("it depends on \(later), which is not here; the link is kept, and made when that task is imported"), "\(run)")
     #expect(todo.ids("+BLOCKED") == [])
     #expect(todo("export", "--format", "taskwarrior").stdout.contains(#""depends":["\#(later)"]"#))
+    // Shown as kept; the same file again changes nothing; depends:-UUID drops it (undo keeps it again).
+    #expect(todo("show", "1").lines.contains("  Depends    \(later) (not here)"))
+    #expect(try todo.task(1)["depends"] as? [String] == [later])
+    #expect(todo("import", first).stdout.contains("0 added, 0 updated, 1 unchanged"))
+    todo("update", "1", "depends:-\(later)").expectSuccess()
+    #expect(!todo("export", "--format", "taskwarrior").stdout.contains(later))
+    todo("undo").expectSuccess()
     let second = try write(
       #"[{"uuid":"\#(later)","description":"Comes later","status":"pending","entry":"20260102T000000Z"}]"#, "second.json", in: todo)
     let linked = todo("import", second)
@@ -259,6 +266,43 @@ import Testing
     let move = try #require(todo.ids("Move").first)
     #expect(try todo.task(pack)["parent_id"] as? Int == move)
     #expect(todo("export", "--format", "ical").stdout.components(separatedBy: "RELATED-TO;RELTYPE=PARENT:parent@phone").count == 2)
+  }
+
+  /// A todo.txt line changed in another app comes back as its task (issue 31, 8): lines we
+  /// write carry uuid: (todo.txt-cli keeps it through do, append and pri), and a line that has
+  /// none is matched when unambiguous (marked done, given a priority, words appended), never
+  /// left pending beside a copy.
+  @Test func todoTxtLinesChangedElsewhereFindTheirTasks() throws {
+    try #require(TodoSandbox.hasTool("todo-txt"), "make test installs todotxt-cli")
+    let todo = try TodoSandbox()
+    let folder = todo.folder.appendingPathComponent("txt").path
+    try FileManager.default.createDirectory(atPath: folder + "/actions", withIntermediateDirectories: true)
+    try "export TODO_DIR=\(folder)\nexport TODO_FILE=\(folder)/todo.txt\nexport DONE_FILE=\(folder)/done.txt\nexport REPORT_FILE=\(folder)/report.txt\nexport TODO_ACTIONS_DIR=\(folder)/actions\nexport TODOTXT_AUTO_ARCHIVE=0\n"
+      .write(toFile: folder + "/config", atomically: true, encoding: .utf8)
+    func txt(_ arguments: String) {
+      todo.shell("HOME=\(folder) TODOTXT_VERBOSE=0 todo-txt -f -d \(folder)/config \(arguments)", environment: [:]).expectSuccess()
+    }
+    let file = folder + "/todo.txt"
+    try "(A) Call mom +family\nBuy milk @shop\nWrite report due:2026-12-01\n".write(toFile: file, atomically: true, encoding: .utf8)
+    todo("import", file).expectSuccess()
+    // Changed by todo.txt-cli itself, on the lines as they were (no uuid:).
+    txt("do 1")
+    txt("append 2 and eggs")
+    txt("pri 3 B")
+    txt("add New line")
+    let again = todo("import", file)
+    again.expectSuccess()
+    #expect(again.stdout.contains("1 added, 3 updated"), "\(again)")
+    let tasks = try todo("list", "status:all", "--sort", "id", "--json").jsonArray()
+    #expect(tasks.map { $0["title"] as? String } == ["Call mom", "Buy milk and eggs", "Write report", "New line"], "\(tasks)")
+    #expect(tasks.map { $0["status"] as? String } == ["done", "pending", "pending", "pending"])
+    #expect(tasks[2]["priority"] as? String == "M")
+    // Our export names each line; todo.txt-cli keeps it, so a changed line needs no guess.
+    todo("export", "status:pending", "--format", "todotxt", "--output", file).expectSuccess()
+    txt("append 1 now")
+    let third = todo("import", file)
+    #expect(third.stdout.contains("0 added, 1 updated, 2 unchanged"), "\(third)")
+    #expect(try todo.task(2)["title"] as? String == "Buy milk and eggs now")
   }
 
   /// What `task import` takes, we take: a project with spaces, a priority of its own (A, B, C),

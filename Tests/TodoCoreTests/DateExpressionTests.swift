@@ -381,3 +381,26 @@ private func seconds(_ expression: String, now: String, zone: String = berlin) t
 private func parsed(_ expression: String, now: String, zone: String = berlin) throws -> String {
   Timestamp.rfc3339(try seconds(expression, now: now, zone: zone))
 }
+
+@Suite struct UserAttributeTests {
+  @Test func durationsReadAsTaskwarriorAndTodoWriteThem() {
+    for (text, seconds) in [
+      ("PT1H30M", 5_400), ("90min", 5_400), ("1h30min", 5_400), ("2h", 7_200), ("P1D", 86_400), ("3d", 259_200),
+      ("1w", 604_800), ("P2W", 1_209_600), ("PT45S", 45), ("3600", 3_600), ("P1DT12H", 129_600),
+    ] {
+      #expect(UserAttribute.seconds(text) == Int64(seconds), "\(text)")
+    }
+    for text in ["", "soon", "PT", "h2", "1h30", "-2h"] { #expect(UserAttribute.seconds(text) == nil, "\(text)") }
+    #expect(UserAttribute.isoDuration(5_400) == "PT1H30M" && UserAttribute.isoDuration(129_600) == "P1DT12H")
+    #expect(UserAttribute.isoDuration(0) == "PT0S" && UserAttribute.isoDuration(86_400) == "P1D")
+  }
+
+  @Test func storedValuesAreTaskwarriorsJSON() throws {
+    #expect(try UserAttribute(name: "client").stored("Say \"hi\"", now: 0) == #""Say \"hi\"""#)
+    #expect(try UserAttribute(name: "size", kind: .numeric).stored("3", now: 0) == "3")
+    #expect(try UserAttribute(name: "size", kind: .numeric).stored("2.5", now: 0) == "2.5")
+    #expect(try UserAttribute(name: "estimate", kind: .duration).stored("90min", now: 0) == #""PT1H30M""#)
+    #expect(UserAttribute.plain(#""a\nb""#) == .text("a\nb") && UserAttribute.plain("3") == .number(3))
+    #expect(!UserAttribute.isName("project") && !UserAttribute.isName("todo_series") && UserAttribute.isName("client_2"))
+  }
+}

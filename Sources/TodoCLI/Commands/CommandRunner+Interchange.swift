@@ -44,7 +44,7 @@ extension CommandRunner {
     case "taskwarrior":
       bytes = Array(Taskwarrior.document(records, templates: templates).utf8)
     case "todotxt":
-      bytes = Array(records.map { TodoTxt.line($0) + "\n" }.joinedText("").utf8)
+      bytes = Array(records.map { TodoTxt.line($0, withID: !request.noIDs) + "\n" }.joinedText("").utf8)
     default:
       bytes = ICalendar.Writer(records, linkedUIDs: linked).calendar(records)
     }
@@ -211,7 +211,7 @@ extension CommandRunner {
     let format =
       request.format.flatMap(InterchangeFormat.init(rawValue:))
       ?? (name == "-" ? InterchangeFormat.byContent(start) : InterchangeFormat.of(name: name, start: start))
-    let records: [TaskRecord]
+    var records: [TaskRecord]
     // Records that cannot be read are left out, each with a warning, unless --strict.
     let skipping: SkippedRecords? = SkippedRecords(strict: request.strict)
     do throws(InterchangeError) {
@@ -261,6 +261,17 @@ extension CommandRunner {
     }
     // A read that failed part of the way ends the input early: nothing is imported from it.
     if let readProblem { throw .environment("cannot read \(source): \(readProblem.reason); nothing was imported") }
+    // A todo.txt line another app changed (marked done, reworded) and that has no `uuid:` is
+    // the task it was, when that is unambiguous, not a new one beside it.
+    if format == .todotxt, !records.isEmpty {
+      let (known, stored) = try perform(TodoStore.todoTxtLines(among: records.map(\.todo.uuid)), access: .read)
+      let unknown = records.indices.filter { !known.contains(records[$0].todo.uuid) }
+      if !unknown.isEmpty, !stored.isEmpty {
+        for (position, uuid) in TodoTxt.matches(unknown.map { records[$0] }, stored: stored) {
+          records[unknown[position]].todo.uuid = uuid
+        }
+      }
+    }
     if let others = skipping?.otherComponents, !others.isEmpty {
       let count = others.values.reduce(0, +)
       let kinds = others.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }.joinedText(", ")

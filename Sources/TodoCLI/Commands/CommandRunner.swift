@@ -165,19 +165,32 @@ struct CommandRunner {
 
   /// `show`: every field, the notes and the history of each task (with --json, the tasks).
   private func show(_ references: [TaskReference], single: Bool) throws(CommandFailure) {
-    let todos = try perform(TodoStore.tasks(references), access: .read)
+    let found = try perform(TodoStore.tasks(references), access: .read)
+    let attributes = try perform(TodoStore.userAttributes(of: found.map(\.id)), access: .read)
+    let defined = configuration.userAttributes
+    // Links to tasks that are not here (yet), as an export writes them.
+    let kept = try perform(TodoStore.keptLinks(of: found.map(\.id)), access: .read)
+    let todos = found.map { todo in
+      guard let links = kept[todo.id] else { return todo }
+      var todo = todo
+      if todo.parentUUID == nil { todo.parentUUID = links.parent }
+      todo.depends += links.depends.map { TaskLink(id: 0, uuid: $0, isOpen: true) }
+      return todo
+    }
     if format == .human {
       let text = self.text
       for (index, todo) in todos.enumerated() {
         if index > 0 { output.write("\n") }
         let upcoming = todo.seriesID == nil ? [] : try perform(TodoStore.upcomingDates(of: todo, count: 3, now: now), access: .read)
-        for line in text.details(todo, upcoming: upcoming) { output.write(line + "\n") }
+        for line in text.details(todo, upcoming: upcoming, attributes: attributes[todo.id] ?? [], defined: defined) {
+          output.write(line + "\n")
+        }
         for line in text.history(try perform(TodoStore.history(ofTask: todo.id), access: .read)) { output.write(line + "\n") }
       }
     } else if single {
-      writeJSON { $0.task(todos[0]) }
+      writeJSON { $0.task(todos[0], attributes: attributes[todos[0].id]) }
     } else {
-      writeJSONList(todos) { $0.task($1) }
+      writeJSONList(todos) { $0.task($1, attributes: attributes[$1.id]) }
     }
   }
 
@@ -316,7 +329,7 @@ struct CommandRunner {
     if let hooks {
       let changed = report.tasks + report.others + report.created
       do throws(CommandFailure) {
-        showHookMessages(try hooks.run(.exit, lines: changed.map(Hooks.line)).messages)
+        showHookMessages(try hooks.run(.exit, lines: changed.map { Hooks.line($0) }).messages)
       } catch .hook(let message) {
         throw .hook(message + "; the change was written ('todo undo' reverts it)")
       }

@@ -111,15 +111,18 @@ struct Hooks {
     return (event == .add || event == .modify ? lines.last : nil, messages)
   }
 
-  /// A task as a hook sees it: Taskwarrior's JSON, on one line.
-  static func line(_ todo: Todo) -> String {
-    Taskwarrior.line(TaskRecord(todo: todo))
+  /// A task as a hook sees it: Taskwarrior's JSON, on one line, with its user-defined attributes.
+  static func line(_ todo: Todo, attributes: [(name: String, value: String)] = []) -> String {
+    Taskwarrior.line(TaskRecord(todo: todo, extras: attributes.map { TaskExtra(format: "taskwarrior", name: $0.name, value: $0.value) }))
   }
 
   /// What a hook changed in a task: its answer read back, compared field by field with what it
   /// was given, as the changes an `update` would make (checked like typed ones). Nil: nothing.
-  static func changes(answer: String, given todo: Todo, hook event: Event, now: Int64) throws(CommandFailure) -> TodoChanges? {
-    guard answer != line(todo) else { return nil }
+  static func changes(
+    answer: String, given todo: Todo, attributes: [(name: String, value: String)] = [], defined: [String: UserAttribute] = [:],
+    hook event: Event, now: Int64
+  ) throws(CommandFailure) -> TodoChanges? {
+    guard answer != line(todo, attributes: attributes) else { return nil }
     let records: [TaskRecord]
     do throws(InterchangeError) {
       records = try Taskwarrior.records(Array(answer.utf8), now: now)
@@ -137,7 +140,18 @@ struct Hooks {
     var untaken: [String] = []
     if new.status != todo.status { untaken.append("status") }
     if !todo.notes.allSatisfy({ note in new.notes.contains { $0.text == note.text } }) { untaken.append("annotations removed or edited") }
-    if !record.extras.isEmpty { untaken.append(record.extras.map(\.name).sorted().joinedText(", ")) }
+    // User-defined attributes: those defined here, and those the task had, are taken.
+    var attributeChanges: [String: String?] = [:]
+    let had = Dictionary(attributes.map { ($0.name, $0.value) }, uniquingKeysWith: { first, _ in first })
+    let answered = Dictionary(record.extras.map { ($0.name, $0.value) }, uniquingKeysWith: { _, last in last })
+    let foreign = record.extras.map(\.name).filter { defined[$0] == nil && had[$0] == nil }
+    if !foreign.isEmpty {
+      untaken.append(foreign.sorted().map { UserAttribute.isName($0) ? "\($0) (not defined: uda.\($0).type)" : $0 }.joinedText(", "))
+    }
+    for (name, value) in answered where had[name] != value && (defined[name] != nil || had[name] != nil) {
+      attributeChanges[name] = .some(value)
+    }
+    for name in had.keys where answered[name] == nil { attributeChanges[name] = .some(nil) }
     if !untaken.isEmpty {
       throw .hook("the \(event.rawValue) hook changed what todo does not take from hooks (\(untaken.joinedText("; ")))")
     }
@@ -158,6 +172,19 @@ struct Hooks {
     let known = Set(todo.notes.map(\.text))
     changes.notes = new.notes.map(\.text).filter { !known.contains($0) }
     do throws(TodoError) {
+      // A defined attribute's value is checked and written as its type writes it.
+      for (name, value) in attributeChanges {
+        guard let value, let attribute = defined[name] else {
+          changes.attributes[name] = value
+          continue
+        }
+        let text: String
+        switch UserAttribute.plain(value) {
+        case .text(let string): text = string
+        case .number(let number): text = String(number)
+        }
+        changes.attributes[name] = try attribute.stored(text, now: now)
+      }
       try Validation.changes(changes)
     } catch {
       throw .hook("the \(event.rawValue) hook's change is not valid: \(error.description)")
@@ -219,7 +246,12 @@ extension CommandRunner {
     let addHooks = !hooks.scripts(for: .add).isEmpty
     let modifyHooks = !hooks.scripts(for: .modify).isEmpty
     guard addHooks || modifyHooks else { return operation }
-    let preview = try perform(operation, access: .preview)
+    // The preview's tasks with their user-defined attributes as the change leaves them (read in
+    // the same transaction, which a preview rolls back).
+    let (preview, attributesAfter) = try perform(
+      operation.flatMap { report in
+        TodoStore.userAttributes(of: (report.tasks + report.others + report.created).map(\.id)).map { (report, $0) }
+      }, access: .preview)
     // The tasks the command changes, those it changes on the side (the task `start` stops), and
     // those it makes (a series' next instance): each goes through the hooks of its event.
     var seen: [(group: ReportGroup, index: Int, todo: Todo, event: Hooks.Event)] = []
@@ -229,16 +261,25 @@ extension CommandRunner {
     seen.removeAll { ($0.event == .add && !addHooks) || ($0.event == .modify && !modifyHooks) }
     guard !seen.isEmpty else { return operation }
     var before: [Int64: Todo] = [:]
+    var attributesBefore: [Int64: [(name: String, value: String)]] = [:]
     let modified = seen.filter { $0.event == .modify }.map { TaskReference.id($0.todo.id) }
     if !modified.isEmpty {
       for todo in try perform(TodoStore.tasks(modified), access: .read) { before[todo.id] = todo }
+      attributesBefore = try perform(TodoStore.userAttributes(of: Array(before.keys)), access: .read)
     }
     var asked: [(group: ReportGroup, index: Int, changes: TodoChanges)] = []
+    let defined = configuration.userAttributes
     for item in seen {
-      let lines = item.event == .add ? [Hooks.line(item.todo)] : [Hooks.line(before[item.todo.id] ?? item.todo), Hooks.line(item.todo)]
+      let after = attributesAfter[item.todo.id] ?? []
+      let lines =
+        item.event == .add
+        ? [Hooks.line(item.todo, attributes: after)]
+        : [Hooks.line(before[item.todo.id] ?? item.todo, attributes: attributesBefore[item.todo.id] ?? []), Hooks.line(item.todo, attributes: after)]
       let (answer, messages) = try hooks.run(item.event, lines: lines)
       showHookMessages(messages)
-      if let answer, let changes = try Hooks.changes(answer: answer, given: item.todo, hook: item.event, now: now) {
+      if let answer,
+        let changes = try Hooks.changes(answer: answer, given: item.todo, attributes: after, defined: defined, hook: item.event, now: now)
+      {
         asked.append((item.group, item.index, changes))
       }
     }

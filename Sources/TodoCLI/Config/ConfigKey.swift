@@ -113,6 +113,22 @@ struct ConfigKey: Sendable {
       let what = parts[2] == "tag" ? "tagged +\(target)" : "in the project \(target) or a sub-project"
       return ConfigKey(name: name, defaultValue: "0", kind: .number, summary: "urgency: a term for tasks \(what)")
     }
+    // Taskwarrior's user-defined attributes: `uda.NAME.type`, `.label`, `.values`, `.default`.
+    if parts.count == 3, parts[0] == "uda", UserAttribute.isName(parts[1]) {
+      let attribute = parts[1]
+      switch parts[2] {
+      case "type":
+        return ConfigKey(
+          name: name, defaultValue: "string", kind: .choice(UserAttribute.Kind.allCases.map(\.rawValue)),
+          summary: "defines the attribute \(attribute): \(attribute):VALUE sets it, \(attribute): clears it, and filters compare it")
+      case "label": return ConfigKey(name: name, defaultValue: "", kind: .text, summary: "the heading and name \(attribute) is shown with")
+      case "values":
+        return ConfigKey(name: name, defaultValue: "", kind: .text, summary: "the values \(attribute) may take, comma-separated (empty: any)")
+      case "default":
+        return ConfigKey(name: name, defaultValue: "", kind: .text, summary: "the value a new task gets when add gives none")
+      default: return nil
+      }
+    }
     if parts.count == 2, parts[0] == "context", isName(parts[1]), !ArgumentDecoder.contextWords.contains(parts[1]) {
       return ConfigKey(name: name, defaultValue: "", kind: .filter, summary: "the filter of the context \(parts[1])")
     }

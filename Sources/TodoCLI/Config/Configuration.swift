@@ -352,6 +352,28 @@ struct Configuration: Sendable {
     return coefficients
   }
 
+  /// The user-defined attributes (`uda.NAME.*`; one is defined by any of its keys, a string
+  /// unless `uda.NAME.type` says otherwise), by name.
+  var userAttributes: [String: UserAttribute] {
+    guard sets(prefix: "uda.") else { return [:] }
+    var names: Set<String> = []
+    for key in settings.keys where key.hasPrefix("uda.") {
+      let parts = key.split(separator: ".", omittingEmptySubsequences: false)
+      if parts.count == 3, UserAttribute.isName(String(parts[1])) { names.insert(String(parts[1])) }
+    }
+    var attributes: [String: UserAttribute] = [:]
+    for name in names {
+      func setting(_ property: String) -> String? {
+        settings["uda.\(name).\(property)"].map(\.value).flatMap { $0.isEmpty ? nil : $0 }
+      }
+      attributes[name] = UserAttribute(
+        name: name, kind: setting("type").flatMap(UserAttribute.Kind.init(rawValue:)) ?? .string, label: setting("label"),
+        values: setting("values").map { $0.split(separator: ",").map { String($0).trimmingWhitespace() }.filter { !$0.isEmpty } } ?? [],
+        defaultValue: setting("default"))
+    }
+    return attributes
+  }
+
   /// The editor command line of `todo edit`: `editor`, else `$VISUAL`, else `$EDITOR`, else vi.
   func editor(environment: [String: String]) -> String {
     for candidate in [settings["editor"]?.value ?? "", environment["VISUAL"] ?? "", environment["EDITOR"] ?? ""] {

@@ -798,6 +798,8 @@ enum Help {
         context, context.NAME    the active context; a context's filter
                                  ('todo help context')
         report.NAME.KEY          a report ('todo help reports')
+        uda.NAME.KEY             a user-defined attribute: type, label,
+                                 values, default ('todo help attributes')
 
       Examples:
         todo config set week.start sunday
@@ -1132,9 +1134,23 @@ enum Help {
       scheduled and until may count from the task's due date (wait:due-3d),
       and due:due+1d postpones by a day. Virtual tag names (+OVERDUE …) cannot
       be set. A field may be given once, and a tag not both added and removed.
-      Words that are not attributes are title text, kept verbatim (proj:x too,
-      with a warning); '--' makes every following word title text.
-      -y always means --yes, so it cannot remove a tag named y.
+      Words that are not attributes are title text, kept verbatim; a KEY:VALUE
+      word whose KEY is no attribute (client:acme) is an error, unless it is
+      plainly text (re: rent, 10:30, a URL); '--' makes every following word
+      title text. -y always means --yes, so it cannot remove a tag named y.
+
+      User-defined attributes (Taskwarrior's UDAs), defined in the
+      configuration: uda.NAME.type (string, numeric, date or duration),
+      uda.NAME.label (shown by show), uda.NAME.values (a string's allowed
+      values, comma-separated), uda.NAME.default (what add sets when none is
+      given). NAME:VALUE sets one, NAME: clears it (update); show and
+      show --json ("udas") show them, export and hooks carry them (to and from
+      Taskwarrior as themselves). Filters: NAME:VALUE, NAME: (none),
+      NAME.any:, NAME.not:VALUE, NAME.over:/under: (numbers, dates,
+      durations; also above/below, after/before), NAME.has:/hasnt: (text).
+        todo config set uda.estimate.type duration
+        todo add Write report estimate:90min      (stored as PT1H30M)
+        todo list estimate.over:1h
       """,
     "output": """
       Output:

@@ -23,11 +23,15 @@ struct ArgumentDecoder {
   /// The tasks a filter before `update`, `append` or `prepend` chose.
   private var preselection: TodoFilter?
 
+  /// The configuration's user-defined attributes (`uda.NAME.type`), by name.
+  let userAttributes: [String: UserAttribute]
+
   init(command: CommandName, now: Int64, configuration: Configuration = .defaults, report: String? = nil) {
     self.command = command
     self.now = now
     self.configuration = configuration
     self.report = report
+    self.userAttributes = configuration.userAttributes
   }
 
   mutating func decode(_ tokens: [Token]) throws(UsageError) -> Command {
@@ -465,9 +469,31 @@ struct ArgumentDecoder {
           case .titleText(let text): parsed.titleWords.append(text)
           case .field(let name): try once(name, word)
           case .titleWord:
+            // `update`'s title words rename the task: a `key:value` word no attribute reads is an
+            // error there; elsewhere it is title text, with a warning that says so.
+            if let problem = unknownAttribute(word) {
+              if command == .update { throw .invalid(problem) }
+              parsed.titleWords.append(word)
+              let base = String(word.prefix { $0 != ":" && $0 != "." })
+              let define = UserAttribute.isName(base) ? "; to make '\(base)' one: todo config set uda.\(base).type string" : ""
+              warnings.append(
+                Self.nearMissWarning(word, keptAs: "title text") ?? "'\(word)' is not an attribute, so it was read as title text\(define)")
+              continue
+            }
             parsed.titleWords.append(word)
             if let warning = Self.nearMissWarning(word, keptAs: "title text") { warnings.append(warning) }
           }
+        }
+      }
+    }
+    // A user-defined attribute's default, for a new task that gives none.
+    if command == .add || command == .log {
+      for attribute in userAttributes.values.sorted(by: { $0.name < $1.name }) where parsed.changes.attributes[attribute.name] == nil {
+        guard let text = attribute.defaultValue else { continue }
+        do throws(TodoError) {
+          parsed.changes.attributes[attribute.name] = try attribute.stored(text, now: now)
+        } catch {
+          throw .invalid("the configuration's uda.\(attribute.name).default = \(text) does not read: \(error.description); mend it with todo config set (or unset)")
         }
       }
     }
@@ -549,6 +575,17 @@ struct ArgumentDecoder {
       changes.removeTags.append(tag)
       return .tag
     }
+    // A user-defined attribute: `client:acme` sets it, `client:` clears it.
+    if let colon = word.firstIndex(of: ":"), let attribute = userAttributes[String(word[..<colon])] {
+      let value = String(word[word.index(after: colon)...])
+      if value.isEmpty {
+        if command == .add { return .titleWord }
+        changes.attributes[attribute.name] = .some(nil)
+      } else {
+        changes.attributes[attribute.name] = try Self.checked { () throws(TodoError) in try attribute.stored(value, now: now) }
+      }
+      return .field(attribute.name)
+    }
     guard let (key, value) = FilterKey.split(word), key.modifier == nil else { return .titleWord }
     // Clearing means nothing for a new task: there `due:` alone is title text, never dropped.
     if value.isEmpty && command == .add { return .titleWord }
@@ -578,6 +615,34 @@ struct ArgumentDecoder {
       return .tag
     case .status, .title, .created, .modified, .completed, .tags, .id, .uuid, .depends, .parent, .recur: return .titleWord
     }
+  }
+
+  /// Why `key:value` is not taken as title text: its key is no attribute (nor a user-defined
+  /// one). Nil for a word that is plainly text: no value (`re: rent`), a URL or an address
+  /// (`https://…`, `mailto:bob@example.org`), a time (`10:30`).
+  private func unknownAttribute(_ word: String) -> String? {
+    guard let colon = word.firstIndex(of: ":"), colon != word.startIndex else { return nil }
+    let key = String(word[..<colon])
+    let value = word[word.index(after: colon)...]
+    // Only a key as attributes are spelled (lowercase, two or more characters): `Re:meeting`,
+    // `TODO:x`, `C:\Users`, `std::vector` are text.
+    guard key.count >= 2, let first = key.first, first.isASCII, first.isLowercase, !value.isEmpty, !value.hasPrefix("/"),
+      !value.hasPrefix(":"), !value.contains("@"), !word.contains(where: \.isWhitespace),
+      key.allSatisfy({ $0.isASCII && ($0.isLowercase || $0.isNumber || $0 == "_" || $0 == ".") }),
+      !["mailto", "tel", "urn", "http", "https", "ftp", "file", "irc", "xmpp", "sip", "news", "magnet", "localhost"].contains(key)
+    else { return nil }
+    let base = String(key.prefix { $0 != "." })
+    // A key filters know that a change does not set.
+    if let known = FilterKey.parse(key), key.contains(".") || [.status, .created, .modified, .completed, .id, .uuid].contains(known.name) {
+      let hint =
+        known.name == .status ? "done, reopen and delete change the status" : "\(base): is a filter term, which a change does not set"
+      return "'\(word)': \(hint); put -- before the words to make them title text"
+    }
+    let known = ["project", "pri", "priority", "due", "wait", "scheduled", "until", "parent", "depends", "blocks", "recur", "tags"]
+      + userAttributes.keys.sorted()
+    let meant = closestMatch(to: base, in: known).map { " (did you mean '\($0):'?)" } ?? ""
+    let define = UserAttribute.isName(base) ? "to keep '\(base)' on tasks, define it (todo config set uda.\(base).type string), or " : ""
+    return "'\(word)': todo has no attribute '\(base)'\(meant); \(define)put -- before the words to make them title text"
   }
 
   /// The keys of links and recurrence (`parent:`, `depends:`, `blocks:`, `recur:`) and their aliases.
@@ -664,6 +729,7 @@ struct ArgumentDecoder {
       case .option("--vdir", let value):
         guard !value.isEmpty else { throw .badValue(option: "--vdir", value: value, reason: "give a folder") }
         request.vdir = value
+      case .flag("--no-ids"): request.noIDs = true
       case .option(let name, _), .flag(let name): throw .unknownOption(name, suggestion: nil)
       case .word(let word, let afterDoubleDash): words.append(FilterWord(word, plain: afterDoubleDash, at: reader.position))
       }
@@ -674,6 +740,9 @@ struct ArgumentDecoder {
       }
       guard request.output == nil else { throw .invalid("give either --output or --vdir, not both") }
       request.format = "ical"
+    }
+    if request.noIDs, request.format.map({ $0 != "todotxt" }) ?? !(request.output ?? "").lowercased().hasSuffix(".txt") {
+      throw .invalid("--no-ids is for --format todotxt (the other formats name every task by its UUID)")
     }
     request.filter = try filter(words)
     request.filter.defaultStatus = .all

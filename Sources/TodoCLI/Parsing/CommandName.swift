@@ -108,7 +108,7 @@ extension CommandName {
     case .undo: return D()
     case .history: return D(onlyReads: true, valueOptions: ["--limit"])
     case .tags, .projects, .stats: return D(onlyReads: true)
-    case .export: return D(ids: .inFilter, valueOptions: ["--format", "--output", "--vdir"])
+    case .export: return D(ids: .inFilter, valueOptions: ["--format", "--output", "--vdir"], flagOptions: ["--no-ids"])
     case .import: return D(valueOptions: ["--format", "--vdir"], flagOptions: ["--strict"])
     case .sync:
       return D(

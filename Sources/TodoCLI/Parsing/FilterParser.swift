@@ -310,6 +310,9 @@ extension ArgumentDecoder {
         option: "task id", value: word,
         reason: "ids are 1 to 7 digits; ranges look like 3-7, lists like 1,4 (put '--' before it to search for the text)")
     }
+    if let colon = word.firstIndex(of: ":"), let attribute = userAttributes[String(word[..<colon].prefix { $0 != "." })] {
+      return .term(try userAttributeTerm(attribute, word: word, colon: colon, at: at))
+    }
     // `proj:x`, `p:H`: a mistyped key is an error in a filter (a search for that text would
     // quietly match nothing); a bare word close to a term (`overdu`) may be text, so it warns.
     if let colon = word.firstIndex(of: ":"), let meant = KeySuggestion.forWord(word, includeBareWords: false) {
@@ -326,7 +329,7 @@ extension ArgumentDecoder {
     {
       let key = String(word[..<colon]).lowercased()
       let base = String(key.prefix { $0 != "." })
-      let known = FilterKey.Name.allCases.map(\.rawValue) + FilterKey.aliases.keys.sorted() + ["limit"]
+      let known = FilterKey.Name.allCases.map(\.rawValue) + FilterKey.aliases.keys.sorted() + ["limit"] + userAttributes.keys.sorted()
       let meant = closestMatch(to: base, in: known)
       let hint = meant.map { "did you mean '\($0)'?" } ?? "filters know \(known.joinedText(", "))."
       throw .invalid("filter: unknown attribute '\(key)' at word \(at); \(hint) Put -- before the word to search for it as text")
@@ -374,6 +377,38 @@ extension ArgumentDecoder {
     case .due, .wait, .scheduled, .until, .created, .modified, .completed:
       return try dateTerm(key, value: value, word: word, at: at)
     }
+  }
+
+  /// `client:acme`, `client:` (none), `client.not:acme`, `client.any:`, `estimate.over:PT1H`,
+  /// `deadline.before:fri`, `client.has:ac`: a user-defined attribute compared as its type says.
+  private func userAttributeTerm(_ attribute: UserAttribute, word: String, colon: String.Index, at: Int) throws(UsageError) -> FilterTerm {
+    let key = String(word[..<colon])
+    let value = String(word[word.index(after: colon)...])
+    let modifier = key.contains(".") ? String(key.drop { $0 != "." }.dropFirst()).lowercased() : nil
+    let comparisons: [String: UserAttribute.Comparison] = [
+      "is": .equal, "equals": .equal, "not": .notEqual, "isnt": .notEqual, "any": .any, "none": .none, "over": .over,
+      "above": .over, "after": .over, "gt": .over, "under": .under, "below": .under, "before": .under, "lt": .under,
+      "has": .has, "contains": .has, "hasnt": .hasnt,
+    ]
+    var comparison: UserAttribute.Comparison
+    if let modifier {
+      guard let known = comparisons[modifier] else {
+        let spellings = comparisons.keys.sorted().map { "\(attribute.name).\($0):" }
+        let meant = closestMatch(to: modifier, in: comparisons.keys.sorted()).map { "did you mean '\(attribute.name).\($0):'?" }
+          ?? "it takes \(spellings.joinedText(", "))"
+        throw .invalid("filter: unknown attribute '\(key)' at word \(at); \(meant)")
+      }
+      comparison = known
+    } else {
+      comparison = .equal
+    }
+    // `client:` has none; `client.not:` has one.
+    if value.isEmpty && comparison == .equal { comparison = .none }
+    if value.isEmpty && comparison == .notEqual { comparison = .any }
+    if value.isEmpty && ![.any, .none].contains(comparison) {
+      throw .badValue(option: key, value: value, reason: "give a value to compare with (word \(at))")
+    }
+    return try Self.checked { () throws(TodoError) in try attribute.term(comparison, value, now: now) }
   }
 
   /// The error for `key.modifier:` with a modifier the key does not take, with the nearest it does.

@@ -158,6 +158,8 @@ struct ExportRequest: Sendable, Equatable {
   var format: String?
   var output: String?
   var vdir: String?
+  /// `--no-ids`: todo.txt lines without the `uuid:` that lets an import find their task.
+  var noIDs = false
 }
 
 /// `sync`, `sync --setup URL [--user NAME] [--password-command CMD] [--collection NAME]`,

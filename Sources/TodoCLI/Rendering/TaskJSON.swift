@@ -5,7 +5,12 @@ import TodoCore
 extension JSONWriter {
   /// Writes one task object.
   /// `extras`: written (as `extras`) by `export` only, so that an import gives them back.
-  mutating func task(_ todo: Todo, dryRun: Bool = false, urgency: Double? = nil, extras: [TaskExtra]? = nil) {
+  /// `attributes`: the task's user-defined attributes (`show`), written as `udas`, each value as
+  /// the JSON it is stored as (a string, a number; a date and a duration as Taskwarrior's text).
+  mutating func task(
+    _ todo: Todo, dryRun: Bool = false, urgency: Double? = nil, extras: [TaskExtra]? = nil,
+    attributes: [(name: String, value: String)]? = nil
+  ) {
     object { json in
       json.field("id", Int(todo.id))
       json.field("uuid", todo.uuid)
@@ -26,7 +31,8 @@ extension JSONWriter {
       json.field("parent_id", todo.parentID.map { Int($0) })
       json.field("depends", todo.depends.map(\.uuid))
       json.key("depends_ids")
-      json.array { json in for link in todo.depends { json.value(Int(link.id)) } }
+      // A dependency kept by UUID (its task is not here) has no id.
+      json.array { json in for link in todo.depends where link.id != 0 { json.value(Int(link.id)) } }
       json.key("recur")
       if let series = todo.series {
         json.object { json in
@@ -65,6 +71,18 @@ extension JSONWriter {
           json.object { json in
             json.field("created", Timestamp.rfc3339(note.created))
             json.field("text", note.text)
+          }
+        }
+      }
+      if let attributes {
+        json.key("udas")
+        json.object { json in
+          for (name, value) in attributes {
+            json.key(name)
+            switch UserAttribute.plain(value) {
+            case .text(let text): json.value(text)
+            case .number(let number): json.value(number)
+            }
           }
         }
       }

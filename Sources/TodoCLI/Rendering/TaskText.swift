@@ -237,7 +237,12 @@ struct TaskText {
   }
 
   /// Every field of one task, then its notes.
-  func details(_ todo: Todo, upcoming: [TaskDate] = []) -> [String] {
+  /// `attributes`: the task's user-defined attributes (stored JSON text), shown by their label
+  /// when `defined`, else by name, marked as not defined here.
+  func details(
+    _ todo: Todo, upcoming: [TaskDate] = [], attributes: [(name: String, value: String)] = [],
+    defined: [String: UserAttribute] = [:]
+  ) -> [String] {
     func time(_ value: Int64?, past: Timestamp.PastStyle = .ago) -> String {
       guard let value else { return "-" }
       return "\(describe(instant: value)) (\(Timestamp.relative(value, now: now, past: past)))"
@@ -266,10 +271,18 @@ struct TaskText {
       ("UUID", sanitizedForTerminal(todo.uuid)),
     ]
     var links: [(String, String)] = []
-    if let parent = todo.parentID { links.append(("Parent", "task \(parent)")) }
+    if let parent = todo.parentID {
+      links.append(("Parent", "task \(parent)"))
+    } else if let uuid = todo.parentUUID {
+      links.append(("Parent", sanitizedForTerminal(uuid) + " (not here)"))
+    }
     if let progress = todo.progress { links.append(("Subtasks", "\(progress.done) of \(progress.total) done")) }
     if !todo.depends.isEmpty {
-      links.append(("Depends", todo.depends.map { "\($0.id)" + ($0.isOpen ? " (pending)" : " (closed)") }.joinedText(", ")))
+      links.append((
+        "Depends",
+        todo.depends.map { $0.id == 0 ? sanitizedForTerminal($0.uuid) + " (not here)" : "\($0.id)" + ($0.isOpen ? " (pending)" : " (closed)") }
+          .joinedText(", ")
+      ))
     }
     if !todo.blocking.isEmpty { links.append(("Blocking", todo.blocking.map(String.init).joinedText(", "))) }
     if let series = todo.series {
@@ -280,8 +293,16 @@ struct TaskText {
       links.append(("Series", sanitizedForTerminal(series.uuid)))
     }
     if todo.isActive, let started = todo.intervals.last?.started { links.append(("Active", "since \(time(started))")) }
+    for (name, value) in attributes {
+      if let attribute = defined[name] {
+        links.append((attribute.label, sanitizedForTerminal(attribute.shown(value))))
+      } else {
+        let text = UserAttribute(name: name).shown(value)
+        links.append((name, sanitizedForTerminal(text) + styled(" (not defined: uda.\(name).type)", .dim)))
+      }
+    }
     for (name, value) in fields + links {
-      lines.append("  " + styled(name.padding(toWidth: 10), .dim) + " " + value)
+      lines.append("  " + styled(sanitizedForTerminal(name).padding(toWidth: 10), .dim) + " " + value)
     }
     if !todo.intervals.isEmpty {
       let total = todo.intervals.reduce(0) { $0 + $1.seconds(now: now) }

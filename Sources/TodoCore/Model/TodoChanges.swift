@@ -52,6 +52,9 @@ public struct TodoChanges: Sendable, Equatable {
   /// hooks see, and the write agree); nil: a new random one. Only `add` reads it; it must be a
   /// lowercase UUID (checked by `Validation.changes`).
   public var uuid: String?
+  /// User-defined attributes set (their stored JSON text, see `UserAttribute`) or cleared (nil),
+  /// by name.
+  public var attributes: [String: String?] = [:]
   /// Words added after (`append`) or before (`prepend`) the title.
   public var appendText: String?
   public var prependText: String?
@@ -66,7 +69,7 @@ public struct TodoChanges: Sendable, Equatable {
   public var isEmpty: Bool {
     title == nil && addTags.isEmpty && removeTags.isEmpty && project == nil && priority == nil && due == nil
       && wait == nil && scheduled == nil && until == nil && notes.isEmpty && !changesLinks && appendText == nil
-      && prependText == nil && editedNotes.isEmpty && removedNotes.isEmpty && substitution == nil
+      && prependText == nil && editedNotes.isEmpty && removedNotes.isEmpty && substitution == nil && attributes.isEmpty
   }
 
   /// True when the change touches a parent, a dependency or a series (resolved by the store).
@@ -198,6 +201,9 @@ public enum Validation {
       throw .invalid("+\(tag) is a virtual tag: todo works it out from the task, so it cannot be added")
     }
     if case .set(let project) = changes.project { try Validation.project(project) }
+    for name in changes.attributes.keys where !UserAttribute.isName(name) {
+      throw .invalid("'\(name)' cannot be a user-defined attribute: \(UserAttribute.nameRule)")
+    }
     for (name, change) in [("due", changes.due), ("wait", changes.wait), ("scheduled", changes.scheduled), ("until", changes.until)] {
       if case .set(.date(let date))? = change, !date.isRepresentable {
         throw .invalid("\(name) \(date.text) is out of range: \(Timestamp.outOfRangeReason)")

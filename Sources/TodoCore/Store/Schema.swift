@@ -253,6 +253,7 @@ public enum TodoDatabase {
       let context = try Context(path: path, options: options)
       try TextSearch.define.operate(in: context)
       try RegularExpression.define.operate(in: context)
+      try UserAttribute.define.operate(in: context)
       let version = try checkOwnership.operate(in: context)
       guard upgrade else { return context }
       if !readOnly { try Context.enableWAL().operate(in: context) }

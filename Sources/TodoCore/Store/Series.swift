@@ -139,7 +139,19 @@ extension TodoStore {
     let later = Int(sqlValue: try connection.scalar(
       "SELECT count(*) FROM todo WHERE series_id = ? AND series_index > ?",
       [.integer(seriesID), .integer(Int64(closed.seriesIndex ?? 1))])) ?? 0
-    guard later == 0 else { return nil }
+    if later > 0 {
+      // An older instance closed: the series goes on after its latest when none is pending any
+      // more (the latest was closed first).
+      let pending = Int(sqlValue: try connection.scalar(
+        "SELECT count(*) FROM todo WHERE series_id = ? AND status = 'pending'", [.integer(seriesID)])) ?? 0
+      guard pending == 0,
+        let latest = try connection.first(
+          "SELECT * FROM todo WHERE series_id = ? ORDER BY series_index DESC LIMIT 1", [.integer(seriesID)],
+          { row throws(DatabaseError) in try Todo(row: row) }),
+        latest.id != closed.id, (latest.seriesIndex ?? 0) > (closed.seriesIndex ?? 0)
+      else { return nil }
+      return try advanceSeries(after: latest, now: now, entry: entry, on: connection)
+    }
     let index = (closed.seriesIndex ?? 1) + 1
     guard let uuid = UUIDGenerator.instance(index, of: series.uuid) else { return nil }
     let taken = Int(sqlValue: try connection.scalar("SELECT count(*) FROM todo WHERE uuid = ?", [.text(uuid)])) ?? 0
@@ -182,6 +194,11 @@ extension TodoStore {
     }.run(connection)
     try Journal.recordCreated(entry: entry, todoID: next.id, on: connection)
     try writeTags(template.tags, of: next.id, replacing: false, on: connection)
+    // Taskwarrior's attributes (user-defined ones among them) go on to the next instance, as
+    // Taskwarrior copies its template's to each instance.
+    try connection.execute(
+      "INSERT INTO extra (todo_id, format, name, value) SELECT ?, format, name, value FROM extra WHERE todo_id = ? AND format = 'taskwarrior'",
+      [.integer(next.id), .integer(closed.id)])
     return next.id
   }
 
@@ -277,6 +294,9 @@ public struct SeriesTemplate: Sendable, Equatable {
   public var instances: [Int: Status]
   /// The due date of the latest instance (the highest number).
   public var latestDue: TaskDate?
+  /// The latest instance's Taskwarrior attributes (user-defined ones), which a template carries
+  /// to the instances Taskwarrior makes of it.
+  public var extras: [TaskExtra] = []
 
   public init(
     uuid: String, rule: RecurrenceRule, template: Todo, ended: Int64? = nil, created: Int64, modified: Int64,
@@ -307,17 +327,20 @@ extension TodoStore {
         else { continue }
         var instances: [Int: Status] = [:]
         var latestDue: TaskDate?
+        var latestID: Int64 = 0
         try connection.query(
           "SELECT * FROM todo WHERE series_id = ? AND series_index IS NOT NULL ORDER BY series_index", [.integer(series.id)]
         ) { row throws(DatabaseError) in
           let todo = try Todo(row: row)
           instances[todo.seriesIndex ?? 0] = todo.status
           latestDue = todo.due
+          latestID = todo.id
         }
-        templates.append(
-          SeriesTemplate(
-            uuid: series.uuid, rule: series.rule, template: series.template, ended: series.ended, created: series.created,
-            modified: series.modified, instances: instances, latestDue: latestDue))
+        var template = SeriesTemplate(
+          uuid: series.uuid, rule: series.rule, template: series.template, ended: series.ended, created: series.created,
+          modified: series.modified, instances: instances, latestDue: latestDue)
+        template.extras = (try loadExtras(of: [latestID], on: connection)[latestID] ?? []).filter { $0.format == "taskwarrior" }
+        templates.append(template)
       }
       return templates
     }.mapError(TodoError.init)

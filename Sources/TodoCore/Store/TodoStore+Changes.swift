@@ -123,6 +123,7 @@ extension TodoStore {
               try Journal.recordCreated(entry: entry, todoID: todo.id, on: connection)
               try writeTags(todo.tags, of: todo.id, replacing: false, on: connection)
               try addNotes(changes.notes, to: todo.id, now: now, on: connection)
+              try writeAttributes(changes.attributes, of: todo.id, on: connection)
             }
             var changedOthers: [Int64] = []
             if !todo.depends.isEmpty || !links.addBlocks.isEmpty || todo.parentID != nil {
@@ -211,10 +212,26 @@ extension TodoStore {
             ) { _ throws(DatabaseError) in true }
           } ?? false
         }
+        let attributesChange = try database { () throws(DatabaseError) in
+          // Kept links (to tasks not here) that `parent:` or `depends:-UUID` removes.
+          var droppedKept = false
+          if links.parent == .clear {
+            droppedKept = try connection.first(
+              "SELECT 1 FROM pending_link WHERE todo_id = ? AND kind = 'parent'", [.integer(todo.id)]
+            ) { _ throws(DatabaseError) in true } ?? false
+          }
+          for uuid in links.removePendingDepends where !droppedKept {
+            droppedKept = try connection.first(
+              "SELECT 1 FROM pending_link WHERE todo_id = ? AND kind = 'depends' AND uuid = ?", [.integer(todo.id), .text(uuid)]
+            ) { _ throws(DatabaseError) in true } ?? false
+          }
+          let attributesChange = try changesAttributes(changes.attributes, of: todo.id, on: connection)
+          return attributesChange || droppedKept
+        }
         let changed =
           todo != before || !changes.notes.isEmpty || recurs || !links.addBlocks.isEmpty || !links.removeBlocks.isEmpty
-          || dropsKeptParent
-        if dropsKeptParent && todo == before { todo.modified = max(now, todo.modified) }
+          || dropsKeptParent || attributesChange
+        if (dropsKeptParent || attributesChange) && todo == before { todo.modified = max(now, todo.modified) }
         return changed ? .changed : .unchanged(.sameValues)
       } afterEach: { before, todo, entry, connection throws(TodoError) in
         try database { () throws(DatabaseError) in
@@ -232,6 +249,14 @@ extension TodoStore {
             }
           }
           try addNotes(changes.notes, to: todo.id, now: now, on: connection)
+          try writeAttributes(changes.attributes, of: todo.id, on: connection)
+          if links.parent == .clear {
+            try connection.execute("DELETE FROM pending_link WHERE todo_id = ? AND kind = 'parent'", [.integer(todo.id)])
+          }
+          for uuid in links.removePendingDepends {
+            try connection.execute(
+              "DELETE FROM pending_link WHERE todo_id = ? AND kind = 'depends' AND uuid = ?", [.integer(todo.id), .text(uuid)])
+          }
         }
         var effects = SideEffects()
         if changes.changesLinks {
@@ -261,6 +286,30 @@ extension TodoStore {
       }
     }
     .transaction()
+  }
+
+  /// Sets (or, for nil, clears) user-defined attributes of a task (see `UserAttribute`).
+  static func writeAttributes(_ attributes: [String: String?], of id: Int64, on connection: Connection) throws(DatabaseError) {
+    for (name, value) in attributes.sorted(by: { $0.key < $1.key }) {
+      if let value {
+        try connection.execute(
+          "INSERT OR REPLACE INTO extra (todo_id, format, name, value) VALUES (?, 'taskwarrior', ?, ?)",
+          [.integer(id), .text(name), .text(value)])
+      } else {
+        try connection.execute("DELETE FROM extra WHERE todo_id = ? AND format = 'taskwarrior' AND name = ?", [.integer(id), .text(name)])
+      }
+    }
+  }
+
+  /// Whether setting `attributes` changes what a task holds.
+  static func changesAttributes(_ attributes: [String: String?], of id: Int64, on connection: Connection) throws(DatabaseError) -> Bool {
+    for (name, value) in attributes {
+      let stored = try connection.first(
+        "SELECT value FROM extra WHERE todo_id = ? AND format = 'taskwarrior' AND name = ?", [.integer(id), .text(name)]
+      ) { row throws(DatabaseError) in try row.text(at: 0) }
+      if (stored ?? nil) != value { return true }
+    }
+    return false
   }
 
   /// Appends notes to a task, in order.

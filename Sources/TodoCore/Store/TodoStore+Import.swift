@@ -80,6 +80,14 @@ public struct TaskRecord: Sendable, Equatable {
     }
     let formats = Set(extras.map(\.format))
     merged.extras = stored.extras.filter { !formats.contains($0.format) } + extras
+    // The line as it came back from an export of ours, which added ` uuid:` to it: the same line.
+    if let incomingLine = extras.first(where: { $0.format == "todotxt" && $0.name == "line" })?.value,
+      let storedLine = stored.extras.first(where: { $0.format == "todotxt" && $0.name == "line" })?.value,
+      !storedLine.contains("uuid:"), incomingLine == storedLine.trimmingTrailingBlanks + " uuid:" + stored.todo.uuid,
+      let index = merged.extras.firstIndex(where: { $0.format == "todotxt" && $0.name == "line" })
+    {
+      merged.extras[index].value = storedLine
+    }
     return merged
   }
 
@@ -188,6 +196,26 @@ extension TodoStore {
     }
   }
 
+  /// The links each task keeps by UUID (to a task that is not here), by task id: the parent's
+  /// UUID and the dependencies' (for `show`).
+  public static func keptLinks(of ids: [Int64]) -> DataOperation<[Int64: (parent: String?, depends: [String])], TodoError> {
+    DataOperation { connection throws(DatabaseError) in
+      guard !ids.isEmpty else { return [:] }
+      var links: [Int64: (parent: String?, depends: [String])] = [:]
+      try connection.query(
+        "SELECT todo_id, kind, uuid FROM pending_link WHERE todo_id IN (SELECT value FROM json_each(?)) ORDER BY todo_id, kind, uuid",
+        [.text("[" + ids.map(String.init).joinedText(",") + "]")]
+      ) { row throws(DatabaseError) in
+        let id = try row.integer(at: 0) ?? 0
+        let uuid = try row.text(at: 2) ?? ""
+        var entry = links[id] ?? (nil, [])
+        if try row.text(at: 1) == "parent" { entry.parent = uuid } else { entry.depends.append(uuid) }
+        links[id] = entry
+      }
+      return links
+    }.mapError(TodoError.init)
+  }
+
   /// The links kept by UUID (see `link`), as the links they are in an export: the parent's UUID,
   /// a dependency's. (Not in lists and `show`, where a link is to a task that is here.)
   static func addPendingLinks(to todos: inout [Todo], on connection: Connection) throws(DatabaseError) {
@@ -202,6 +230,27 @@ extension TodoStore {
         todos[index].depends.append(TaskLink(id: 0, uuid: uuid, isOpen: true))
       }
     }
+  }
+
+  /// For `TodoTxt.matches`: which of `uuids` are tasks here, and the UUIDs and imported todo.txt
+  /// lines of the other tasks that have one.
+  public static func todoTxtLines(among uuids: [String])
+    -> DataOperation<(known: Set<String>, others: [(uuid: String, line: String)]), TodoError>
+  {
+    DataOperation { connection throws(DatabaseError) in
+      let list = SQLValue.text("[" + uuids.map { "\"\($0)\"" }.joinedText(",") + "]")
+      let known = try connection.all("SELECT uuid FROM todo WHERE uuid IN (SELECT value FROM json_each(?))", [list]) {
+        row throws(DatabaseError) in try row.text(at: 0) ?? ""
+      }
+      let others = try connection.all(
+        """
+        SELECT todo.uuid, extra.value FROM extra JOIN todo ON todo.id = extra.todo_id
+        WHERE extra.format = 'todotxt' AND extra.name = 'line' AND todo.uuid NOT IN (SELECT value FROM json_each(?))
+        ORDER BY todo.id
+        """, [list]
+      ) { row throws(DatabaseError) in (uuid: try row.text(at: 0) ?? "", line: try row.text(at: 1) ?? "") }
+      return (Set(known), others)
+    }.mapError(TodoError.init)
   }
 
   /// The extras of tasks, by task id, each task's sorted by format and name.
@@ -265,7 +314,10 @@ extension TodoStore {
           if let id = existing {
             idOf[record.todo.uuid] = id
             let stored = try database { () throws(DatabaseError) in
-              TaskRecord(todo: try load(id, on: connection), extras: try loadExtras(of: [id], on: connection)[id] ?? [])
+              // With its links kept by UUID, as an export writes them: the same copy is unchanged.
+              var todos = [try load(id, on: connection)]
+              try addPendingLinks(to: &todos, on: connection)
+              return TaskRecord(todo: todos[0], extras: try loadExtras(of: [id], on: connection)[id] ?? [])
             }
             var record = record
             if record.keepsStoredExtras { record.extras = stored.extras }
@@ -795,6 +847,15 @@ extension TodoStore {
       guard let latest else { return nil }
       return try advanceSeries(after: latest, now: now, entry: entry, on: connection)
     }
+  }
+}
+
+extension String {
+  /// Without the spaces and tabs at its end.
+  var trimmingTrailingBlanks: String {
+    var text = Substring(self)
+    while text.last == " " || text.last == "\t" { text = text.dropLast() }
+    return String(text)
   }
 }
 

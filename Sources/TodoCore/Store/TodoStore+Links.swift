@@ -7,6 +7,8 @@ struct ResolvedLinks: Sendable {
   var removeDepends: [Int64] = []
   var addBlocks: [Int64] = []
   var removeBlocks: [Int64] = []
+  /// Dependencies to drop that are kept by UUID (to a task that is not here; see `pending_link`).
+  var removePendingDepends: [String] = []
 }
 
 extension TodoStore {
@@ -30,7 +32,25 @@ extension TodoStore {
     case nil: break
     }
     links.addDepends = try all(changes.addDepends)
-    links.removeDepends = try all(changes.removeDepends)
+    // `depends:-UUID` of a dependency kept by UUID (its task is not here): that kept link.
+    var removable: [TaskReference] = []
+    for reference in changes.removeDepends {
+      if case .uuidPrefix(let prefix) = reference, prefix.count == 36,
+        try database({ () throws(DatabaseError) in
+          try connection.first("SELECT 1 FROM pending_link WHERE kind = 'depends' AND uuid = ?", [.text(prefix.lowercased())]) {
+            _ throws(DatabaseError) in true
+          }
+        }) == true,
+        try database({ () throws(DatabaseError) in
+          try connection.first("SELECT 1 FROM todo WHERE uuid = ?", [.text(prefix.lowercased())]) { _ throws(DatabaseError) in true }
+        }) == nil
+      {
+        links.removePendingDepends.append(prefix.lowercased())
+      } else {
+        removable.append(reference)
+      }
+    }
+    links.removeDepends = try all(removable)
     links.addBlocks = try all(changes.addBlocks)
     links.removeBlocks = try all(changes.removeBlocks)
     return links

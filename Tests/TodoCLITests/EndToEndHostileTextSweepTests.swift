@@ -83,6 +83,13 @@ import Testing
     try makeHostileWorld(todo)
     let h = Self.hostile
     let importFile = todo.folder.appendingPathComponent("hostile.json").path
+    // A taskrc and a Taskwarrior export whose text is hostile, for migrate.
+    let hostileTaskrc = todo.folder.appendingPathComponent("hostile-taskrc").path
+    try "report.evil.description=\(h)\nnews.version=\(h)\ncontext.x\(Self.hostileName)=+a\n".write(toFile: hostileTaskrc, atomically: true, encoding: .utf8)
+    let hostileExport = todo.folder.appendingPathComponent("hostile-tw.json").path
+    let description = String(decoding: try JSONSerialization.data(withJSONObject: ["Task " + h], options: []), as: UTF8.self).dropFirst().dropLast()
+    try "[{\"uuid\":\"44444444-4444-4444-8444-444444444444\",\"description\":\(description),\"status\":\"pending\",\"entry\":\"20261101T000000Z\"}]\n"
+      .write(toFile: hostileExport, atomically: true, encoding: .utf8)
     let invocations: [(command: String, arguments: [String])] = [
       ("list", ["list", "status:all"]), ("ls", ["ls", "--tree"]), ("next", ["next"]), ("tree", ["tree"]),
       ("waiting", ["waiting"]), ("show", ["show", "1", "2", "3"]), ("why", ["why", "1"]),
@@ -92,6 +99,7 @@ import Testing
       ("stop", ["stop"]), ("timesheet", ["timesheet"]), ("done", ["done", "1"]), ("reopen", ["reopen", "1"]),
       ("delete", ["delete", "4"]), ("rm", ["rm", "5"]), ("purge", ["purge", "-y"]), ("export", ["export"]),
       ("import", ["import", importFile]), ("sync", ["sync", "--conflicts"]), ("undo", ["undo"]),
+      ("migrate", ["migrate", "taskwarrior", "--taskrc", hostileTaskrc, "--from", hostileExport, "--dry-run"]),
       ("history", ["history"]), ("tags", ["tags"]), ("projects", ["projects"]), ("stats", ["stats"]),
       ("config", ["config"]), ("context", ["context", "evil"]), ("NAME", ["evil"]), ("date", ["date", "tomorrow"]),
       ("completions", ["completions", "bash"]), ("check", ["check"]), ("recover", ["recover", todo.databasePath, "--dry-run"]),

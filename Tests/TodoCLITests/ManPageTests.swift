@@ -14,7 +14,7 @@ import Testing
   static let documentedCommands = [
     "add", "log", "duplicate", "list", "ls", "next", "tree", "waiting", "show", "why", "update", "edit", "append",
     "prepend", "done", "reopen", "delete", "rm", "purge", "note", "start", "stop", "timesheet", "undo", "history",
-    "tags", "projects", "stats", "export", "import", "sync", "config", "context", "date", "completions", "check", "recover",
+    "tags", "projects", "stats", "export", "import", "migrate", "sync", "config", "context", "date", "completions", "check", "recover",
     "shell", "help", "count", "ids", "uuids", "_ids", "_uuids", "_get", "_unique", "_projects", "_tags", "info", "information",
     "modify", "mod", "annotate", "denotate",
   ]

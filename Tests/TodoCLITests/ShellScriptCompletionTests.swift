@@ -80,7 +80,7 @@ struct ShellScriptCompletionTests {
         ("todo context ", ["list", "show", "none", "define", "delete", "office"]),
         ("todo config get week.", ["week.start"]),
         ("todo export --format t", ["taskwarrior", "todotxt"]),
-        ("todo mi", ["mine"]),
+        ("todo mi", ["migrate", "mine"]),
         ("todo import export-", ["export-1.json"]),
         ("todo completions ", ["bash", "zsh", "fish"]),
         ("todo show 'Bu", []),

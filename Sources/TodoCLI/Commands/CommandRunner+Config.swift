@@ -133,7 +133,7 @@ extension CommandRunner {
   /// configuration still reads with the change; writes it atomically. With `--dry-run` only
   /// checks. Warns when the environment or `-c` overrides the key, so the change will not show.
   @discardableResult
-  private func changeFile(_ key: String, _ change: (inout ConfigFile) throws(CommandFailure) -> Void) throws(CommandFailure) -> Configuration {
+  func changeFile(_ key: String, _ change: (inout ConfigFile) throws(CommandFailure) -> Void) throws(CommandFailure) -> Configuration {
     guard let path = configuration.path else {
       throw .environment("cannot find the configuration file: HOME is not set; set TODO_CONFIG to a file's path")
     }

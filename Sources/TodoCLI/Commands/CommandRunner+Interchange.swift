@@ -299,7 +299,7 @@ extension CommandRunner {
   /// when more than a few tasks change.
   /// `unread`: the records the reader left out (their place and why), reported with those the
   /// store refuses.
-  private func importRecords(
+  func importRecords(
     _ records: [TaskRecord], from name: String, format: InterchangeFormat, strict: Bool, unread: [String]
   ) throws(CommandFailure) {
     let operation = TodoStore.importRecords(records, now: now, command: invocation.commandLine, strict: strict).flatMap {

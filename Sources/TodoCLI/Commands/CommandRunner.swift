@@ -89,6 +89,8 @@ struct CommandRunner {
       try export(request)
     case .import(let request):
       try importTasks(request)
+    case .migrate(let request):
+      try migrate(request)
     case .sync(let request):
       try sync(request)
     case .next(let query):

@@ -36,6 +36,7 @@ enum Help {
       timesheet [filter]             time worked per task, day, week or project
       export [filter] [--format F]   write tasks as JSON, Taskwarrior or todo.txt
       import [FILE] [--format F]     read tasks from JSON, Taskwarrior or todo.txt
+      migrate taskwarrior            move over from Taskwarrior: settings and tasks
       sync [--setup URL]             sync with a CalDAV server through vdirsyncer
       undo                           revert the last command (all tasks it changed)
       history [--limit N]            list the undo journal, newest first
@@ -456,7 +457,7 @@ enum Help {
       Stop working on every active task (or on ID only).
       """,
     "export": """
-      Usage: todo export [FILTER] [--format FORMAT] [--output FILE]
+      Usage: todo export [FILTER] [--format FORMAT] [--output FILE] [--no-ids]
              todo export [FILTER] --vdir DIR
 
       Write tasks (every status unless the filter names one) to standard
@@ -470,8 +471,8 @@ enum Help {
                      instances, user-defined attributes given back)
         todotxt      one line a task: (A)/(B)/(C) for H/M/L, +project,
                      @tag, due:, t: (wait), rec:, pri: on done lines,
-                     uuid:; an imported line that has not changed since
-                     is written back byte for byte
+                     uuid: (not with --no-ids); an imported line that has
+                     not changed since is written back byte for byte
         ical         iCalendar VTODOs (RFC 5545) in one calendar: UID,
                      SUMMARY, DESCRIPTION (the notes), STATUS, COMPLETED,
                      PRIORITY 1/5/9 for H/M/L, DUE and DTSTART (scheduled;
@@ -532,6 +533,31 @@ enum Help {
         task export > tw.json && todo import tw.json
         todo import ~/todo.txt --dry-run
         todo import --vdir ~/.local/share/todo/vdir/tasks
+      """,
+    "migrate": """
+      Usage: todo migrate taskwarrior [--taskrc FILE] [--from FILE] [--dry-run]
+
+      Moves a Taskwarrior user over in one command: the settings of the
+      taskrc (--taskrc, else $TASKRC, else ~/.taskrc) become todo's, and the
+      tasks 'task export' prints (or the export file --from names) are
+      imported, as todo import would. It prints, line by line, what each
+      setting became and what it could not move, and why. Moved: weekstart,
+      dateformat (days only), default.command, color, context.NAME (and 2.6's
+      context.NAME.read), context, report.NAME.description, columns (those
+      todo has), labels, sort, filter, uda.NAME.type, label, values and
+      default, urgency coefficients (urgency.due.coefficient is urgency.due,
+      urgency.uda.priority.H.coefficient urgency.priority.H,
+      urgency.user.tag/project), search.case.sensitive and verbose. Not
+      moved: themes and colours, include lines, data.location, confirmation,
+      uda.priority.values and what todo has no setting for. --dry-run shows
+      it all and changes nothing. Running it again later brings over what
+      changed in Taskwarrior (settings are set again; the import updates
+      newer tasks and adds new ones).
+
+      Examples:
+        todo migrate taskwarrior --dry-run
+        todo migrate taskwarrior
+        todo migrate taskwarrior --taskrc ~/.config/task/taskrc --from tw.json
       """,
     "sync": """
       Usage: todo sync [--force] [--offline]

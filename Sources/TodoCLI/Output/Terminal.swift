@@ -59,7 +59,7 @@ enum Terminal {
   /// every variable of the process into a dictionary at each start.
   static let variables = [
     "TODO_DB", "HOME", "XDG_DATA_HOME", "XDG_STATE_HOME", "XDG_CONFIG_HOME", "NO_COLOR", "TERM", "COLUMNS", "TODO_CONFIG",
-    "VISUAL", "EDITOR", "TMPDIR", "PATH",
+    "VISUAL", "EDITOR", "TMPDIR", "PATH", "TASKRC",
   ]
 
   /// The whole environment of the process, for the programs todo starts (the editor, hooks),

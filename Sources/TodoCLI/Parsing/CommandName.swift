@@ -5,7 +5,7 @@
 enum CommandName: String, CaseIterable, Sendable {
   case add, log, duplicate, list, next, tree, waiting, show, why, update, append, prepend, done, reopen, delete, purge, note
   case start, stop, timesheet, undo, history, tags, projects, stats, export, `import`, sync, date, help, shell
-  case config, context, edit, completions, check, recover
+  case config, context, edit, completions, check, recover, migrate
   /// Taskwarrior's helper commands, for scripts: the number of tasks a filter selects, their ids
   /// or UUIDs, one attribute of a task, the values an attribute takes.
   case count, ids, uuids, plainIDs = "_ids", plainUUIDs = "_uuids", get = "_get", unique = "_unique"
@@ -110,6 +110,7 @@ extension CommandName {
     case .tags, .projects, .stats: return D(onlyReads: true)
     case .export: return D(ids: .inFilter, valueOptions: ["--format", "--output", "--vdir"], flagOptions: ["--no-ids"])
     case .import: return D(valueOptions: ["--format", "--vdir"], flagOptions: ["--strict"])
+    case .migrate: return D(valueOptions: ["--taskrc", "--from"])
     case .sync:
       return D(
         valueOptions: ["--setup", "--user", "--password-command", "--collection"],

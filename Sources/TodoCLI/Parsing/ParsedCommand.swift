@@ -77,6 +77,8 @@ enum Command: Equatable, Sendable {
   case export(ExportRequest)
   case sync(SyncRequest)
   case `import`(ImportRequest)
+  /// `migrate taskwarrior [--taskrc FILE] [--from FILE]`.
+  case migrate(MigrateRequest)
   case next(ListQuery)
   case why(TaskReference)
   case tree(ListQuery)
@@ -160,6 +162,13 @@ struct ExportRequest: Sendable, Equatable {
   var vdir: String?
   /// `--no-ids`: todo.txt lines without the `uuid:` that lets an import find their task.
   var noIDs = false
+}
+
+/// `migrate taskwarrior`: Taskwarrior's settings (`--taskrc`, else `$TASKRC`, else ~/.taskrc)
+/// and tasks (`--from` an export file, else what `task export` prints).
+struct MigrateRequest: Sendable, Equatable {
+  var taskrc: String?
+  var from: String?
 }
 
 /// `sync`, `sync --setup URL [--user NAME] [--password-command CMD] [--collection NAME]`,

@@ -32,6 +32,10 @@ import Testing
     todo("update", "1", "client:", "estimate:2h").expectSuccess()
     let after = try #require(try todo.task(1)["udas"] as? [String: Any])
     #expect(after["client"] == nil && after["estimate"] as? String == "PT2H", "\(after)")
+    // The History says what changed.
+    let history = todo("show", "1").lines.last ?? ""
+    #expect(history.hasPrefix("    udas: client:globex ") && history.contains("estimate:PT1H30M") && history.contains("→ deadline:"), "\(history)")
+    #expect(!history.components(separatedBy: "→").last!.contains("client:"), "\(history)")
     // Undo puts them back.
     todo("undo").expectSuccess()
     #expect((try todo.task(1)["udas"] as? [String: Any])?["client"] as? String == "globex")

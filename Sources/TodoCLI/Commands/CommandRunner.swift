@@ -331,7 +331,8 @@ struct CommandRunner {
     if let hooks {
       let changed = report.tasks + report.others + report.created
       do throws(CommandFailure) {
-        showHookMessages(try hooks.run(.exit, lines: changed.map { Hooks.line($0) }).messages)
+        let attributes = try perform(TodoStore.userAttributes(of: changed.map(\.id)), access: .read)
+        showHookMessages(try hooks.run(.exit, lines: changed.map { Hooks.line($0, attributes: attributes[$0.id] ?? []) }).messages)
       } catch .hook(let message) {
         throw .hook(message + "; the change was written ('todo undo' reverts it)")
       }

@@ -27,6 +27,12 @@ extension TodoStore {
     ("tags", "(SELECT group_concat('+' || value, ' ') FROM json_each(s -> 'tags'))"),
     ("depends", "(SELECT group_concat(value, ',') FROM json_each(s -> 'depends'))"),
     ("parent", "s ->> 'parent_id'"), ("notes", "json_array_length(s -> 'notes')"),
+    // User-defined attributes (and Taskwarrior's others a task keeps), as NAME:VALUE words.
+    ("udas", """
+      (SELECT group_concat(word, ' ') FROM (
+         SELECT (value ->> 1) || ':' || (CASE WHEN json_valid(value ->> 2) THEN json_extract(value ->> 2, '$') ELSE value ->> 2 END) AS word
+         FROM json_each(s -> 'extras') WHERE value ->> 0 = 'taskwarrior' ORDER BY word))
+      """),
   ]
 
   /// The commands that changed a task, oldest first, as far back as the journal goes: each

@@ -297,10 +297,16 @@ extension TodoStore {
     Journal.begin(command: command, now: now).flatMap { entry in
       DataOperation { connection throws(TodoError) -> ImportReport in
         var report = ImportReport()
-        let templates = Dictionary(
-          records.filter(\.isSeriesTemplate).compactMap { record in record.todo.series.map { ($0.uuid, record) } },
-          uniquingKeysWith: { _, later in later })
-        let records = try validate(records.filter { !$0.isSeriesTemplate }, strict: strict, rejected: &report.rejected)
+        // Series templates (Taskwarrior's) aside; the records are copied only when there are
+        // some (an import of 10k tasks held them twice at its peak).
+        let hasTemplates = records.contains(where: \.isSeriesTemplate)
+        let templates =
+          hasTemplates
+          ? Dictionary(
+            records.filter(\.isSeriesTemplate).compactMap { record in record.todo.series.map { ($0.uuid, record) } },
+            uniquingKeysWith: { _, later in later }) : [:]
+        let records = try validate(
+          hasTemplates ? records.filter { !$0.isSeriesTemplate } : records, strict: strict, rejected: &report.rejected)
         var idOf: [String: Int64] = [:]
         var written: [(record: TaskRecord, id: Int64)] = []
         // Series instances the input closes (see below).

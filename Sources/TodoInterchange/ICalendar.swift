@@ -185,8 +185,9 @@ public enum ICalendar {
     var categories: [String] = []
     var categoryLines: [String] = []
     var notes: [Note] = []
-    var rrule: RecurrenceRule?, ownRule: RecurrenceRule?
-    var seriesUUID: String?, seriesIndex = 1, seriesEnded: Int64?
+    var rrule: RecurrenceRule?
+    // todo's own properties (X-TODO-SERIES, -INTERVAL, -NOTE, -EXTRA).
+    var own = OwnProperties()
     var percent: ContentLine?
     var duration: (text: String, seconds: Int64, days: Int64?)?
     var completedLine = "", rruleLine = ""
@@ -261,46 +262,14 @@ public enum ICalendar {
           kept.append(property.text)
         }
       case "PERCENT-COMPLETE": percent = property
-      case "X-TODO-SERIES":
-        seriesUUID = property.value.lowercased()
-        if let instance = property.parameter("X-TODO-INSTANCE") {
-          guard let number = Int(instance), number >= 1 else { throw fail("X-TODO-INSTANCE is not a number from 1: '\(ICalendarText.shown(instance))'") }
-          seriesIndex = number
-        }
-        if let ruleText = property.parameter("X-TODO-RULE") {
-          guard let rule = RecurrenceRule(parsing: ruleText) else { throw fail("X-TODO-RULE '\(ICalendarText.shown(ruleText))' is not a rule todo knows") }
-          ownRule = rule
-        }
-        if let ended = property.parameter("X-TODO-ENDED") {
-          guard let seconds = Taskwarrior.parseTime(ended) else { throw fail("X-TODO-ENDED is not a UTC time: '\(ICalendarText.shown(ended))'") }
-          seriesEnded = seconds
-        }
-      case "X-TODO-INTERVAL":
-        let parts = property.value.split(separator: "/", omittingEmptySubsequences: false)
-        guard parts.count == 2, let start = Taskwarrior.parseTime(String(parts[0])) else {
-          throw fail("X-TODO-INTERVAL is START/END in UTC (20261127T090000Z/20261127T100000Z): '\(ICalendarText.shown(property.value))'")
-        }
-        let end: Int64? = parts[1].isEmpty ? nil : Taskwarrior.parseTime(String(parts[1]))
-        if !parts[1].isEmpty && end == nil { throw fail("X-TODO-INTERVAL's end is not a UTC time: '\(ICalendarText.shown(property.value))'") }
-        todo.intervals.append(WorkInterval(id: 0, started: start, stopped: end))
-      case "X-TODO-NOTE":
-        var note = Note()
-        guard let time = property.parameter("X-TODO-CREATED").flatMap(Taskwarrior.parseTime) else {
-          throw fail("X-TODO-NOTE needs its X-TODO-CREATED time")
-        }
-        note.created = time
-        note.text = text
-        notes.append(note)
-      case "X-TODO-EXTRA":
-        guard let format = property.parameter("X-TODO-FORMAT"), let name = property.parameter("X-TODO-NAME") else {
-          throw fail("X-TODO-EXTRA needs X-TODO-FORMAT and X-TODO-NAME")
-        }
-        // What iCalendar itself says is read from its own properties, never from an X-TODO-EXTRA.
-        guard format != "ical" else { throw fail("X-TODO-EXTRA cannot carry format 'ical'") }
-        extras.append(TaskExtra(format: format, name: name, value: text))
+      case "X-TODO-SERIES", "X-TODO-INTERVAL", "X-TODO-NOTE", "X-TODO-EXTRA":
+        try own.read(property, text: text)
       default: kept.append(property.text)
       }
     }
+    todo.intervals = own.intervals
+    notes = own.notes
+    extras += own.extras
     kept += component.components.flatMap(\.lines)
     extras += timesAsWritten(component, zoneLines: zoneLines)
     // Identity: the UID, or, for a to-do without one, a UUID derived from its content.
@@ -328,23 +297,7 @@ public enum ICalendar {
       // A COMPLETED time on a to-do that is not complete is kept as it is.
       if completedAt != nil { kept.append(completedLine) }
     }
-    // A done to-do's PERCENT-COMPLETE other than 100 (Synology writes 0) goes back as it came.
-    if let percent, todo.status == .done, percent.value.trimmingSpaces != "100" {
-      extras.append(TaskExtra(format: "ical", name: "percent-done", value: percent.value))
-    } else if let percent, todo.status != .done {
-      kept.append(percent.text)
-    }
-    if let duration, todo.due == nil, let start = todo.scheduled {
-      todo.due = end(of: start, (duration.seconds, duration.days))
-      if let due = todo.due, due.isRepresentable {
-        extras.append(TaskExtra(format: "ical", name: "duration", value: duration.text))
-      } else {
-        todo.due = nil
-        kept.append("DURATION:" + duration.text)
-      }
-    } else if let duration {
-      kept.append("DURATION:" + duration.text)
-    }
+    keepPercentAndDuration(percent, duration, of: &todo, extras: &extras, kept: &kept)
     // Notes: each with its time when the description is still what they say; text added by
     // another program after them becomes a new note; a description of its own, one note.
     todo.notes = self.notes(notes, description: description, created: todo.created, modified: todo.modified)
@@ -359,9 +312,9 @@ public enum ICalendar {
     if let sequence { extras.append(TaskExtra(format: "ical", name: "sequence", value: "\(sequence)@\(todo.modified)")) }
     // A series: its rule from RRULE (or X-TODO-RULE for one RRULE cannot say), its UUID and
     // instance from X-TODO-SERIES, else a new series of its own. One without dates stays a task.
-    if let rule = rrule ?? ownRule, todo.due != nil || todo.scheduled != nil {
+    if let rule = rrule ?? own.rule, todo.due != nil || todo.scheduled != nil {
       todo.series = SeriesLink(
-        id: 0, uuid: seriesUUID ?? RecordUUID.named("series:" + todo.uuid), index: seriesIndex, rule: rule, ended: seriesEnded)
+        id: 0, uuid: own.seriesUUID ?? RecordUUID.named("series:" + todo.uuid), index: own.seriesIndex, rule: rule, ended: own.seriesEnded)
     } else if rrule != nil {
       kept.append(rruleLine)
     }
@@ -484,6 +437,83 @@ public enum ICalendar {
       // CREATED;VALUE=DATE: the day's start is the task's creation time.
       case (.day(let a), .instant(let b)) where name == "CREATED": return a.start == b ? line : nil
       default: return nil
+      }
+    }
+  }
+
+  /// A done to-do's PERCENT-COMPLETE other than 100 (Synology writes 0) goes back as it came;
+  /// DTSTART and DURATION instead of DUE give the due date, and go back as the same DURATION.
+  private static func keepPercentAndDuration(
+    _ percent: ContentLine?, _ duration: (text: String, seconds: Int64, days: Int64?)?, of todo: inout Todo,
+    extras: inout [TaskExtra], kept: inout [String]
+  ) {
+    if let percent, todo.status == .done, percent.value.trimmingSpaces != "100" {
+      extras.append(TaskExtra(format: "ical", name: "percent-done", value: percent.value))
+    } else if let percent, todo.status != .done {
+      kept.append(percent.text)
+    }
+    guard let duration else { return }
+    if todo.due == nil, let start = todo.scheduled, end(of: start, (duration.seconds, duration.days)).isRepresentable {
+      todo.due = end(of: start, (duration.seconds, duration.days))
+      extras.append(TaskExtra(format: "ical", name: "duration", value: duration.text))
+    } else {
+      kept.append("DURATION:" + duration.text)
+    }
+  }
+
+  /// What todo's own properties of a to-do say: its series (X-TODO-SERIES with its instance,
+  /// rule and end), its times worked (X-TODO-INTERVAL), its notes (X-TODO-NOTE) and other
+  /// programs' fields (X-TODO-EXTRA).
+  struct OwnProperties {
+    var seriesUUID: String?
+    var seriesIndex = 1
+    var seriesEnded: Int64?
+    var rule: RecurrenceRule?
+    var intervals: [WorkInterval] = []
+    var notes: [Note] = []
+    var extras: [TaskExtra] = []
+
+    mutating func read(_ property: ContentLine, text: String) throws(InterchangeError) {
+      func fail(_ reason: String) -> InterchangeError { InterchangeError(line: property.line, reason) }
+      switch property.name {
+      case "X-TODO-SERIES":
+        seriesUUID = property.value.lowercased()
+        if let instance = property.parameter("X-TODO-INSTANCE") {
+          guard let number = Int(instance), number >= 1 else { throw fail("X-TODO-INSTANCE is not a number from 1: '\(ICalendarText.shown(instance))'") }
+          seriesIndex = number
+        }
+        if let ruleText = property.parameter("X-TODO-RULE") {
+          guard let rule = RecurrenceRule(parsing: ruleText) else { throw fail("X-TODO-RULE '\(ICalendarText.shown(ruleText))' is not a rule todo knows") }
+          self.rule = rule
+        }
+        if let ended = property.parameter("X-TODO-ENDED") {
+          guard let seconds = Taskwarrior.parseTime(ended) else { throw fail("X-TODO-ENDED is not a UTC time: '\(ICalendarText.shown(ended))'") }
+          seriesEnded = seconds
+        }
+      case "X-TODO-INTERVAL":
+        let parts = property.value.split(separator: "/", omittingEmptySubsequences: false)
+        guard parts.count == 2, let start = Taskwarrior.parseTime(String(parts[0])) else {
+          throw fail("X-TODO-INTERVAL is START/END in UTC (20261127T090000Z/20261127T100000Z): '\(ICalendarText.shown(property.value))'")
+        }
+        let end: Int64? = parts[1].isEmpty ? nil : Taskwarrior.parseTime(String(parts[1]))
+        if !parts[1].isEmpty && end == nil { throw fail("X-TODO-INTERVAL's end is not a UTC time: '\(ICalendarText.shown(property.value))'") }
+        intervals.append(WorkInterval(id: 0, started: start, stopped: end))
+      case "X-TODO-NOTE":
+        var note = Note()
+        guard let time = property.parameter("X-TODO-CREATED").flatMap(Taskwarrior.parseTime) else {
+          throw fail("X-TODO-NOTE needs its X-TODO-CREATED time")
+        }
+        note.created = time
+        note.text = text
+        notes.append(note)
+      case "X-TODO-EXTRA":
+        guard let format = property.parameter("X-TODO-FORMAT"), let name = property.parameter("X-TODO-NAME") else {
+          throw fail("X-TODO-EXTRA needs X-TODO-FORMAT and X-TODO-NAME")
+        }
+        // What iCalendar itself says is read from its own properties, never from an X-TODO-EXTRA.
+        guard format != "ical" else { throw fail("X-TODO-EXTRA cannot carry format 'ical'") }
+        extras.append(TaskExtra(format: format, name: name, value: text))
+      default: break
       }
     }
   }
@@ -748,15 +778,8 @@ extension ICalendar {
         writer.property("PRIORITY", kept)
       }
       if let scheduled = todo.scheduled, !keptTime("DTSTART", scheduled) { date("DTSTART", scheduled, into: &writer) }
-      if let due = todo.due {
-        // DURATION as it came while the due date is still the start plus it.
-        if let kept = extra("duration"), let scheduled = todo.scheduled, let parsed = ICalendar.duration(kept),
-          due == ICalendar.end(of: scheduled, parsed)
-        {
-          writer.property("DURATION", kept)
-        } else if !keptTime("DUE", due) {
-          date("DUE", due, into: &writer)
-        }
+      if let due = todo.due, !Self.writesDuration(extra("duration"), of: todo, into: &writer), !keptTime("DUE", due) {
+        date("DUE", due, into: &writer)
       }
       let keptLines = extra("categories-lines").map { $0.split(separator: "\n", omittingEmptySubsequences: false).map(String.init) }
       if let keptLines, keptLines.first == todo.tags.joinedText(",") {
@@ -848,6 +871,15 @@ extension ICalendar {
         if inOccurrence { occurrences.append("END:" + name) } else { writer.line("END:" + name) }
       }
       return occurrences
+    }
+
+    /// DURATION as it came (`kept`), while the due date is still the start plus it.
+    private static func writesDuration(_ kept: String?, of todo: Todo, into writer: inout ContentWriter) -> Bool {
+      guard let kept, let due = todo.due, let scheduled = todo.scheduled, let parsed = ICalendar.duration(kept),
+        due == ICalendar.end(of: scheduled, parsed)
+      else { return false }
+      writer.property("DURATION", kept)
+      return true
     }
 
     private func date(_ name: String, _ date: TaskDate, into writer: inout ContentWriter) {

@@ -261,17 +261,7 @@ extension CommandRunner {
     }
     // A read that failed part of the way ends the input early: nothing is imported from it.
     if let readProblem { throw .environment("cannot read \(source): \(readProblem.reason); nothing was imported") }
-    // A todo.txt line another app changed (marked done, reworded) and that has no `uuid:` is
-    // the task it was, when that is unambiguous, not a new one beside it.
-    if format == .todotxt, !records.isEmpty {
-      let (known, stored) = try perform(TodoStore.todoTxtLines(among: records.map(\.todo.uuid)), access: .read)
-      let unknown = records.indices.filter { !known.contains(records[$0].todo.uuid) }
-      if !unknown.isEmpty, !stored.isEmpty {
-        for (position, uuid) in TodoTxt.matches(unknown.map { records[$0] }, stored: stored) {
-          records[unknown[position]].todo.uuid = uuid
-        }
-      }
-    }
+    if format == .todotxt, !records.isEmpty { try matchChangedLines(&records) }
     if let others = skipping?.otherComponents, !others.isEmpty {
       let count = others.values.reduce(0, +)
       let kinds = others.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }.joinedText(", ")
@@ -293,6 +283,17 @@ extension CommandRunner {
     }
     try importRecords(
       records, from: name, format: format, strict: request.strict, unread: skipping?.problems.map(\.description) ?? [])
+  }
+
+  /// A todo.txt line another app changed (marked done, reworded) and that has no `uuid:` is the
+  /// task it was, when that is unambiguous, not a new one beside it (see `TodoTxt.matches`).
+  private func matchChangedLines(_ records: inout [TaskRecord]) throws(CommandFailure) {
+    let (known, stored) = try perform(TodoStore.todoTxtLines(among: records.map(\.todo.uuid)), access: .read)
+    let unknown = records.indices.filter { !known.contains(records[$0].todo.uuid) }
+    guard !unknown.isEmpty, !stored.isEmpty else { return }
+    for (position, uuid) in TodoTxt.matches(unknown.map { records[$0] }, stored: stored) {
+      records[unknown[position]].todo.uuid = uuid
+    }
   }
 
   /// Imports what was read from `name` (a file, `-`, or a vdir's folder), asking first on a terminal

@@ -297,16 +297,8 @@ extension TodoStore {
     Journal.begin(command: command, now: now).flatMap { entry in
       DataOperation { connection throws(TodoError) -> ImportReport in
         var report = ImportReport()
-        // Series templates (Taskwarrior's) aside; the records are copied only when there are
-        // some (an import of 10k tasks held them twice at its peak).
-        let hasTemplates = records.contains(where: \.isSeriesTemplate)
-        let templates =
-          hasTemplates
-          ? Dictionary(
-            records.filter(\.isSeriesTemplate).compactMap { record in record.todo.series.map { ($0.uuid, record) } },
-            uniquingKeysWith: { _, later in later }) : [:]
-        let records = try validate(
-          hasTemplates ? records.filter { !$0.isSeriesTemplate } : records, strict: strict, rejected: &report.rejected)
+        let (templates, tasks) = splitTemplates(records)
+        let records = try validate(tasks, strict: strict, rejected: &report.rejected)
         var idOf: [String: Int64] = [:]
         var written: [(record: TaskRecord, id: Int64)] = []
         // Series instances the input closes (see below).
@@ -319,12 +311,7 @@ extension TodoStore {
           }
           if let id = existing {
             idOf[record.todo.uuid] = id
-            let stored = try database { () throws(DatabaseError) in
-              // With its links kept by UUID, as an export writes them: the same copy is unchanged.
-              var todos = [try load(id, on: connection)]
-              try addPendingLinks(to: &todos, on: connection)
-              return TaskRecord(todo: todos[0], extras: try loadExtras(of: [id], on: connection)[id] ?? [])
-            }
+            let stored = try database { () throws(DatabaseError) in try storedRecord(id, on: connection) }
             var record = record
             if record.keepsStoredExtras { record.extras = stored.extras }
             if let warning = try staleSeriesLine(record, stored: stored.todo, id: id, on: connection) {
@@ -416,14 +403,7 @@ extension TodoStore {
         try link(written, idOf: idOf, report: &report, breakingCycles: breaking, on: connection)
         try resolvePendingLinks(to: report.added, entry: entry, report: &report, on: connection)
         try joinSeries(written, templates: templates, on: connection)
-        // A series whose template the input brings and that goes on has its next instance: a
-        // Taskwarrior export of a series whose latest instance was completed there has none yet
-        // (Taskwarrior makes it at its next command).
-        for uuid in templates.keys.sorted() {
-          if let next = try nextInstanceIfNone(ofSeries: uuid, now: now, entry: entry, on: connection) {
-            report.nextInstances.append(next)
-          }
-        }
+        report.nextInstances += try nextInstances(of: templates, now: now, entry: entry, on: connection)
         // A series instance a todo.txt line marks done (`x`, in a text editor or todo.txt-cli)
         // brings the series' next instance, as `todo done` does, with the derived UUID of its
         // number; not when the series has ended (`advanceSeries` checks). Unless the file brings
@@ -834,6 +814,37 @@ extension TodoStore {
     template.wait = back(instance.wait)
     template.scheduled = back(instance.scheduled)
     return template
+  }
+
+  /// Series templates (Taskwarrior's), by series UUID, and the other records. The records are
+  /// copied only when there are templates (an import of 10k tasks held them twice at its peak).
+  private static func splitTemplates(_ records: [TaskRecord]) -> (templates: [String: TaskRecord], tasks: [TaskRecord]) {
+    guard records.contains(where: \.isSeriesTemplate) else { return ([:], records) }
+    let templates = Dictionary(
+      records.filter(\.isSeriesTemplate).compactMap { record in record.todo.series.map { ($0.uuid, record) } },
+      uniquingKeysWith: { _, later in later })
+    return (templates, records.filter { !$0.isSeriesTemplate })
+  }
+
+  /// A stored task as an import compares it: with its extras, and its links kept by UUID as an
+  /// export writes them (so the same copy is unchanged).
+  private static func storedRecord(_ id: Int64, on connection: Connection) throws(DatabaseError) -> TaskRecord {
+    var todos = [try load(id, on: connection)]
+    try addPendingLinks(to: &todos, on: connection)
+    return TaskRecord(todo: todos[0], extras: try loadExtras(of: [id], on: connection)[id] ?? [])
+  }
+
+  /// A series whose template the input brings and that goes on has its next instance: a
+  /// Taskwarrior export of a series whose latest instance was completed there has none yet
+  /// (Taskwarrior makes it at its next command). The ids of those made.
+  private static func nextInstances(of templates: [String: TaskRecord], now: Int64, entry: JournalEntry, on connection: Connection)
+    throws(TodoError) -> [Int64]
+  {
+    var made: [Int64] = []
+    for uuid in templates.keys.sorted() {
+      if let next = try nextInstanceIfNone(ofSeries: uuid, now: now, entry: entry, on: connection) { made.append(next) }
+    }
+    return made
   }
 
   /// Makes the next instance of the series `uuid` when it goes on and none of its instances is

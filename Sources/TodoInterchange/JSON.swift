@@ -1,3 +1,5 @@
+import TodoCore
+
 /// A JSON value as read, keeping numbers as their text and object keys in order (so a value a
 /// format does not model can be written back exactly as it came).
 public indirect enum JSONValue: Sendable, Equatable {
@@ -59,29 +61,9 @@ public indirect enum JSONValue: Sendable, Equatable {
     }
   }
 
-  /// Writes a quoted JSON string.
+  /// Writes a quoted JSON string (see `JSONText.write`).
   public static func writeString(_ string: String, into output: inout String) {
-    output += "\""
-    for scalar in string.unicodeScalars {
-      switch scalar {
-      case "\"": output += "\\\""
-      case "\\": output += "\\\\"
-      case "\n": output += "\\n"
-      case "\r": output += "\\r"
-      case "\t": output += "\\t"
-      case "\u{08}": output += "\\b"
-      case "\u{0C}": output += "\\f"
-      // RFC 8259 asks for U+0000–U+001F; DEL, C1 and the bidirectional and line-separating
-      // controls are escaped too, so that a file shown on a terminal cannot drive it.
-      case _ where scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) || (0x2028...0x202E).contains(scalar.value)
-        || (0x2066...0x2069).contains(scalar.value) || scalar.value == 0x200E || scalar.value == 0x200F
-        || scalar.value == 0x061C:
-        let digits = Array("0123456789abcdef")
-        output += "\\u" + (0..<4).reversed().map { String(digits[Int(scalar.value >> UInt32(4 * $0)) & 0xF]) }.joined()
-      default: output.unicodeScalars.append(scalar)
-      }
-    }
-    output += "\""
+    JSONText.write(string, into: &output)
   }
 }
 

@@ -167,11 +167,15 @@ struct CommandRunner {
 
   /// `show`: every field, the notes and the history of each task (with --json, the tasks).
   private func show(_ references: [TaskReference], single: Bool) throws(CommandFailure) {
-    let found = try perform(TodoStore.tasks(references), access: .read)
-    let attributes = try perform(TodoStore.userAttributes(of: found.map(\.id)), access: .read)
+    // The tasks, their user-defined attributes and their links to tasks that are not here (yet),
+    // in one read.
+    let (found, attributes, kept) = try perform(
+      TodoStore.tasks(references).flatMap { found in
+        TodoStore.userAttributes(of: found.map(\.id)).flatMap { attributes in
+          TodoStore.keptLinks(of: found.map(\.id)).map { kept in (found, attributes, kept) }
+        }
+      }, access: .read)
     let defined = configuration.userAttributes
-    // Links to tasks that are not here (yet), as an export writes them.
-    let kept = try perform(TodoStore.keptLinks(of: found.map(\.id)), access: .read)
     let todos = found.map { todo in
       guard let links = kept[todo.id] else { return todo }
       var todo = todo

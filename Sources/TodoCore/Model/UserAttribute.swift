@@ -272,27 +272,39 @@ public struct UserAttribute: Sendable, Equatable {
   }
 }
 
-/// JSON text of one value, for the stored form of user attributes.
-enum JSONText {
+/// JSON strings, written and read: the one writer every JSON todo writes goes through (our
+/// export, Taskwarrior's, user attributes' stored values).
+public enum JSONText {
+  /// A quoted JSON string.
   static func string(_ text: String) -> String {
-    var out = "\""
-    for scalar in text.unicodeScalars {
+    var out = ""
+    write(text, into: &out)
+    return out
+  }
+
+  /// Writes a quoted JSON string. RFC 8259 asks for U+0000–U+001F to be escaped; DEL, C1 and
+  /// the bidirectional and line-separating controls are escaped too, so that a file shown on a
+  /// terminal cannot drive it.
+  public static func write(_ string: String, into output: inout String) {
+    output += "\""
+    for scalar in string.unicodeScalars {
       switch scalar {
-      case "\"": out += "\\\""
-      case "\\": out += "\\\\"
-      case "\n": out += "\\n"
-      case "\r": out += "\\r"
-      case "\t": out += "\\t"
-      default:
-        if scalar.value < 0x20 {
-          let hex = String(scalar.value, radix: 16)
-          out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-        } else {
-          out.unicodeScalars.append(scalar)
-        }
+      case "\"": output += "\\\""
+      case "\\": output += "\\\\"
+      case "\n": output += "\\n"
+      case "\r": output += "\\r"
+      case "\t": output += "\\t"
+      case "\u{08}": output += "\\b"
+      case "\u{0C}": output += "\\f"
+      case _ where scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) || (0x2028...0x202E).contains(scalar.value)
+        || (0x2066...0x2069).contains(scalar.value) || scalar.value == 0x200E || scalar.value == 0x200F
+        || scalar.value == 0x061C:
+        let digits = Array("0123456789abcdef")
+        output += "\\u" + (0..<4).reversed().map { String(digits[Int(scalar.value >> UInt32(4 * $0)) & 0xF]) }.joined()
+      default: output.unicodeScalars.append(scalar)
       }
     }
-    return out + "\""
+    output += "\""
   }
 
   /// The text of a JSON string (`"acme"` → `acme`); nil when the text is not one.

@@ -130,7 +130,7 @@ import TodoCore
     #expect(try parse("check").command == .check)
     #expect(try parse("recover", "new.db").command == .recover("new.db"))
     #expect(try parse("undo").command == .undo)
-    #expect(try parse("history", "--limit=3").command == .history(limit: 3))
+    #expect(try parse("journal", "--limit=3").command == .journal(limit: 3))
     #expect(try parse("date", "in", "3", "days").command == .date("in 3 days"))
     #expect(try parse("help", "add").command == .help(topic: "add"))
     #expect(try parse("add", "--help").command == .help(topic: "add"))

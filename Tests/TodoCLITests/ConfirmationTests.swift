@@ -62,7 +62,7 @@ import TodoCore
     #expect(harness.lastErrors.hasSuffix("? [y/N] \ntodo: error: nothing was changed\n") == false)
     #expect(harness.lastErrors.hasSuffix("[y/N] todo: error: nothing was changed\n"), "\(harness.lastErrors)")
     #expect(try harness.statuses() == Array(repeating: "pending", count: 7))
-    #expect(harness.session.execute(arguments: ["history", "--jsonl"]) == 0)
+    #expect(harness.session.execute(arguments: ["journal", "--jsonl"]) == 0)
     #expect(harness.output.takeText().components(separatedBy: "\n").filter { $0.contains("delete") }.isEmpty)
   }
 

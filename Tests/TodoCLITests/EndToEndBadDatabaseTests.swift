@@ -148,7 +148,7 @@ import Testing
     let report = try #require(try JSONSerialization.jsonObject(with: Data(recovered.stdout.utf8)) as? [String: Any], "\(recovered)")
     #expect(report["journal_emptied"] as? Bool == true && report["complete"] as? Bool == false, "\(recovered)")
     #expect(todo("--db", copy, "export", "--format", "jsonl").stdout == expected)
-    #expect(todo("--db", copy, "history", "--jsonl").stdout.isEmpty)
+    #expect(todo("--db", copy, "journal", "--jsonl").stdout.isEmpty)
     #expect(todo("--db", copy, "undo").status == 1)
     #expect(todo("--db", copy, "check").status == 0)
   }
@@ -168,7 +168,7 @@ import Testing
     let copy = todo.folder.appendingPathComponent("sub/copy.db").path
     let recovered = todo("recover", copy)
     #expect(recovered.status == 0 && recovered.stdout.contains("Every row was read"), "\(recovered)")
-    for arguments in [["export", "--format", "jsonl"], ["history"], ["export", "--format", "ical"], ["timesheet"]] {
+    for arguments in [["export", "--format", "jsonl"], ["journal"], ["export", "--format", "ical"], ["timesheet"]] {
       #expect(todo.run(["--db", copy] + arguments).stdout == todo.run(arguments).stdout, "\(arguments)")
     }
     #expect(todo("--db", copy, "undo").status == 0)

@@ -110,11 +110,11 @@ import Glibc
         #expect(run.errorLines == ["todo: error: unknown command '\(word)'", "todo: hint: did you mean '\(ours)'?"], "\(run)")
       }
     }
-    let calendar = todo("1", "calendar")
+    let execute = todo("1", "execute")
     #expect(
-      calendar.errorLines.last
-        == "todo: hint: todo has no 'calendar' command yet: a calendar and an agenda are planned (issue 37); meanwhile: todo list due.before:eom; 'todo help' lists the commands")
-    #expect(!calendar.stderr.contains("todo add"))
+      execute.errorLines.last
+        == "todo: hint: todo has no 'execute' command yet: todo runs no commands of its own; use hooks ('todo help hooks'); 'todo help' lists the commands")
+    #expect(!execute.stderr.contains("todo add"))
   }
 
   // MARK: fixes
@@ -202,7 +202,7 @@ import Glibc
     let list = todo("list", "--limit", "0")
     #expect(list.status == 2)
     #expect(list.errorLines == ["todo: error: bad value '0' for --limit: expected a whole number ≥ 1"])
-    #expect(todo("history", "--limit", "0").status == 2)
+    #expect(todo("journal", "--limit", "0").status == 2)
   }
 
   @Test func aFailingCommandCreatesNoDatabaseFileOrFolder() throws {
@@ -332,7 +332,7 @@ import Glibc
     #expect(stats["completed_last_7_days"] as? Int == 0)
     #expect(stats["due_this_week"] == nil)
     // `tasks` is an array of task objects wherever it appears; a count is `task_count`.
-    let history = try todo("history", "--json").jsonArray()
+    let history = try todo("journal", "--json").jsonArray()
     #expect(history.allSatisfy { $0["task_count"] is Int && $0["tasks"] == nil })
     let undo = try todo("undo", "--json").jsonObject()
     #expect(undo["tasks"] is [Any])

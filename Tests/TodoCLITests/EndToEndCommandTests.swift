@@ -440,7 +440,7 @@ import Testing
       #expect(line.hasPrefix("Unchanged task "), "\(line)")
       #expect(!line.contains("already pending"), "'already pending' answers a question nobody asked: \(line)")
     }
-    #expect(try todo("history", "--json").jsonArray().count == 10, "nothing changed, so no new undo step")
+    #expect(try todo("journal", "--json").jsonArray().count == 10, "nothing changed, so no new undo step")
   }
 
   // MARK: done, reopen, delete
@@ -478,7 +478,7 @@ import Testing
         + ["Completed 5 tasks; 'todo undo' reverts them together."])
     #expect(todo.ids("status:done") == [3, 4, 5, 6, 7])
     #expect(todo.ids() == [1, 2, 8])
-    let journal = try todo("history", "--json").jsonArray()
+    let journal = try todo("journal", "--json").jsonArray()
     #expect(journal.first?["command"] as? String == "done 3-7")
     #expect(journal.first?["summary"] as? String == "completed 5 tasks")
     #expect(journal.first?["task_count"] as? Int == 5)
@@ -540,7 +540,7 @@ import Testing
     let todo = try TodoSandbox()
     #expect(todo("add", "Buy", "milk", "+home").status == 0)
     #expect(todo("done", "1", environment: ["TODO_NOW": "2026-11-21T10:15:00Z"]).status == 0)
-    let run = todo("history")
+    let run = todo("journal")
     #expect(
       run.stdout == """
         #  When                  Summary           Command
@@ -548,7 +548,7 @@ import Testing
         1  2026-11-21 09:30 UTC  added task 1      add Buy milk +home
 
         """, "\(run)")
-    let json = try todo("history", "--json").jsonArray()
+    let json = try todo("journal", "--json").jsonArray()
     #expect(json.count == 2)
     #expect(Set(json[0].keys) == ["id", "created", "command", "summary", "task_count"])
     #expect(json[0]["id"] as? Int == 2)
@@ -556,8 +556,8 @@ import Testing
     #expect(json[0]["command"] as? String == "done 1")
     #expect(json[0]["summary"] as? String == "completed task 1")
     #expect(json[0]["task_count"] as? Int == 1)
-    #expect(try todo("history", "--limit", "1", "--json").jsonArray().map { $0["id"] as? Int } == [2])
-    #expect(try TodoSandbox()("history").stdout == "The journal is empty.\n")
+    #expect(try todo("journal", "--limit", "1", "--json").jsonArray().map { $0["id"] as? Int } == [2])
+    #expect(try TodoSandbox()("journal").stdout == "The journal is empty.\n")
   }
 
   @Test func tagsAndProjectsCountPendingAndAllTasks() throws {
@@ -709,8 +709,8 @@ import Testing
   @Test func helpForEachCommandMatchesItsHelpOption() throws {
     let todo = try TodoSandbox()
     let commands = [
-      "add", "list", "show", "update", "done", "reopen", "delete", "note", "undo", "history", "tags", "projects",
-      "stats", "date",
+      "add", "list", "show", "update", "done", "reopen", "delete", "note", "undo", "journal", "tags", "projects",
+      "stats", "date", "calendar", "agenda", "burndown", "summary", "history", "ghistory",
     ]
     for command in commands {
       let help = todo("help", command)
@@ -795,6 +795,6 @@ import Testing
       let titles = Set(tasks.filter { jsonStrings($0["tags"]) == ["w\(worker)"] }.compactMap { $0["title"] as? String })
       #expect(titles == Set((1...25).map { "worker \(worker) task \($0)" }), "worker \(worker)")
     }
-    #expect(try todo("history", "--json").jsonArray().count == 201, "one undo step per add")
+    #expect(try todo("journal", "--json").jsonArray().count == 201, "one undo step per add")
   }
 }

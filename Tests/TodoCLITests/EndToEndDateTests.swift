@@ -143,7 +143,7 @@ import Testing
     #expect(coupon["status"] as? String == "deleted")
     #expect(coupon["reason"] as? String == "expired")
     #expect(todo("show", "2").stdout.contains("Status     deleted (expired)"))
-    #expect(todo("history").lines[1].hasSuffix("completed task 3; expired task 2  done 3"))
+    #expect(todo("journal").lines[1].hasSuffix("completed task 3; expired task 2  done 3"))
     // One undo step: both come back.
     todo.run(["undo"], environment: afternoon).expectSuccess()
     #expect(try todo.task(2)["status"] as? String == "pending")

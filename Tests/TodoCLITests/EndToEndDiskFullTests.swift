@@ -92,7 +92,7 @@ struct EndToEndDiskFullTests {
       let titles = try todo.run(["list", "status:all", "--json"], environment: environment).jsonArray().compactMap { $0["title"] as? String }
       #expect(titles == ["Already here"])
       #expect(integrity(database, todo) == "ok\n")
-      let history = try todo.run(["history", "--json"], environment: environment).jsonArray()
+      let history = try todo.run(["journal", "--json"], environment: environment).jsonArray()
       #expect(history.count == 1)
     }
   }

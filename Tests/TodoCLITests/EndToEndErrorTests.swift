@@ -369,7 +369,7 @@ import Glibc
     }
     let after = try todo("list", "status:all", "--json").jsonArray()
     #expect(sameJSON(before, after), "before:\n\(canonicalJSON(before))\nafter:\n\(canonicalJSON(after))")
-    let journal = try todo("history", "--json").jsonArray()
+    let journal = try todo("journal", "--json").jsonArray()
     #expect(journal.map { $0["command"] as? String } == ["note 1 'a note'", "add Pay rent pri:H due:eom", "add Buy milk +home"])
   }
 }

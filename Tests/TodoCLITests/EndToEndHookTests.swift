@@ -61,7 +61,7 @@ import Testing
     #expect((calls.first?["old"] as? [String: Any])?["start"] == nil)
     // The task was changed once each, and the hook changed nothing itself.
     #expect(try todo.task(1)["tags"] as? [String] == ["work"])
-    #expect(todo("history", "--json").stdout.components(separatedBy: "\"command\"").count == 4)
+    #expect(todo("journal", "--json").stdout.components(separatedBy: "\"command\"").count == 4)
   }
 
   @Test func onAddAndOnModifyHooksChangeTheTaskInTheSameUndoStep() throws {
@@ -247,7 +247,7 @@ import Testing
       print(json.dumps(new))
       """, in: todo)
     todo("update", "1", "pri:H").expectSuccess()
-    let history = try todo("history", "--json").jsonArray().map { $0["command"] as? String }
+    let history = try todo("journal", "--json").jsonArray().map { $0["command"] as? String }
     // Each command its own undo step: the hook's update, which changed nothing, folded nothing.
     #expect(history == ["update 1 pri:H", "update 1 +x", "add Shared"])
     todo("undo").expectSuccess()

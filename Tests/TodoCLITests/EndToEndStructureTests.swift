@@ -313,7 +313,7 @@ import Testing
     #expect(todo.ids("status:all", "--sort", "id") == [1, 3])
     // Every undo step that touched task 2 is gone (the add, and the delete of 2 and 3): undo now
     // reverts the add of task 3.
-    #expect(try todo("history", "--json").jsonArray().map { $0["command"] as? String } == ["add 'Also gone'", "add Keep"])
+    #expect(try todo("journal", "--json").jsonArray().map { $0["command"] as? String } == ["add 'Also gone'", "add Keep"])
     let undo = todo("undo")
     undo.expectSuccess()
     #expect(undo.lines == ["Undid: add 'Also gone'  (added task 3)", "Removed task 3"])
@@ -349,7 +349,7 @@ import Testing
     // The add that expired task 1 also added task 2: purging 1 drops that whole step (and the
     // others that touched task 1), leaving task 2 as it is.
     todo("purge", "1", "--yes").expectSuccess()
-    #expect(todo("history", "--json").jsonArrayCount == 0)
+    #expect(todo("journal", "--json").jsonArrayCount == 0)
     #expect(todo("undo").errorLines.first == "todo: error: nothing to undo")
     #expect(todo.ids("status:all") == [2])
   }

@@ -278,7 +278,7 @@ final class TodoSandbox {
   /// Everything a user can see of the stored state: every task and the journal, as JSON text.
   func snapshot() -> String {
     let tasks = run(["list", "status:all", "--json"])
-    let journal = run(["history", "--json"])
+    let journal = run(["journal", "--json"])
     return "\(tasks.status)\n\(tasks.stdout)\(tasks.stderr)\(journal.status)\n\(journal.stdout)\(journal.stderr)"
   }
 

@@ -396,7 +396,7 @@ final class MovingClock {
     }
     let files = (try? FileManager.default.contentsOfDirectory(atPath: vdir(todo).path)) ?? []
     #expect(files.filter { $0.hasSuffix(".ics") }.isEmpty, "\(files)")
-    #expect(try todo("history", "--json").jsonArray().count == 1)
+    #expect(try todo("journal", "--json").jsonArray().count == 1)
     let status = todo("sync", "--status", "--dry-run")
     #expect(status.status == 0, "\(status)")
   }
@@ -452,7 +452,7 @@ final class MovingClock {
     }
     #expect(before == after)
     // The sync's changes are one undo step.
-    #expect(try a("history", "--json").jsonArray().first?["command"] as? String == "sync")
+    #expect(try a("journal", "--json").jsonArray().first?["command"] as? String == "sync")
   }
 
   /// Scenario 4: both change the title; the later change wins everywhere and the conflict is listed.

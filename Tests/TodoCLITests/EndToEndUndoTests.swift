@@ -21,7 +21,7 @@ import Testing
     let after = try todo("list", "status:all", "--json").jsonArray()
     #expect(sameJSON(before, after), "exactly as before, modified and completed included")
     // The journal is back to the eight adds.
-    #expect(try todo("history", "--json").jsonArray().map { $0["summary"] as? String } == (1...8).reversed().map { "added task \($0)" })
+    #expect(try todo("journal", "--json").jsonArray().map { $0["summary"] as? String } == (1...8).reversed().map { "added task \($0)" })
   }
 
   @Test func undoOfAddRemovesTheTask() throws {
@@ -127,7 +127,7 @@ import Testing
     let last = todo("undo")
     #expect(last.status == 1)
     #expect(last.errorLines.first == "todo: error: nothing to undo")
-    #expect(try todo("history", "--json").jsonArray().isEmpty)
+    #expect(try todo("journal", "--json").jsonArray().isEmpty)
   }
 
   @Test func idsStayStableAndAreNeverReused() throws {

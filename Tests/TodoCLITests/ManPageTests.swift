@@ -13,8 +13,8 @@ import Testing
   /// Every command name and alias the man page must document in COMMANDS.
   static let documentedCommands = [
     "add", "log", "duplicate", "list", "ls", "next", "tree", "waiting", "show", "why", "update", "edit", "append",
-    "prepend", "done", "reopen", "delete", "rm", "purge", "note", "start", "stop", "timesheet", "undo", "history",
-    "tags", "projects", "stats", "export", "import", "migrate", "sync", "config", "context", "date", "completions", "check", "recover",
+    "prepend", "done", "reopen", "delete", "rm", "purge", "note", "start", "stop", "timesheet", "undo", "journal",
+    "calendar", "agenda", "burndown", "summary", "history", "ghistory", "tags", "projects", "stats", "export", "import", "migrate", "sync", "config", "context", "date", "completions", "check", "recover",
     "shell", "help", "count", "ids", "uuids", "_ids", "_uuids", "_get", "_unique", "_projects", "_tags", "info", "information",
     "modify", "mod", "annotate", "denotate",
   ]

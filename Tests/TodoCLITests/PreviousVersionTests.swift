@@ -26,7 +26,7 @@ import Testing
     #expect((tasks[1]["notes"] as? [[String: Any]])?.first?["text"] as? String == "landlord wants it by the 1st")
     #expect(tasks[3]["completed"] as? String == "2026-11-21T09:30:00Z")
     #expect(Set(tasks.compactMap { $0["uuid"] as? String }).count == 5)
-    let history = try todo("history", "--json").jsonArray()
+    let history = try todo("journal", "--json").jsonArray()
     #expect(history.count == 8)
     #expect(history.first?["command"] as? String == "update 1 pri:M")
   }
@@ -45,7 +45,7 @@ import Testing
     let run = recovered("recover", copy)
     #expect(run.status == 0 && run.stdout.contains("Every row was read"), "\(run)")
     #expect(recovered.contents(of: recovered.databasePath) == before, "recover changed \(name)")
-    for arguments in [["export", "--format", "jsonl"], ["history", "--json"]] {
+    for arguments in [["export", "--format", "jsonl"], ["journal", "--json"]] {
       #expect(recovered.run(["--db", copy] + arguments).stdout == upgraded.run(arguments).stdout, "\(name): \(arguments)")
     }
     #expect(recovered("--db", copy, "undo").status == 0)
@@ -90,7 +90,7 @@ import Testing
     #expect(tasks.allSatisfy { isJSONNull($0["recur"]) && isJSONNull($0["parent"]) && ($0["intervals"] as? [Any])?.isEmpty == true })
     #expect(todo.shell("sqlite3 \"$TODO_DB\" 'PRAGMA user_version'").stdout == "8\n")
     // The old journal undoes: update 2 +urgent, then delete 3.
-    #expect(todo("history", "--json").jsonArrayCount == 7)
+    #expect(todo("journal", "--json").jsonArrayCount == 7)
     todo("undo").expectSuccess()
     #expect(jsonStrings(try todo.task(2)["tags"]) == [])
     todo("undo").expectSuccess()
@@ -130,12 +130,12 @@ import Testing
     let update = #"{"uuid":"\#(uuid)","description":"Renamed by TW","status":"pending","entry":"20261121T093000Z","modified":"20261122T100000Z","ticket":"T-1"}"#
     todo("import", "-", "--format", "taskwarrior", stdin: update + "\n").expectSuccess()
     #expect(try todo.task(1)["title"] as? String == "Renamed by TW")
-    #expect(todo("history", "--json").jsonArrayCount == 8)
+    #expect(todo("journal", "--json").jsonArrayCount == 8)
     todo("undo").expectSuccess()
     #expect(try todo.task(1)["title"] as? String == "Schema three task")
     #expect(jsonStrings(try todo.task(1)["tags"]) == ["old"])
     #expect(!todo("export", "--format", "taskwarrior", "1").stdout.contains("T-1"))
-    #expect(todo("history", "--json").jsonArrayCount == 7)
+    #expect(todo("journal", "--json").jsonArrayCount == 7)
     todo("undo").expectSuccess()
     #expect(todo.ids("status:all").count == 4)
     // The old steps still undo: done 2 (and the instance it created), then start 3.
@@ -243,7 +243,7 @@ import Testing
     let tasks = try todo("list", "status:all", "--sort", "id", "--json").jsonArray()
     #expect(tasks.map { $0["title"] as? String } == ["Schema four task", "From the phone", "Done one"])
     #expect(tasks.map { $0["status"] as? String } == ["pending", "pending", "done"])
-    #expect(todo("history", "--json").jsonArrayCount == 5)
+    #expect(todo("journal", "--json").jsonArrayCount == 5)
     let server = try RadicaleServer()
     try server.makeCollection("tasks")
     todo("sync", "--setup", server.url("/alice/tasks/")).expectSuccess()

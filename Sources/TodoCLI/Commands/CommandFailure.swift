@@ -60,7 +60,7 @@ enum CommandFailure: Error {
   var hint: String? {
     switch self {
     case .usage(let error): error.hint
-    case .domain(.nothingToUndo): "the journal is empty; 'todo history' lists what can be undone"
+    case .domain(.nothingToUndo): "the journal is empty; 'todo journal' lists what can be undone"
     case .domain(.noMatch): "'todo list status:all' shows every task"
     case .domain(.selectionChanged): "run the command again to see the tasks it would change now"
     case .domain(.notFound): "'todo list status:all' shows every task with its id"

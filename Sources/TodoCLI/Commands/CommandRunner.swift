@@ -120,8 +120,10 @@ struct CommandRunner {
       try show(references, single: single)
     case .undo:
       try undo()
-    case .history(let limit):
-      try history(limit: limit)
+    case .journal(let limit):
+      try journal(limit: limit)
+    case .chart(let request):
+      try chart(request)
     case .check:
       try check()
     case .recover(let path):
@@ -507,7 +509,7 @@ struct CommandRunner {
     }
   }
 
-  private func history(limit: Int?) throws(CommandFailure) {
+  private func journal(limit: Int?) throws(CommandFailure) {
     let entries = try perform(TodoStore.history(limit: limit), access: .read)
     switch format {
     case .human:

@@ -67,6 +67,8 @@ struct ConfigKey: Sendable {
     keys += [
       ConfigKey(name: "hooks", defaultValue: "on", kind: .toggle, summary: "run the hooks in the hooks folder"),
       ConfigKey(
+        name: "calendar.weeknumbers", defaultValue: "off", kind: .toggle, summary: "week numbers beside the calendar's weeks"),
+      ConfigKey(
         name: "verbose", defaultValue: "on", kind: .text,
         summary: "the notes after done and delete: on, off (or nothing), or some of project,unwait"),
       ConfigKey(

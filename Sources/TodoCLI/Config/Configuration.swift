@@ -312,6 +312,8 @@ struct Configuration: Sendable {
   var trackingIsExclusive: Bool { settings["tracking.exclusive"].flatMap { Self.toggle($0.value) } ?? false }
   /// `search.case.sensitive`: whether `/regex/` in a filter tells upper from lower case.
   var searchIsCaseSensitive: Bool { settings["search.case.sensitive"].flatMap { Self.toggle($0.value) } ?? true }
+  /// `calendar.weeknumbers`: ISO week numbers beside the calendar's weeks.
+  var calendarWeekNumbers: Bool { settings["calendar.weeknumbers"].flatMap { Self.toggle($0.value) } ?? false }
   var hooksEnabled: Bool { settings["hooks"].flatMap { Self.toggle($0.value) } ?? true }
   /// The most bytes an import reads (`import.limit`, in MiB).
   var importLimit: Int { min(settings["import.limit"].flatMap { Int($0.value) } ?? 256, 1 << 30) << 20 }

@@ -39,8 +39,14 @@ enum Help {
       migrate taskwarrior            move over from Taskwarrior: settings and tasks
       sync [--setup URL]             sync with a CalDAV server through vdirsyncer
       undo                           revert the last command (all tasks it changed)
-      history [--limit N]            list the undo journal, newest first
+      journal [--limit N]            list the undo journal, newest first
       tags, projects, stats          summaries with counts
+      calendar [MONTHS] [filter]     month grids with the days tasks are due
+      agenda [day|week|N] [filter]   each day's tasks, at their times
+      burndown [daily|weekly|monthly]
+                                     pending, active and done over time
+      summary [filter]               projects as a tree: remaining, % done
+      history, ghistory [PERIOD]     tasks added, done, deleted per period
       count, ids, uuids [filter]     the number, ids or UUIDs of tasks
       _ids _uuids _get _unique _projects _tags
                                      the same for scripts ('help count')
@@ -654,14 +660,81 @@ enum Help {
 
       Revert the last command that changed tasks: all the tasks it changed, as
       one step (a bulk 'done 3-7' is undone at once). Run it again to go
-      further back; 'todo history' lists the steps. Undoing an add removes the
+      further back; 'todo journal' lists the steps. Undoing an add removes the
       task (its id is not reused). 'todo --dry-run undo' shows what it would do.
       """,
-    "history": """
-      Usage: todo history [--limit N]
+    "journal": """
+      Usage: todo journal [--limit N]
 
       The undo journal, newest first: when, what each command did and the
-      command as typed. --limit N (1 or more) shows the newest N.
+      command as typed. --limit N (1 or more) shows the newest N. It was
+      'todo history' before; that name is now Taskwarrior's report.
+      """,
+    "calendar": """
+      Usage: todo calendar [MONTHS] [FILTER] [--details]
+
+      Month grids from this month on, as many beside each other as the width
+      holds (MONTHS: 1 to 24; without it, the months of one row, at most 3).
+      Weeks start on week.start; calendar.weeknumbers=on adds ISO week numbers.
+      A day with pending tasks carries a mark: ! overdue, * due, ~ scheduled
+      (in colour too: color.overdue, color.today, color.scheduled); today is
+      drawn in color.calendar.today, or marked < without colour. --details
+      lists the tasks under the grid; --json gives the days and their ids.
+      The filter narrows the tasks (pending ones; the context applies).
+
+      Examples:
+        todo calendar 6
+        todo calendar project:work --details
+      """,
+    "agenda": """
+      Usage: todo agenda [day|week|N [days]] [FILTER]
+
+      One timeline from today, for a day, a week (the default) or N days (1 to
+      92): first what is overdue from before, then each day with its all-day
+      due and scheduled tasks at the top and timed ones at their time, the
+      free time between timed ones (an hour or more), active tasks marked and
+      today's time worked. --json gives the same as data.
+
+      Examples:
+        todo agenda day
+        todo agenda 14 days +work
+      """,
+    "burndown": """
+      Usage: todo burndown [daily|weekly|monthly] [FILTER] [--ascii]
+
+      A stacked bar for each day, week (the default) or month up to now, as
+      many as the width holds: the tasks done, active and pending at its end
+      (color.chart.done, .active, .pending; without colour, shades). Under
+      it, the tasks added and done per period and, at those rates, when the
+      pending ones would all be done. The filter selects tasks of any status;
+      a deleted task counts as pending until it was deleted. --ascii (or
+      TERM=dumb) draws with ASCII characters: X done, > active, + pending.
+      Taskwarrior's burndown.daily, .weekly and .monthly work too.
+      """,
+    "summary": """
+      Usage: todo summary [FILTER] [--ascii]
+
+      Every project with pending tasks, as a tree (a project counts its
+      sub-projects' tasks): remaining tasks, their average age, the percent
+      done (of pending and done tasks; deleted ones are not counted) and a
+      bar. Tasks without a project are "(none)".
+      """,
+    "history": """
+      Usage: todo history [daily|weekly|monthly|annual] [FILTER]
+             todo ghistory [daily|weekly|monthly|annual] [FILTER] [--ascii]
+
+      The tasks added, completed and deleted in each period (monthly unless
+      named) that saw any, with the net change and the average; ghistory
+      draws each period as a bar (color.chart.added, color.chart.done,
+      color.chart.deleted; + X - with --ascii). The filter selects tasks of any
+      status. A deleted task counts when it was last changed. Taskwarrior's
+      history.monthly, ghistory.annual, … work too. The undo journal is
+      'todo journal'.
+      """,
+    "ghistory": """
+      Usage: todo ghistory [daily|weekly|monthly|annual] [FILTER] [--ascii]
+
+      'todo history' as a chart: see 'todo help history'.
       """,
     "check": """
       Usage: todo check

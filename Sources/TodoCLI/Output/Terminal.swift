@@ -151,6 +151,7 @@ struct TextStyle: Sendable, Equatable {
   static let magenta = TextStyle(codes: 35)
   static let cyan = TextStyle(codes: 36)
   static let gray = TextStyle(codes: 90)
+  static let inverse = TextStyle(codes: 7)
 
   /// The words a style is written with in the configuration, and their SGR parameters.
   static let words: [(String, String)] = [
@@ -193,17 +194,28 @@ struct TextStyle: Sendable, Equatable {
     var deleted: TextStyle? = .gray
     var project: TextStyle? = .magenta
     var tag: TextStyle? = .cyan
+    var scheduled: TextStyle? = .blue
+    var calendarToday: TextStyle? = .inverse
+    var chartPending: TextStyle? = .red
+    var chartActive: TextStyle? = .yellow
+    var chartDone: TextStyle? = .green
+    var chartAdded: TextStyle? = .red
+    var chartDeleted: TextStyle? = .gray
 
     /// Each role's configuration name (after `color.`) and default, in that order.
     static let roles: [(String, String)] = [
       ("overdue", "bold red"), ("today", "yellow"), ("priority.H", "bold"), ("priority.M", "none"), ("priority.L", "dim"),
       ("active", "green"), ("done", "green"), ("deleted", "gray"), ("project", "magenta"), ("tag", "cyan"),
+      ("scheduled", "blue"), ("calendar.today", "inverse"), ("chart.pending", "red"), ("chart.active", "yellow"),
+      ("chart.done", "green"), ("chart.added", "red"), ("chart.deleted", "gray"),
     ]
 
     static var paths: [String: WritableKeyPath<Palette, TextStyle?>] {
       [
       "overdue": \.overdue, "today": \.today, "priority.H": \.high, "priority.M": \.medium, "priority.L": \.low,
       "active": \.active, "done": \.done, "deleted": \.deleted, "project": \.project, "tag": \.tag,
+      "scheduled": \.scheduled, "calendar.today": \.calendarToday, "chart.pending": \.chartPending,
+      "chart.active": \.chartActive, "chart.done": \.chartDone, "chart.added": \.chartAdded, "chart.deleted": \.chartDeleted,
       ]
     }
 

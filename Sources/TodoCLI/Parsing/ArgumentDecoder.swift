@@ -134,8 +134,14 @@ struct ArgumentDecoder {
       return .check
     case .recover:
       return try recoverCommand(tokens)
-    case .history:
-      return try historyCommand(tokens)
+    case .journal:
+      return try journalCommand(tokens)
+    case .calendar: return try chartRequest(.calendar, tokens)
+    case .agenda: return try chartRequest(.agenda, tokens)
+    case .burndown: return try chartRequest(.burndown, tokens)
+    case .summary: return try chartRequest(.summary, tokens)
+    case .history: return try chartRequest(.history, tokens)
+    case .ghistory: return try chartRequest(.ghistory, tokens)
     case .date:
       let words = tokens.map(\.text).filter { $0 != "--" }
       guard !words.isEmpty else { throw .missingArgument(command: "date", what: "a date expression such as friday or +3d") }
@@ -307,18 +313,18 @@ struct ArgumentDecoder {
     return .recover(path)
   }
 
-  /// `history [--limit N]`.
-  private mutating func historyCommand(_ tokens: [Token]) throws(UsageError) -> Command {
+  /// `journal [--limit N]`.
+  private mutating func journalCommand(_ tokens: [Token]) throws(UsageError) -> Command {
     var limit: Int?
     var reader = OptionReader(tokens: tokens[...], command: command)
     while let token = try reader.next() {
       switch token {
       case .option("--limit", let value): limit = try Self.positiveCount(value, option: "--limit")
       case .option(let name, _), .flag(let name): throw .unknownOption(name, suggestion: nil)
-      case .word(let word, _): throw .unexpectedArgument(command: "history", word: word)
+      case .word(let word, _): throw .unexpectedArgument(command: "journal", word: word)
       }
     }
-    return .history(limit: limit)
+    return .journal(limit: limit)
   }
 
   /// `count`, `ids`, `uuids`, `_ids`, `_uuids`: a filter, and how the tasks are given.

@@ -4,7 +4,8 @@
 /// all read from the declarations.
 enum CommandName: String, CaseIterable, Sendable {
   case add, log, duplicate, list, next, tree, waiting, show, why, update, append, prepend, done, reopen, delete, purge, note
-  case start, stop, timesheet, undo, history, tags, projects, stats, export, `import`, sync, date, help, shell
+  case start, stop, timesheet, undo, journal, tags, projects, stats, export, `import`, sync, date, help, shell
+  case calendar, agenda, burndown, summary, history, ghistory
   case config, context, edit, completions, check, recover, migrate
   /// Taskwarrior's helper commands, for scripts: the number of tasks a filter selects, their ids
   /// or UUIDs, one attribute of a task, the values an attribute takes.
@@ -106,7 +107,20 @@ extension CommandName {
     case .start, .stop, .edit: return D(ids: .named)
     case .timesheet: return D(ids: .inFilter, onlyReads: true, valueOptions: ["--since", "--until", "--by"])
     case .undo: return D()
-    case .history: return D(onlyReads: true, valueOptions: ["--limit"])
+    case .journal: return D(onlyReads: true, valueOptions: ["--limit"])
+    case .calendar: return D(ids: .inFilter, onlyReads: true, flagOptions: ["--details"])
+    case .agenda: return D(ids: .inFilter, onlyReads: true)
+    case .summary: return D(ids: .inFilter, onlyReads: true, flagOptions: ["--ascii"])
+    case .burndown:
+      return D(
+        taskwarriorNames: ["burndown.daily", "burndown.weekly", "burndown.monthly"], ids: .inFilter, onlyReads: true,
+        flagOptions: ["--ascii"])
+    case .history:
+      return D(taskwarriorNames: ["history.daily", "history.weekly", "history.monthly", "history.annual"], ids: .inFilter, onlyReads: true)
+    case .ghistory:
+      return D(
+        taskwarriorNames: ["ghistory.daily", "ghistory.weekly", "ghistory.monthly", "ghistory.annual"], ids: .inFilter,
+        onlyReads: true, flagOptions: ["--ascii"])
     case .tags, .projects, .stats: return D(onlyReads: true)
     case .export: return D(ids: .inFilter, valueOptions: ["--format", "--output", "--vdir"], flagOptions: ["--no-ids"])
     case .import: return D(valueOptions: ["--format", "--vdir"], flagOptions: ["--strict"])
@@ -137,19 +151,13 @@ enum GlobalOptionNames {
 enum TaskwarriorWords {
   static let equivalents: [String: String] = [
     "complete": "done", "finish": "done", "remove": "delete", "del": "delete", "version": "--version",
-    "summary": "projects", "calendar": "", "burndown": "", "burndown.daily": "", "burndown.weekly": "",
-    "burndown.monthly": "", "history.monthly": "", "history.annual": "", "ghistory": "", "ghistory.monthly": "",
-    "ghistory.annual": "", "timesheet.weekly": "timesheet", "long": "list", "minimal": "list",
+    "timesheet.weekly": "timesheet", "long": "list", "minimal": "list",
     "diagnostics": "check", "synchronize": "sync", "columns": "help reports", "commands": "help", "udas": "config",
     "reports": "help reports", "_show": "config", "execute": "", "logo": "", "news": "",
   ]
 
   /// Which of our issues builds what Taskwarrior has and we do not yet (shown in the hint).
   static let plannedIn: [String: String] = [
-    "calendar": "a calendar and an agenda are planned (issue 37); meanwhile: todo list due.before:eom",
-    "burndown": "a burndown report is planned (issue 37); meanwhile: todo stats",
-    "ghistory": "a history report is planned (issue 37); meanwhile: todo list status:done completed.after:som",
-    "history": "a history report is planned (issue 37); meanwhile: todo list status:done completed.after:som",
     "execute": "todo runs no commands of its own; use hooks ('todo help hooks')",
   ]
 }

@@ -46,7 +46,10 @@ enum Command: Equatable, Sendable {
   case delete(TodoFilter)
   case note(TaskReference, String)
   case undo
-  case history(limit: Int?)
+  /// `journal [--limit N]`: the undo steps, newest first.
+  case journal(limit: Int?)
+  /// `calendar`, `agenda`, `burndown`, `summary`, `history`, `ghistory`: reports to look at.
+  case chart(ChartRequest)
   /// `check`: SQLite's integrity check of the database file.
   case check
   /// `recover FILE`: what can be read of a damaged database, copied into a new file.
@@ -131,6 +134,27 @@ enum ContextRequest: Sendable, Equatable {
   case none
   case define(String, String)
   case delete(String)
+}
+
+/// A report drawn rather than listed.
+struct ChartRequest: Equatable, Sendable {
+  enum Kind: String, Sendable {
+    case calendar, agenda, burndown, summary, history, ghistory
+  }
+
+  var kind: Kind
+  /// The tasks it counts: the filter typed, narrowed by the active context.
+  var filter = TodoFilter()
+  /// `history`, `ghistory`, `burndown`: the length of a period.
+  var period = ChartPeriod.monthly
+  /// `calendar N`: how many months (nil: as many as fit beside each other, at most 3).
+  var months: Int?
+  /// `agenda`: how many days from today.
+  var days = 7
+  /// `calendar --details`: the tasks listed under the grid.
+  var details = false
+  /// `--ascii`: charts drawn with ASCII characters rather than Unicode blocks.
+  var ascii = false
 }
 
 /// What `timesheet` totals: the intervals of the tasks a filter selects, within a window.

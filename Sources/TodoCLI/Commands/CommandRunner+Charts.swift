@@ -1,0 +1,195 @@
+import TodoCore
+
+/// The reports people look at: `calendar`, `agenda`, `burndown`, `summary`, `history`,
+/// `ghistory`. TodoCore counts (`TodoStore.activity`, `.burndown`, `.summary`, `.datedTasks`);
+/// `ChartText` draws.
+extension CommandRunner {
+  func chart(_ request: ChartRequest) throws(CommandFailure) {
+    let width = session.terminalWidth ?? Terminal.defaultWidth
+    let ascii = request.ascii || session.environment["TERM"] == "dumb"
+    let chartText = ChartText(now: now, color: color, palette: configuration.palette, width: width, ascii: ascii)
+    switch request.kind {
+    case .summary: try summary(request, chartText)
+    case .history, .ghistory: try activity(request, chartText)
+    case .burndown: try burndown(request, chartText)
+    case .calendar: try calendar(request, chartText)
+    case .agenda: try agenda(request, chartText)
+    }
+  }
+
+  private func write(_ lines: [String]) {
+    for line in lines { output.write(line + "\n") }
+  }
+
+  private func summary(_ request: ChartRequest, _ chartText: ChartText) throws(CommandFailure) {
+    let projects = try perform(TodoStore.summary(request.filter, now: now), access: .read)
+    switch format {
+    case .human:
+      guard !projects.isEmpty else { return output.write("No pending tasks to sum up.\n") }
+      write(chartText.summary(projects))
+    case .json, .jsonLines:
+      writeJSONList(projects) { json, project in
+        json.object { json in
+          json.field("project", project.name.isEmpty ? nil : project.name)
+          json.field("pending", project.pending)
+          json.field("done", project.done)
+          json.field("average_age_seconds", Int(project.averageAge))
+          json.field("percent_done", project.percentDone)
+        }
+      }
+    }
+  }
+
+  private func activity(_ request: ChartRequest, _ chartText: ChartText) throws(CommandFailure) {
+    let history = try perform(TodoStore.activity(request.filter, by: request.period, now: now), access: .read)
+    switch format {
+    case .human:
+      guard !history.rows.isEmpty else { return output.write("No tasks to count.\n") }
+      write(request.kind == .history ? chartText.history(history) : chartText.graphicHistory(history))
+    case .json, .jsonLines:
+      writeJSON { json in
+        json.object { json in
+          json.field("period", history.period.rawValue)
+          json.key("rows")
+          json.array { json in
+            for row in history.rows {
+              json.object { json in
+                json.field("start", row.start.description)
+                json.field("added", row.added)
+                json.field("completed", row.completed)
+                json.field("deleted", row.deleted)
+                json.field("net", row.added - row.completed - row.deleted)
+              }
+            }
+          }
+        }
+      }
+    }
+  }
+
+  private func burndown(_ request: ChartRequest, _ chartText: ChartText) throws(CommandFailure) {
+    let count = ChartText.burndownPeriods(width: chartText.width)
+    let chart = try perform(TodoStore.burndown(request.filter, by: request.period, count: count, now: now), access: .read)
+    switch format {
+    case .human:
+      guard chart.rows.contains(where: { $0.pending + $0.active + $0.done > 0 }) else {
+        return output.write("No tasks to draw in these \(count) periods.\n")
+      }
+      write(chartText.burndown(chart))
+    case .json, .jsonLines:
+      writeJSON { json in
+        json.object { json in
+          json.field("period", chart.period.rawValue)
+          json.key("rows")
+          json.array { json in
+            for row in chart.rows {
+              json.object { json in
+                json.field("start", row.start.description)
+                json.field("pending", row.pending)
+                json.field("active", row.active)
+                json.field("done", row.done)
+              }
+            }
+          }
+          json.field("added", chart.added)
+          json.field("completed", chart.completed)
+          json.field("days", chart.days)
+          json.field("estimated_completion", chart.estimatedCompletion(now: now).map(Timestamp.rfc3339))
+        }
+      }
+    }
+  }
+
+  private func calendar(_ request: ChartRequest, _ chartText: ChartText) throws(CommandFailure) {
+    let weekNumbers = configuration.calendarWeekNumbers
+    let count = request.months ?? min(3, chartText.monthsPerLine(weekNumbers: weekNumbers))
+    var firstDays = [CalendarDay(year: chartText.today.year, month: chartText.today.month, day: 1)]
+    while firstDays.count < count { firstDays.append(ChartPeriod.monthly.next(after: firstDays[firstDays.count - 1])) }
+    let end = ChartPeriod.monthly.next(after: firstDays[firstDays.count - 1])
+    let tasks = try perform(
+      TodoStore.datedTasks(request.filter, from: firstDays[0].adding(days: -1).start, to: end.adding(days: 1).start, overdue: true, now: now),
+      access: .read)
+    let days = firstDays[0]...end.adding(days: -1)
+    let marks = ChartText.marks(tasks, today: chartText.today).filter { days.contains($0.key) }
+    let overdueBefore = tasks.filter { task in task.due.map { ChartText.day(of: $0) < days.lowerBound } ?? false }.count
+    switch format {
+    case .human:
+      write(chartText.calendar(firstDays, marks: marks, weekNumbers: weekNumbers))
+      if overdueBefore > 0 {
+        output.write(chartText.styled("\(overdueBefore) task\(overdueBefore == 1 ? " is" : "s are") overdue from before this calendar.", configuration.palette.overdue) + "\n")
+      }
+      if request.details, !tasks.isEmpty {
+        output.write("\n")
+        write(chartText.calendarDetails(tasks, within: days))
+      }
+    case .json, .jsonLines:
+      writeJSON { json in
+        json.object { json in
+          json.field("from", days.lowerBound.description)
+          json.field("to", days.upperBound.description)
+          json.field("today", chartText.today.description)
+          json.field("overdue_before", overdueBefore)
+          json.key("days")
+          json.array { json in
+            for (day, mark) in marks.sorted(by: { $0.key < $1.key }) {
+              json.object { json in
+                json.field("date", day.description)
+                for (key, ids) in [("overdue", mark.overdue), ("due", mark.due), ("scheduled", mark.scheduled)] {
+                  json.key(key)
+                  json.array { json in for id in ids { json.value(Int(id)) } }
+                }
+              }
+            }
+          }
+        }
+      }
+    }
+  }
+
+  private func agenda(_ request: ChartRequest, _ chartText: ChartText) throws(CommandFailure) {
+    let today = chartText.today
+    let end = today.adding(days: Int64(request.days))
+    let tasks = try perform(TodoStore.datedTasks(request.filter, from: today.adding(days: -1).start, to: end.adding(days: 1).start, overdue: true, now: now), access: .read)
+    var worked = request.filter
+    worked.defaultStatus = .all
+    let sheet = try perform(TodoStore.timesheet(worked, since: today.start, until: nil, by: .task, now: now), access: .read)
+    let agenda = Agenda(tasks: tasks, today: today, days: request.days, now: now, workedToday: sheet.totalSeconds)
+    switch format {
+    case .human:
+      write(chartText.agenda(agenda))
+    case .json, .jsonLines:
+      writeJSON { json in
+        json.object { json in
+          json.field("from", today.description)
+          json.field("to", end.adding(days: -1).description)
+          json.field("worked_today_seconds", Int(agenda.workedToday))
+          json.key("overdue")
+          json.array { json in for item in agenda.overdue { agendaItem(item, into: &json) } }
+          json.key("days")
+          json.array { json in
+            for day in agenda.days {
+              json.object { json in
+                json.field("date", day.description)
+                json.key("items")
+                json.array { json in for item in agenda.items[day] ?? [] { agendaItem(item, into: &json) } }
+              }
+            }
+          }
+        }
+      }
+    }
+  }
+
+  private func agendaItem(_ item: AgendaItem, into json: inout JSONWriter) {
+    json.object { json in
+      json.field("id", Int(item.task.id))
+      json.field("title", item.task.title)
+      json.field("kind", item.kind.rawValue)
+      json.field("date", item.day.description)
+      json.field("time", item.at.map(ChartText.clock))
+      json.field("at", item.at.map(Timestamp.rfc3339))
+      json.field("overdue", item.overdue)
+      json.field("active", item.task.active)
+    }
+  }
+}

@@ -701,7 +701,7 @@ import Testing
     let version = todo("--version")
     #expect(version.status == 0)
     #expect(version.stdout == "todo 0.1.0\n")
-    #expect(sameJSON(try todo("--version", "--json").jsonObject(), ["version": "0.1.0", "schema_version": 1]))
+    #expect(sameJSON(try todo("--version", "--json").jsonObject(), ["version": "0.1.0", "schema_version": 2]))
     // No database is created by help.
     #expect(!FileManager.default.fileExists(atPath: todo.databasePath))
   }

@@ -60,7 +60,7 @@ import Testing
     let parts: Set<String> = [
       "timestamp", "day", "taskDate", "uuid", "taskId", "note", "interval", "recurrence", "progress", "extra", "urgencyTerm",
       "timesheetRow", "syncConflict", "syncSkippedFile", "historyEntry", "contextEntry", "tagCount", "projectCount",
-      "syncConflictRecord", "dryRunTask", "rankedTask", "exportedTask",
+      "syncConflictRecord", "dryRunTask", "rankedTask", "exportedTask", "calendarDay", "agendaItem",
     ]
     #expect(definitions.subtracting(parts).subtracting(covered).isEmpty, "no case prints \(definitions.subtracting(parts).subtracting(covered).sorted())")
 

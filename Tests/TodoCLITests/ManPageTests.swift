@@ -16,7 +16,9 @@ import Testing
     "prepend", "done", "reopen", "delete", "rm", "purge", "note", "start", "stop", "timesheet", "undo", "journal",
     "calendar", "agenda", "burndown", "summary", "history", "ghistory", "tags", "projects", "stats", "export", "import", "migrate", "sync", "config", "context", "date", "completions", "check", "recover",
     "shell", "help", "count", "ids", "uuids", "_ids", "_uuids", "_get", "_unique", "_projects", "_tags", "info", "information",
-    "modify", "mod", "annotate", "denotate",
+    "modify", "mod", "annotate", "denotate", "burndown.daily", "burndown.weekly", "burndown.monthly", "history.daily",
+    "history.weekly", "history.monthly", "history.annual", "ghistory.daily", "ghistory.weekly", "ghistory.monthly",
+    "ghistory.annual",
   ]
 
   /// The sections a reader looks for, in the order the page gives them.

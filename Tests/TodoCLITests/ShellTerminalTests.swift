@@ -621,7 +621,7 @@ struct ShellTerminalTests {
       #expect(result.output.hasPrefix("Added task 1: a\nUndid: add a"), "\(result.output)")
       #expect(
         result.error
-          == "todo: error: line 4: nothing to undo\ntodo: hint: the journal is empty; 'history' lists what can be undone\n")
+          == "todo: error: line 4: nothing to undo\ntodo: hint: the journal is empty; 'journal' lists what can be undone\n")
     }
   }
 

@@ -91,7 +91,7 @@ extension ChartText {
       for item in items {
         if let at = item.at, let before = previous, at - before >= 3600 {
           let free = "free \(Self.clock(before))\(ascii ? "-" : "–")\(Self.clock(at)) (\(Timestamp.duration(at - before)))"
-          lines.append(styled(String(repeating: " ", count: 14) + (ascii ? "- " : "· ") + free, .dim))
+          lines.append(styled(String(repeating: " ", count: 12) + (ascii ? "- " : "· ") + free, .dim))
         }
         if let at = item.at { previous = at }
         lines.append(agendaLine(item, idWidth: idWidth, when: item.at.map(Self.clock) ?? "all day"))

@@ -80,14 +80,14 @@ extension ChartText {
       return "\(tenths / 10).\(tenths % 10)"
     }
     let since = chart.rows.first.map { $0.start.description } ?? ""
-    var lines = ["Added \(rate(chart.added)) a \(unit), done \(rate(chart.completed)) a \(unit), since \(since)."]
+    var text = "Added \(rate(chart.added)) a \(unit), done \(rate(chart.completed)) a \(unit), since \(since)."
     if chart.pendingNow == 0 {
-      lines.append("Nothing is pending.")
+      text += " Nothing is pending."
     } else if let end = chart.estimatedCompletion(now: now) {
-      lines.append("Estimated completion: \(CalendarDay.local(end)) (\(Timestamp.relative(end, now: now, past: .ago))).")
+      text += " Estimated completion: \(CalendarDay.local(end)) (\(Timestamp.relative(end, now: now, past: .ago)))."
     } else {
-      lines.append("Estimated completion: none at this rate (no more done than added).")
+      text += " Estimated completion: none at this rate (no more done than added)."
     }
-    return lines
+    return wrapped(text)
   }
 }

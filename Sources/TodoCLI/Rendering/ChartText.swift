@@ -108,11 +108,11 @@ struct ChartText {
   /// Added, completed, deleted and net per period, and their averages.
   func history(_ history: ActivityHistory) -> [String] {
     let labelWidth = max(Self.heading(history.period).count, 7, history.rows.map { Self.label($0.start, history.period).count }.max() ?? 0)
-    var lines = [styled(Self.left(Self.heading(history.period), labelWidth) + "  Added Completed Deleted    Net", .heading)]
+    var lines = [styled(Self.left(Self.heading(history.period), labelWidth) + " Added Completed Deleted   Net", .heading)]
     func line(_ label: String, _ added: Int, _ completed: Int, _ deleted: Int) -> String {
       let net = added - completed - deleted
-      return Self.left(label, labelWidth) + Self.right(String(added), 7) + Self.right(String(completed), 10)
-        + Self.right(String(deleted), 8) + Self.right(net > 0 ? "+\(net)" : String(net), 7)
+      return Self.left(label, labelWidth) + Self.right(String(added), 6) + Self.right(String(completed), 10)
+        + Self.right(String(deleted), 8) + Self.right(net > 0 ? "+\(net)" : String(net), 6)
     }
     for row in history.rows {
       lines.append(line(Self.label(row.start, history.period), row.added, row.completed, row.deleted))
@@ -178,7 +178,22 @@ struct ChartText {
     }
   }
 
+  /// Words filled into lines no wider than the width.
+  func wrapped(_ text: String) -> [String] {
+    var lines: [String] = []
+    var line = ""
+    for word in text.split(separator: " ") {
+      if !line.isEmpty && line.count + 1 + word.count > width {
+        lines.append(line)
+        line = ""
+      }
+      line += (line.isEmpty ? "" : " ") + word
+    }
+    if !line.isEmpty { lines.append(line) }
+    return lines
+  }
+
   func legend(_ parts: [(Part, String)]) -> String {
-    "Legend: " + parts.map { styled(mark($0.0) + mark($0.0), style($0.0)) + " " + $0.1 }.joined(separator: "  ")
+    parts.map { styled(mark($0.0) + mark($0.0), style($0.0)) + " " + $0.1 }.joined(separator: "  ")
   }
 }

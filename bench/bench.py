@@ -86,6 +86,42 @@ STATS_SQL = (
     "SELECT count(DISTINCT tag.name) FROM tag JOIN todo ON todo.id = tag.todo_id WHERE todo.status <> 'deleted'; "
     + PROJECTS_SQL
 )
+# The reports people look at, against the aggregate SQL that counts the same: `summary` sums per
+# project; `history` and `ghistory` group the tasks added, done and deleted per month; `burndown`
+# (weekly) groups the same events and the work intervals per week, from which its bars are made;
+# `calendar` (3 months) and `agenda` (7 days) read the pending tasks due or scheduled in their
+# range or overdue (and the agenda the time worked today).
+SUMMARY_SQL = (
+    f"SELECT coalesce(project, ''), sum(status = 'pending'), sum(status = 'done'), "
+    f"sum(CASE WHEN status = 'pending' THEN max({NOW_SECONDS} - created, 0) ELSE 0 END) FROM todo "
+    "WHERE status <> 'deleted' GROUP BY 1"
+)
+HISTORY_SQL = (
+    "SELECT strftime('%Y-%m', created, 'unixepoch'), count(*) FROM todo GROUP BY 1; "
+    "SELECT strftime('%Y-%m', coalesce(completed, modified), 'unixepoch'), count(*) FROM todo WHERE status = 'done' GROUP BY 1; "
+    "SELECT strftime('%Y-%m', modified, 'unixepoch'), count(*) FROM todo WHERE status = 'deleted' GROUP BY 1"
+)
+BURNDOWN_SQL = (
+    "SELECT created / 604800, count(*) FROM todo GROUP BY 1; "
+    "SELECT coalesce(completed, modified) / 604800, count(*) FROM todo WHERE status = 'done' GROUP BY 1; "
+    "SELECT modified / 604800, count(*) FROM todo WHERE status = 'deleted' GROUP BY 1; "
+    "SELECT started / 604800, count(*) FROM interval GROUP BY 1"
+)
+CALENDAR_START = NOW_SECONDS - 21 * 86400
+CALENDAR_SQL = (
+    "SELECT id, title, due, due_day, scheduled, scheduled_day FROM todo WHERE status = 'pending' AND "
+    f"((due >= {CALENDAR_START} AND due < {CALENDAR_START + 92 * 86400}) OR "
+    f"(scheduled >= {CALENDAR_START} AND scheduled < {CALENDAR_START + 92 * 86400}) OR due < {NOW_SECONDS}) "
+    "ORDER BY min(coalesce(due, scheduled), coalesce(scheduled, due)), id"
+)
+AGENDA_SQL = (
+    "SELECT id, title, due, due_day, scheduled, scheduled_day FROM todo WHERE status = 'pending' AND "
+    f"((due >= {NOW_SECONDS} AND due < {NOW_SECONDS + 7 * 86400}) OR "
+    f"(scheduled >= {NOW_SECONDS} AND scheduled < {NOW_SECONDS + 7 * 86400}) OR due < {NOW_SECONDS}) "
+    "ORDER BY min(coalesce(due, scheduled), coalesce(scheduled, due)), id; "
+    f"SELECT sum(min(coalesce(stopped, {NOW_SECONDS}), {NOW_SECONDS}) - max(started, {NOW_SECONDS - 34200})) FROM interval "
+    f"WHERE started < {NOW_SECONDS} AND coalesce(stopped, {NOW_SECONDS}) > {NOW_SECONDS - 34200}"
+)
 # What `todo add Benchmark task +bench` writes, as statements in one transaction.
 ADD_SQL = (
     "PRAGMA foreign_keys = ON; BEGIN IMMEDIATE; "
@@ -400,6 +436,18 @@ def main():
         for name, command, sql in [("tags", "tags", TAGS_SQL), ("projects", "projects", PROJECTS_SQL), ("stats", "stats", STATS_SQL)]:
             ours, reference = hyperfine([f"{todo} --db {path} {command}", f"sqlite3 {path} {quoted(sql)}"], runs, warmup)
             table.add(f"{name} vs minimal SQL", largest, ours, reference, budget(1.2))
+
+        # Each report at the largest size (100k in `make bench`), its output to a file.
+        report_size = "100k" if "100k" in sizes else largest
+        path = data[report_size]
+        for name, command, sql in [
+            ("summary", "summary", SUMMARY_SQL), ("history (monthly)", "history", HISTORY_SQL),
+            ("ghistory (monthly)", "ghistory", HISTORY_SQL), ("burndown (weekly)", "burndown", BURNDOWN_SQL),
+            ("calendar (3 months)", "calendar 3", CALENDAR_SQL), ("agenda (a week)", "agenda", AGENDA_SQL),
+        ]:
+            ours, reference = hyperfine([f"{todo} --db {path} {command}", f"sqlite3 {path} {quoted(sql)}"], runs, warmup)
+            table.add(f"{name} vs aggregate SQL", report_size, ours, reference, budget(1.5))
+        path = data[largest]
 
         for name, arguments in [("peak memory: list (table)", ["list"]), ("peak memory: list --jsonl status:all", ["list", "--jsonl", "status:all"])]:
             memory = peak_memory([todo, "--db", path] + arguments)

@@ -308,18 +308,23 @@ extension TodoStore {
     filter.defaultStatus = .pending
     let predicate = filter.predicate(now: now)
     return DataOperation { connection throws(DatabaseError) in
-      try connection.all(
+      // The few running intervals, once, rather than a look-up for every task.
+      var active = Set<Int64>()
+      try connection.query("SELECT todo_id FROM interval WHERE stopped IS NULL") { row throws(DatabaseError) in
+        active.insert(try row.integer(at: 0) ?? 0)
+      }
+      return try connection.all(
         """
-        SELECT todo.id, todo.title, todo.due, todo.due_day, todo.scheduled, todo.scheduled_day,
-          EXISTS (SELECT 1 FROM interval WHERE interval.todo_id = todo.id AND interval.stopped IS NULL)
+        SELECT todo.id, todo.title, todo.due, todo.due_day, todo.scheduled, todo.scheduled_day
         FROM todo WHERE todo.status = 'pending' AND ((todo.due >= ?1 AND todo.due < ?2)
           OR (todo.scheduled >= ?1 AND todo.scheduled < ?2) OR (?3 AND todo.due < ?4)) AND (\(predicate.sql))
         ORDER BY min(coalesce(todo.due, todo.scheduled), coalesce(todo.scheduled, todo.due)), todo.id
         """, [.integer(from), .integer(to), .integer(overdue ? 1 : 0), .integer(now)] + predicate.arguments
       ) { row throws(DatabaseError) in
-        DatedTask(
-          id: try row.integer(at: 0) ?? 0, title: try row.text(at: 1) ?? "", due: try Todo.date(row, at: 2),
-          scheduled: try Todo.date(row, at: 4), active: try row.integer(at: 6) == 1)
+        let id = try row.integer(at: 0) ?? 0
+        return DatedTask(
+          id: id, title: try row.text(at: 1) ?? "", due: try Todo.date(row, at: 2), scheduled: try Todo.date(row, at: 4),
+          active: active.contains(id))
       }
     }.mapError(TodoError.init)
   }

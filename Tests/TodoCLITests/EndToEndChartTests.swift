@@ -149,6 +149,36 @@ import Testing
     #expect(dumb.stdout.unicodeScalars.allSatisfy { $0.isASCII }, "\(dumb.stdout)")
   }
 
+  /// The same tasks in the real Taskwarrior (2.6): its `summary` and `history.monthly` count
+  /// what ours do (its average age uses its own clock, and counts closed tasks too: left out).
+  @Test func taskwarriorCountsTheSameTasksTheSame() throws {
+    let todo = try Self.chores()
+    let file = todo.folder.appendingPathComponent("tasks.json").path
+    #expect(todo("export", "status:all", "--format", "taskwarrior", "--output", file).status == 0)
+    let imported = todo.taskwarrior("tw", "import \(file)")
+    #expect(imported.status == 0, "\(imported)")
+    func rows(_ text: String, skipping: Int) -> [[String]] {
+      text.split(separator: "\n").dropFirst(skipping).map { $0.split(separator: " ").map(String.init) }.filter { !$0.isEmpty }
+    }
+    // Project, remaining and percent complete of each row.
+    let theirs = todo.taskwarrior("tw", "rc.color=off rc.detection=off rc.defaultwidth=120 summary")
+    #expect(theirs.status == 0, "\(theirs)")
+    let ourSummary = todo("summary", environment: ["COLUMNS": "120"])
+    func projects(_ lines: [[String]]) -> [[String]] {
+      lines.filter { $0.count >= 4 && $0[3].hasSuffix("%") }.map { [$0[0], $0[1], $0[3]] }
+    }
+    let theirProjects = projects(rows(theirs.stdout, skipping: 2))
+    #expect(theirProjects.count == 5, "\(theirs.stdout)")
+    #expect(projects(rows(ourSummary.stdout, skipping: 1)) == theirProjects, "ours:\n\(ourSummary.stdout)\ntheirs:\n\(theirs.stdout)")
+    // Added, completed, deleted and net per month.
+    let theirHistory = todo.taskwarrior("tw", "rc.color=off rc.detection=off rc.defaultwidth=120 history.monthly")
+    #expect(theirHistory.status == 0, "\(theirHistory)")
+    let counts = rows(theirHistory.stdout, skipping: 2).filter { $0.count >= 5 }.map { Array($0.suffix(4)) }
+    let ours = try #require(try todo("history", "--json").jsonObject()["rows"] as? [[String: Any]])
+    let ourCounts = ours.map { row in ["added", "completed", "deleted", "net"].map { String(row[$0] as? Int ?? -1) } }
+    #expect(Array(counts.prefix(3)) == ourCounts, "\(theirHistory.stdout)")
+  }
+
   @Test func anEmptyDatabaseSaysThereIsNothing() throws {
     let todo = try TodoSandbox()
     #expect(todo("summary").stdout == "No pending tasks to sum up.\n")

@@ -159,7 +159,7 @@ import Glibc
 
   @Test func undoWithAnEmptyJournal() throws {
     let todo = try TodoSandbox()
-    let lines = ["todo: error: nothing to undo", "todo: hint: the journal is empty; 'todo history' lists what can be undone"]
+    let lines = ["todo: error: nothing to undo", "todo: hint: the journal is empty; 'todo journal' lists what can be undone"]
     expectFailure(todo, ["undo"], status: 1, stderr: lines)
     // After undoing everything, the journal is empty again.
     todo.add("x")

@@ -4,6 +4,7 @@ import TodoCore
 /// `ghistory`. TodoCore counts (`TodoStore.activity`, `.burndown`, `.summary`, `.datedTasks`);
 /// `ChartText` draws.
 extension CommandRunner {
+  /// Counts what the report shows and draws it (or writes it as JSON).
   func chart(_ request: ChartRequest) throws(CommandFailure) {
     let width = session.terminalWidth ?? Terminal.defaultWidth
     let ascii = request.ascii || session.environment["TERM"] == "dumb"
@@ -68,12 +69,13 @@ extension CommandRunner {
   }
 
   private func burndown(_ request: ChartRequest, _ chartText: ChartText) throws(CommandFailure) {
-    let count = ChartText.burndownPeriods(width: chartText.width)
+    // As many periods as the width holds; in JSON, always those of 80 columns.
+    let count = ChartText.burndownPeriods(width: format == .human ? chartText.width : 80)
     let chart = try perform(TodoStore.burndown(request.filter, by: request.period, count: count, now: now), access: .read)
     switch format {
     case .human:
       guard chart.rows.contains(where: { $0.pending + $0.active + $0.done > 0 }) else {
-        return output.write("No tasks to draw in these \(count) periods.\n")
+        return output.write("No tasks to draw: none of them was pending or done in these periods.\n")
       }
       write(chartText.burndown(chart))
     case .json, .jsonLines:
@@ -93,6 +95,7 @@ extension CommandRunner {
           }
           json.field("added", chart.added)
           json.field("completed", chart.completed)
+          json.field("deleted", chart.deleted)
           json.field("days", chart.days)
           json.field("estimated_completion", chart.estimatedCompletion(now: now).map(Timestamp.rfc3339))
         }
@@ -107,11 +110,11 @@ extension CommandRunner {
     while firstDays.count < count { firstDays.append(ChartPeriod.monthly.next(after: firstDays[firstDays.count - 1])) }
     let end = ChartPeriod.monthly.next(after: firstDays[firstDays.count - 1])
     let tasks = try perform(
-      TodoStore.datedTasks(request.filter, from: firstDays[0].adding(days: -1).start, to: end.adding(days: 1).start, overdue: true, now: now),
+      TodoStore.datedTasks(request.filter, from: firstDays[0].adding(days: -2).start, to: end.adding(days: 2).start, overdue: true, now: now),
       access: .read)
     let days = firstDays[0]...end.adding(days: -1)
-    let marks = ChartText.marks(tasks, today: chartText.today).filter { days.contains($0.key) }
-    let overdueBefore = tasks.filter { task in task.due.map { ChartText.day(of: $0) < days.lowerBound } ?? false }.count
+    let marks = DayMarks.of(tasks, today: chartText.today).filter { days.contains($0.key) }
+    let overdueBefore = tasks.filter { task in task.due.map { $0.localDay < days.lowerBound } ?? false }.count
     switch format {
     case .human:
       write(chartText.calendar(firstDays, marks: marks, weekNumbers: weekNumbers))
@@ -149,7 +152,7 @@ extension CommandRunner {
   private func agenda(_ request: ChartRequest, _ chartText: ChartText) throws(CommandFailure) {
     let today = chartText.today
     let end = today.adding(days: Int64(request.days))
-    let tasks = try perform(TodoStore.datedTasks(request.filter, from: today.adding(days: -1).start, to: end.adding(days: 1).start, overdue: true, now: now), access: .read)
+    let tasks = try perform(TodoStore.datedTasks(request.filter, from: today.adding(days: -2).start, to: end.adding(days: 2).start, overdue: true, now: now), access: .read)
     var worked = request.filter
     worked.defaultStatus = .all
     let sheet = try perform(TodoStore.timesheet(worked, since: today.start, until: nil, by: .task, now: now), access: .read)
@@ -186,7 +189,7 @@ extension CommandRunner {
       json.field("title", item.task.title)
       json.field("kind", item.kind.rawValue)
       json.field("date", item.day.description)
-      json.field("time", item.at.map(ChartText.clock))
+      json.field("time", item.at.flatMap(ChartText.clock))
       json.field("at", item.at.map(Timestamp.rfc3339))
       json.field("overdue", item.overdue)
       json.field("active", item.task.active)

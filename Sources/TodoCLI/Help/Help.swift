@@ -687,10 +687,11 @@ enum Help {
         todo calendar project:work --details
       """,
     "agenda": """
-      Usage: todo agenda [day|week|N [days]] [FILTER]
+      Usage: todo agenda [day|week|N [days|weeks]] [FILTER] [--ascii]
 
-      One timeline from today, for a day, a week (the default) or N days (1 to
-      92): first what is overdue from before, then each day with its all-day
+      One timeline from today, for a day, a week (the default), N days or N
+      weeks (up to 92 days): first what is overdue from before, then each day
+      with its all-day
       due and scheduled tasks at the top and timed ones at their time, the
       free time between timed ones (an hour or more), active tasks marked and
       today's time worked. --json gives the same as data.
@@ -724,12 +725,12 @@ enum Help {
              todo ghistory [daily|weekly|monthly|annual] [FILTER] [--ascii]
 
       The tasks added, completed and deleted in each period (monthly unless
-      named) that saw any, with the net change and the average; ghistory
-      draws each period as a bar (color.chart.added, color.chart.done,
-      color.chart.deleted; + X - with --ascii). The filter selects tasks of any
-      status. A deleted task counts when it was last changed. Taskwarrior's
-      history.monthly, ghistory.annual, … work too. The undo journal is
-      'todo journal'.
+      named; day, week, month and year say the same) that saw any, with the
+      net change and the average; ghistory draws each period as a bar
+      (color.chart.added, color.chart.done, color.chart.deleted; + X - with
+      --ascii). The filter selects tasks of any status. A deleted task counts
+      when it was last changed. Taskwarrior's history.monthly,
+      ghistory.annual, … work too. The undo journal is 'todo journal'.
       """,
     "ghistory": """
       Usage: todo ghistory [daily|weekly|monthly|annual] [FILTER] [--ascii]

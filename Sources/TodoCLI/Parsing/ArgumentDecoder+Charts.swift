@@ -8,8 +8,10 @@ extension ArgumentDecoder {
   mutating func chartRequest(_ kind: ChartRequest.Kind, _ tokens: [Token]) throws(UsageError) -> Command {
     var request = ChartRequest(kind: kind)
     request.period = kind == .burndown ? .weekly : .monthly
+    var amount: String?
     if let spelling, let dot = spelling.firstIndex(of: "."), let period = ChartPeriod(rawValue: String(spelling[spelling.index(after: dot)...])) {
       request.period = period
+      amount = spelling
     }
     var words: [FilterWord] = []
     var leading = true
@@ -24,8 +26,15 @@ extension ArgumentDecoder {
       case .word(let word, let plain) where reader.position <= typedBefore:
         words.append(FilterWord(word, plain: plain, at: reader.position))
       case .word(let word, let plain):
-        if leading, !plain, try readLeading(word, into: &request) { continue }
+        if leading, !plain, try readLeading(word, into: &request, amount: &amount) { continue }
         leading = false
+        // `todo history +work monthly`, `todo agenda tomorrow`: a range word out of its place is
+        // never a search word.
+        if !plain, Self.chartRangeWords.contains(word.lowercased()) {
+          throw .invalid(
+            "'\(word)' is not a range 'todo \(kind.rawValue)' reads here; see 'todo help \(kind.rawValue)' "
+              + "(to search for the word, put it after --)")
+        }
         words.append(FilterWord(word, plain: plain, at: reader.position))
       }
     }
@@ -46,35 +55,75 @@ extension ArgumentDecoder {
     }
   }
 
+  /// Words that say how much a report shows: never search words in a report's filter.
+  static let chartRangeWords: Set<String> = [
+    "daily", "weekly", "monthly", "annual", "annually", "yearly", "day", "days", "week", "weeks", "month", "months",
+    "year", "years", "today", "tomorrow", "due", "y",
+  ]
+
   /// A word before the filter that says how much to show: a period, a number of months or days.
-  private func readLeading(_ word: String, into request: inout ChartRequest) throws(UsageError) -> Bool {
+  /// The range is said once (`agenda 3 days`, `agenda week`); what the report cannot take is an
+  /// error naming it.
+  private func readLeading(_ word: String, into request: inout ChartRequest, amount: inout String?) throws(UsageError) -> Bool {
     let lower = word.lowercased()
+    let name = request.kind.rawValue
+    func once(_ value: String) throws(UsageError) {
+      if let amount { throw .invalid("'\(name)' shows one range: '\(amount)' or '\(value)', not both") }
+      amount = value
+    }
     switch request.kind {
     case .history, .ghistory, .burndown:
-      guard let period = ChartPeriod(rawValue: lower) else { return false }
+      let synonyms: [String: ChartPeriod] = [
+        "day": .daily, "week": .weekly, "month": .monthly, "year": .annual, "yearly": .annual, "annually": .annual,
+      ]
+      guard let period = ChartPeriod(rawValue: lower) ?? synonyms[lower] else { return false }
       if request.kind == .burndown && period == .annual {
         throw .badValue(option: "burndown", value: word, reason: "use daily, weekly or monthly")
       }
+      try once(word)
       request.period = period
       return true
     case .calendar:
       guard Self.isNumber(word), let months = Int(word) else { return false }
       guard (1...24).contains(months) else { throw .badValue(option: "calendar", value: word, reason: "show 1 to 24 months") }
+      try once(word)
       request.months = months
       return true
     case .agenda:
-      switch lower {
-      case "day", "today": request.days = 1
-      case "week": request.days = 7
-      case "days" where request.days > 0: break
-      default:
-        guard Self.isNumber(word), let days = Int(word) else { return false }
-        guard (1...92).contains(days) else { throw .badValue(option: "agenda", value: word, reason: "show 1 to 92 days") }
-        request.days = days
-      }
-      return true
+      return try agendaRange(word, lower, into: &request, amount: &amount)
     case .summary:
       return false
     }
+  }
+
+  /// `agenda day|today|week|N|N days|N weeks`.
+  private func agendaRange(_ word: String, _ lower: String, into request: inout ChartRequest, amount: inout String?) throws(UsageError) -> Bool {
+    func once(_ value: String) throws(UsageError) {
+      if let amount { throw .invalid("'agenda' shows one range: '\(amount)' or '\(value)', not both") }
+      amount = value
+    }
+    switch lower {
+    // A unit after a number: `3 days`, `2 weeks`.
+    case "days", "day" where amount.map(Self.isNumber) == true, "weeks", "week" where amount.map(Self.isNumber) == true:
+      guard let count = amount.flatMap({ Int($0) }), Self.isNumber(amount ?? "") else {
+        throw .invalid("'\(word)' needs a number before it: 'todo agenda 3 \(lower)'")
+      }
+      let days = lower.hasPrefix("week") ? count * 7 : count
+      guard (1...92).contains(days) else { throw .badValue(option: "agenda", value: "\(count) \(lower)", reason: "show 1 to 92 days") }
+      request.days = days
+      amount = "\(count) \(lower)"
+    case "day", "today":
+      try once(word)
+      request.days = 1
+    case "week":
+      try once(word)
+      request.days = 7
+    default:
+      guard Self.isNumber(word), let days = Int(word) else { return false }
+      guard (1...92).contains(days) else { throw .badValue(option: "agenda", value: word, reason: "show 1 to 92 days") }
+      try once(word)
+      request.days = days
+    }
+    return true
   }
 }

@@ -109,7 +109,7 @@ extension CommandName {
     case .undo: return D()
     case .journal: return D(onlyReads: true, valueOptions: ["--limit"])
     case .calendar: return D(ids: .inFilter, onlyReads: true, flagOptions: ["--details"])
-    case .agenda: return D(ids: .inFilter, onlyReads: true)
+    case .agenda: return D(ids: .inFilter, onlyReads: true, flagOptions: ["--ascii"])
     case .summary: return D(ids: .inFilter, onlyReads: true, flagOptions: ["--ascii"])
     case .burndown:
       return D(

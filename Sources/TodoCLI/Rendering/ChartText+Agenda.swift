@@ -1,64 +1,5 @@
 import TodoCore
 
-/// One line of an agenda: a task due or scheduled on a day, at a time or all day.
-struct AgendaItem: Equatable {
-  enum Kind: String {
-    case due, scheduled
-  }
-
-  var task: DatedTask
-  var kind: Kind
-  var day: CalendarDay
-  /// The instant, for a timed date; nil all day.
-  var at: Int64?
-  /// Due before now.
-  var overdue: Bool
-}
-
-/// An agenda: what is overdue from before it, then each day's items.
-struct Agenda: Equatable {
-  var days: [CalendarDay]
-  var overdue: [AgendaItem]
-  var items: [CalendarDay: [AgendaItem]]
-  /// Time worked today on the tasks the filter selects, in seconds.
-  var workedToday: Int64
-
-  /// Sorts dated tasks into an agenda of `days` days from `today`: on each day, the all-day
-  /// items first, then the timed ones by time.
-  init(tasks: [DatedTask], today: CalendarDay, days count: Int, now: Int64, workedToday: Int64) {
-    days = (0..<count).map { today.adding(days: Int64($0)) }
-    overdue = []
-    items = [:]
-    self.workedToday = workedToday
-    let last = today.adding(days: Int64(count - 1))
-    for task in tasks {
-      for (kind, date) in [(AgendaItem.Kind.due, task.due), (.scheduled, task.scheduled)] {
-        guard let date else { continue }
-        let day = ChartText.day(of: date)
-        var at: Int64?
-        if case .instant(let instant) = date { at = instant }
-        let isOverdue = kind == .due && (at.map { $0 < now } ?? (day < today))
-        let item = AgendaItem(task: task, kind: kind, day: day, at: at, overdue: isOverdue)
-        if day < today {
-          if kind == .due { overdue.append(item) }
-        } else if day <= last {
-          items[day, default: []].append(item)
-        }
-      }
-    }
-    for day in items.keys {
-      items[day]?.sort { left, right in
-        switch (left.at, right.at) {
-        case (nil, nil): left.task.id < right.task.id
-        case (nil, _): true
-        case (_, nil): false
-        case (let l?, let r?): l != r ? l < r : left.task.id < right.task.id
-        }
-      }
-    }
-  }
-}
-
 extension ChartText {
   /// What is overdue first, then each day: all-day items at the top, timed ones at their time,
   /// the free time between timed items (an hour or more), active tasks marked, and today's time
@@ -69,7 +10,11 @@ extension ChartText {
     var lines: [String] = []
     if !agenda.overdue.isEmpty {
       lines.append(styled("Overdue", .heading))
-      for item in agenda.overdue { lines.append(agendaLine(item, idWidth: idWidth, when: Self.dayName(item.day))) }
+      for item in agenda.overdue {
+        // An overdue date of another year says which (`Dec 2025`, where `Fri 5 Dec` would mislead).
+        let when = item.day.year == today.year ? Self.dayName(item.day) : "\(Self.shortMonth(item.day.month)) \(item.day.year)"
+        lines.append(agendaLine(item, idWidth: idWidth, when: when))
+      }
     }
     var previousWasEmpty = false
     for day in agenda.days {
@@ -90,28 +35,31 @@ extension ChartText {
       var previous: Int64?
       for item in items {
         if let at = item.at, let before = previous, at - before >= 3600 {
-          let free = "free \(Self.clock(before))\(ascii ? "-" : "–")\(Self.clock(at)) (\(Timestamp.duration(at - before)))"
+          let free = "free \(Self.clock(before) ?? "")\(ascii ? "-" : "–")\(Self.clock(at) ?? "") (\(Timestamp.duration(at - before)))"
           lines.append(styled(String(repeating: " ", count: 12) + (ascii ? "- " : "· ") + free, .dim))
         }
         if let at = item.at { previous = at }
-        lines.append(agendaLine(item, idWidth: idWidth, when: item.at.map(Self.clock) ?? "all day"))
+        lines.append(agendaLine(item, idWidth: idWidth, when: item.at.flatMap(Self.clock) ?? "all day"))
       }
     }
     return lines
   }
 
-  /// `09:30`, local.
-  static func clock(_ instant: Int64) -> String {
-    Timestamp.localTimeOfDay(instant).map { String($0.prefix(5)) } ?? "--:--"
+  /// `09:30`, local; nil when the C library cannot say.
+  static func clock(_ instant: Int64) -> String? {
+    Timestamp.localTimeOfDay(instant).map { String($0.prefix(5)) }
   }
 
   private func agendaLine(_ item: AgendaItem, idWidth: Int, when: String) -> String {
     let whenWidth = 10
-    let kind = item.overdue ? "overdue" : item.kind.rawValue
     let kindStyle = item.overdue ? palette.overdue : item.kind == .due ? palette.today : palette.scheduled
-    let active = item.task.active ? " " + styled("(active)", palette.active) : ""
-    let activeWidth = item.task.active ? 9 : 0
-    let fixed = 2 + whenWidth + 2 + idWidth + 2 + 10 + activeWidth
+    let fixedWithoutMark = 2 + whenWidth + 2 + idWidth + 2 + 10
+    // The mark of a task being worked on, while the title keeps a few columns (else the kind
+    // column says it).
+    let marked = item.task.active && width - fixedWithoutMark - 9 >= 4
+    let active = marked ? " " + styled("(active)", palette.active) : ""
+    let kind = item.task.active && !marked ? "active" : item.overdue ? "overdue" : item.kind.rawValue
+    let fixed = fixedWithoutMark + (marked ? 9 : 0)
     return "  " + Self.left(when, whenWidth) + "  " + Self.right(String(item.task.id), idWidth) + "  "
       + styled(Self.left(kind, 9), kindStyle) + " " + Self.title(item.task.title, width - fixed) + active
   }

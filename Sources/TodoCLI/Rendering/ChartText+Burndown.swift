@@ -8,7 +8,8 @@ extension ChartText {
 
   /// How many periods a burndown shows at a width: as many as fit beside the axis.
   static func burndownPeriods(width: Int) -> Int {
-    max(4, (max(width, 40) - 7) / barSlot)
+    // The axis' numbers up to 7 digits, a space and the rule.
+    max(4, (max(width, 40) - 9) / barSlot)
   }
 
   /// Stacked bars (done at the bottom, then active, then pending), the periods under them, a
@@ -75,18 +76,20 @@ extension ChartText {
       case .monthly, .annual: (30.44, "month")
       }
     func rate(_ count: Int) -> String {
-      let perPeriod = Double(count) / max(chart.days, 1) * days
+      let perPeriod = chart.days > 0 ? Double(count) / chart.days * days : 0
       let tenths = Int((perPeriod * 10).rounded())
       return "\(tenths / 10).\(tenths % 10)"
     }
     let since = chart.rows.first.map { $0.start.description } ?? ""
-    var text = "Added \(rate(chart.added)) a \(unit), done \(rate(chart.completed)) a \(unit), since \(since)."
+    var text = "Added \(rate(chart.added)) a \(unit), done \(rate(chart.completed))"
+    if chart.deleted > 0 { text += ", deleted \(rate(chart.deleted))" }
+    text += " a \(unit), since \(since)."
     if chart.pendingNow == 0 {
       text += " Nothing is pending."
     } else if let end = chart.estimatedCompletion(now: now) {
       text += " Estimated completion: \(CalendarDay.local(end)) (\(Timestamp.relative(end, now: now, past: .ago)))."
     } else {
-      text += " Estimated completion: none at this rate (no more done than added)."
+      text += " Estimated completion: none at this rate (no more done or deleted than added)."
     }
     return wrapped(text)
   }

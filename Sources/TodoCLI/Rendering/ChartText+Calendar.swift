@@ -1,38 +1,6 @@
 import TodoCore
 
 extension ChartText {
-  /// What falls on one day of a calendar: the tasks overdue, due and scheduled then.
-  struct DayMarks: Equatable {
-    var overdue: [Int64] = []
-    var due: [Int64] = []
-    var scheduled: [Int64] = []
-
-    /// The mark after the day's number: `!` overdue, `*` due, `~` scheduled.
-    var mark: Character? {
-      !overdue.isEmpty ? "!" : !due.isEmpty ? "*" : !scheduled.isEmpty ? "~" : nil
-    }
-  }
-
-  /// The local day of a task's date.
-  static func day(of date: TaskDate) -> CalendarDay {
-    switch date {
-    case .day(let day): day
-    case .instant(let instant): CalendarDay.local(instant)
-    }
-  }
-
-  /// Each day's tasks: a due day before today is overdue.
-  static func marks(_ tasks: [DatedTask], today: CalendarDay) -> [CalendarDay: DayMarks] {
-    var marks: [CalendarDay: DayMarks] = [:]
-    for task in tasks {
-      if let due = task.due.map(day(of:)) {
-        if due < today { marks[due, default: DayMarks()].overdue.append(task.id) } else { marks[due, default: DayMarks()].due.append(task.id) }
-      }
-      if let scheduled = task.scheduled.map(day(of:)) { marks[scheduled, default: DayMarks()].scheduled.append(task.id) }
-    }
-    return marks
-  }
-
   /// The columns one month takes: seven days three wide, and the week number before them.
   static func monthWidth(weekNumbers: Bool) -> Int { 21 + (weekNumbers ? 3 : 0) }
 
@@ -128,10 +96,10 @@ extension ChartText {
   func calendarDetails(_ tasks: [DatedTask], within days: ClosedRange<CalendarDay>) -> [String] {
     var entries: [(day: CalendarDay, kind: String, task: DatedTask)] = []
     for task in tasks {
-      if let due = task.due.map(Self.day(of:)), due <= days.upperBound {
+      if let due = task.due?.localDay, due <= days.upperBound {
         entries.append((due, due < today ? "overdue" : "due", task))
       }
-      if let scheduled = task.scheduled.map(Self.day(of:)), days.contains(scheduled) { entries.append((scheduled, "scheduled", task)) }
+      if let scheduled = task.scheduled?.localDay, days.contains(scheduled) { entries.append((scheduled, "scheduled", task)) }
     }
     entries.sort { ($0.day, $0.task.id) < ($1.day, $1.task.id) }
     let idWidth = entries.map { String($0.task.id).count }.max() ?? 1

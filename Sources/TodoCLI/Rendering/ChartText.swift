@@ -108,11 +108,20 @@ struct ChartText {
   /// Added, completed, deleted and net per period, and their averages.
   func history(_ history: ActivityHistory) -> [String] {
     let labelWidth = max(Self.heading(history.period).count, 7, history.rows.map { Self.label($0.start, history.period).count }.max() ?? 0)
-    var lines = [styled(Self.left(Self.heading(history.period), labelWidth) + " Added Completed Deleted   Net", .heading)]
+    // Each column as wide as its header or its largest number, and a space.
+    func columnWidth(_ header: String, _ value: (ActivityHistory.Row) -> Int) -> Int {
+      max(header.count, history.rows.map { String(value($0)).count + 1 }.max() ?? 0) + 1
+    }
+    let widths = [
+      columnWidth("Added") { $0.added }, columnWidth("Completed") { $0.completed }, columnWidth("Deleted") { $0.deleted },
+      columnWidth("Net") { $0.added - $0.completed - $0.deleted },
+    ]
+    let header = zip(["Added", "Completed", "Deleted", "Net"], widths).map { Self.right($0, $1) }.joined()
+    var lines = [styled(Self.left(Self.heading(history.period), labelWidth) + header, .heading)]
     func line(_ label: String, _ added: Int, _ completed: Int, _ deleted: Int) -> String {
       let net = added - completed - deleted
-      return Self.left(label, labelWidth) + Self.right(String(added), 6) + Self.right(String(completed), 10)
-        + Self.right(String(deleted), 8) + Self.right(net > 0 ? "+\(net)" : String(net), 6)
+      return Self.left(label, labelWidth) + Self.right(String(added), widths[0]) + Self.right(String(completed), widths[1])
+        + Self.right(String(deleted), widths[2]) + Self.right(net > 0 ? "+\(net)" : String(net), widths[3])
     }
     for row in history.rows {
       lines.append(line(Self.label(row.start, history.period), row.added, row.completed, row.deleted))
@@ -129,7 +138,7 @@ struct ChartText {
     let labelWidth = history.rows.map { Self.label($0.start, period).count }.max() ?? 4
     let largest = history.rows.map { $0.added + $0.completed + $0.deleted }.max() ?? 1
     let numbersWidth = history.rows.map { "\($0.added)/\($0.completed)/\($0.deleted)".count }.max() ?? 5
-    let barWidth = max(width - labelWidth - numbersWidth - 3, 10)
+    let barWidth = max(width - labelWidth - numbersWidth - 3, 1)
     var lines: [String] = []
     for row in history.rows {
       // Rounded along the whole bar, so the parts add up to the total's length.
@@ -168,6 +177,7 @@ struct ChartText {
     }
   }
 
+  /// The colour a part is drawn in (`color.chart.*`).
   func style(_ part: Part) -> TextStyle? {
     switch part {
     case .added: palette.chartAdded
@@ -193,6 +203,7 @@ struct ChartText {
     return lines
   }
 
+  /// What each part's mark stands for, on one line.
   func legend(_ parts: [(Part, String)]) -> String {
     parts.map { styled(mark($0.0) + mark($0.0), style($0.0)) + " " + $0.1 }.joined(separator: "  ")
   }

@@ -59,6 +59,7 @@ public struct PeriodRange: Sendable, Equatable {
     self.init(period, from: first, through: day)
   }
 
+  /// The number of periods.
   public var count: Int { days.count }
 
   /// The period an instant falls in; nil before the first or after the last.
@@ -106,19 +107,20 @@ public struct Burndown: Sendable, Equatable {
 
   public var period: ChartPeriod
   public var rows: [Row]
-  /// Tasks added and tasks done from the first period's start until now.
+  /// Tasks added, done and deleted from the first period's start until now.
   public var added = 0
   public var completed = 0
+  public var deleted = 0
   /// Days from the first period's start until now.
   public var days = 0.0
   /// Pending now (active ones included).
   public var pendingNow: Int { rows.last.map { $0.pending + $0.active } ?? 0 }
 
-  /// When the pending tasks would all be done, at the rates of the chart's range (tasks done a
-  /// day less tasks added a day); nil when they do not converge.
+  /// When the pending tasks would all be done, at the rates of the chart's range (tasks done or
+  /// deleted a day, less tasks added a day); nil when they do not converge.
   public func estimatedCompletion(now: Int64) -> Int64? {
     guard days > 0 else { return nil }
-    let net = Double(completed - added) / days
+    let net = Double(completed + deleted - added) / days
     guard net > 0 else { return nil }
     let seconds = Double(pendingNow) / net * 86_400
     guard seconds < 1e11 else { return nil }
@@ -162,21 +164,29 @@ extension TodoStore {
       // (kind, instant): 0 added, 1 completed, 2 deleted.
       var events: [(Int, Int64)] = []
       var earliest = now
+      var latest = now
+      func add(_ kind: Int, _ instant: Int64) {
+        events.append((kind, instant))
+        earliest = min(earliest, instant)
+        latest = max(latest, instant)
+      }
       try connection.query(
         "SELECT todo.created, todo.status, coalesce(todo.completed, todo.modified), todo.modified FROM todo WHERE \(predicate.sql)",
         predicate.arguments
       ) { row throws(DatabaseError) in
         let created = try row.integer(at: 0) ?? 0
-        events.append((0, created))
-        earliest = min(earliest, created)
+        add(0, created)
+        // A deleted task counts as deleted when it was (last changed), done or not before, as
+        // Taskwarrior sets its end when it deletes.
         switch try row.text(at: 1) {
-        case "done": events.append((1, try row.integer(at: 2) ?? created))
-        case "deleted": events.append((2, try row.integer(at: 3) ?? created))
+        case "done": add(1, try row.integer(at: 2) ?? created)
+        case "deleted": add(2, try row.integer(at: 3) ?? created)
         default: break
         }
       }
       guard !events.isEmpty else { return ActivityHistory(period: period, rows: []) }
-      let range = PeriodRange(period, from: CalendarDay.local(max(earliest, 0)), through: CalendarDay.local(max(now, earliest)))
+      // Every event's period, the earliest (an imported task may end before it began) to the latest.
+      let range = PeriodRange(period, from: CalendarDay.local(max(earliest, 0)), through: CalendarDay.local(latest))
       var rows = range.days.map { ActivityHistory.Row(start: $0) }
       for (kind, instant) in events {
         guard let index = range.index(of: instant) else { continue }
@@ -219,8 +229,8 @@ extension TodoStore {
       var closed: [Int64: Int64] = [:]
       try connection.query(
         """
-        SELECT todo.id, todo.created, todo.status, CASE todo.status WHEN 'done' THEN coalesce(todo.completed, todo.modified)
-          WHEN 'deleted' THEN todo.modified END FROM todo WHERE \(predicate.sql)
+        SELECT todo.id, todo.created, todo.status, CASE todo.status WHEN 'pending' THEN NULL
+          ELSE coalesce(todo.completed, todo.modified) END, todo.modified FROM todo WHERE \(predicate.sql)
         """, predicate.arguments
       ) { row throws(DatabaseError) in
         let created = try row.integer(at: 1) ?? 0
@@ -232,11 +242,14 @@ extension TodoStore {
           open[shut] -= 1
         }
         if created >= start { result.added += 1 }
+        // A deleted task leaves the chart when it was done (if it was) or deleted.
         if let end {
           closed[try row.integer(at: 0) ?? 0] = end
           if try row.text(at: 2) == "done" {
             done[max(shut, opened)] += 1
             if end >= start { result.completed += 1 }
+          } else if try row.integer(at: 4) ?? end >= start {
+            result.deleted += 1
           }
         }
       }
@@ -295,12 +308,18 @@ extension TodoStore {
           totals[name, default: ProjectSummary(name: name)].pendingAge += age
         }
       }
-      return totals.values.filter { $0.pending > 0 }.sorted { $0.name < $1.name }
+      // By name part by part, so that a project's sub-projects come right after it
+      // (`home`, `home.garden`, `home-office`).
+      return totals.values.filter { $0.pending > 0 }.sorted {
+        $0.name.split(separator: ".").lexicographicallyPrecedes($1.name.split(separator: "."))
+      }
     }.mapError(TodoError.init)
   }
 
   /// The pending tasks a filter selects that are due or scheduled in `from..<to` (instants),
-  /// and, with `overdue`, those due before now; by date, then id.
+  /// and, with `overdue`, those due before now; by date, then id. An all-day date is stored as
+  /// the start of its day where it was set: a caller asking for days gives two days more either
+  /// side (time zones are at most 26 hours apart) and keeps the days it wants.
   public static func datedTasks(_ filter: TodoFilter, from: Int64, to: Int64, overdue: Bool, now: Int64)
     -> DataOperation<[DatedTask], TodoError>
   {

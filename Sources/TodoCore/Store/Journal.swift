@@ -6,7 +6,7 @@ public struct JournalEntry: Entity, Equatable {
   public var created: Int64 = 0
   /// The command line as typed (`done 3-7`).
   public var command = ""
-  /// What it did, for `history` (`completed 5 tasks`).
+  /// What it did, for `journal` (`completed 5 tasks`).
   public var summary = ""
   /// How many tasks it changed (read from `journal_change`; not a column of its own).
   public var changeCount = 0

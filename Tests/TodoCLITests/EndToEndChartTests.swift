@@ -179,6 +179,24 @@ import Testing
     #expect(Array(counts.prefix(3)) == ourCounts, "\(theirHistory.stdout)")
   }
 
+  /// A task made at midnight is the new day's; one a second before it, the old day's.
+  @Test func anEventAtMidnightIsTheNewDays() throws {
+    let todo = try TodoSandbox()
+    todo.environment["TZ"] = "UTC"
+    for (time, arguments) in [
+      ("2026-10-31T23:59:59Z", ["add", "Before"]), ("2026-11-01T00:00:00Z", ["add", "At"]), ("2026-11-02T00:00:00Z", ["done", "1"]),
+    ] {
+      #expect(todo.run(arguments, environment: ["TODO_NOW": time]).status == 0)
+    }
+    todo.environment["TODO_NOW"] = "2026-11-02T12:00:00Z"
+    let rows = try #require(try todo("history", "daily", "--json").jsonObject()["rows"] as? [[String: Any]])
+    #expect(rows.map { $0["start"] as? String } == ["2026-10-31", "2026-11-01", "2026-11-02"])
+    #expect(rows.map { [$0["added"], $0["completed"]].map { $0 as? Int } } == [[1, 0], [1, 0], [0, 1]])
+    let burndown = try #require(try todo("burndown", "daily", "--json").jsonObject()["rows"] as? [[String: Any]])
+    #expect(burndown.map { $0["start"] as? String } == ["2026-10-31", "2026-11-01", "2026-11-02"])
+    #expect(burndown.map { [$0["pending"], $0["done"]].map { $0 as? Int } } == [[1, 0], [2, 0], [1, 1]])
+  }
+
   @Test func anEmptyDatabaseSaysThereIsNothing() throws {
     let todo = try TodoSandbox()
     #expect(todo("summary").stdout == "No pending tasks to sum up.\n")

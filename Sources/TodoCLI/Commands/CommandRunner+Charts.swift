@@ -19,7 +19,10 @@ extension CommandRunner {
   }
 
   private func write(_ lines: [String]) {
-    for line in lines { output.write(line + "\n") }
+    for line in lines {
+      output.write(line)
+      output.write("\n")
+    }
   }
 
   private func summary(_ request: ChartRequest, _ chartText: ChartText) throws(CommandFailure) {

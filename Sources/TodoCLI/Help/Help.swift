@@ -690,11 +690,11 @@ enum Help {
       Usage: todo agenda [day|week|N [days|weeks]] [FILTER] [--ascii]
 
       One timeline from today, for a day, a week (the default), N days or N
-      weeks (up to 92 days): first what is overdue from before, then each day
-      with its all-day
-      due and scheduled tasks at the top and timed ones at their time, the
-      free time between timed ones (an hour or more), active tasks marked and
-      today's time worked. --json gives the same as data.
+      weeks (up to 92 days): first what is overdue from before (the 10 most
+      recent, and how many more), then each day with its all-day due and
+      scheduled tasks at the top and timed ones at their time, the free time
+      between timed ones (an hour or more), active tasks marked and today's
+      time worked. --json gives all of it as data.
 
       Examples:
         todo agenda day

@@ -1,16 +1,24 @@
 import TodoCore
 
 extension ChartText {
+  /// How many overdue items an agenda lists (the most recent); the rest are counted.
+  static let overdueShown = 10
+
   /// What is overdue first, then each day: all-day items at the top, timed ones at their time,
   /// the free time between timed items (an hour or more), active tasks marked, and today's time
   /// worked beside today.
   func agenda(_ agenda: Agenda) -> [String] {
-    let allItems = agenda.overdue + agenda.items.values.flatMap { $0 }
+    let allItems = agenda.overdue.suffix(Self.overdueShown) + agenda.items.values.flatMap { $0 }
     let idWidth = allItems.map { String($0.task.id).count }.max() ?? 1
     var lines: [String] = []
     if !agenda.overdue.isEmpty {
       lines.append(styled("Overdue", .heading))
-      for item in agenda.overdue {
+      // The most recent few: a long-neglected list must not push the days off the screen.
+      let hidden = agenda.overdue.count - Self.overdueShown
+      if hidden > 0 {
+        lines.append(styled("  \(hidden) more, older (todo list +OVERDUE lists them all)", .dim))
+      }
+      for item in agenda.overdue.suffix(Self.overdueShown) {
         // An overdue date of another year says which (`Dec 2025`, where `Fri 5 Dec` would mislead).
         let when = item.day.year == today.year ? Self.dayName(item.day) : "\(Self.shortMonth(item.day.month)) \(item.day.year)"
         lines.append(agendaLine(item, idWidth: idWidth, when: when))
@@ -60,7 +68,21 @@ extension ChartText {
     let active = marked ? " " + styled("(active)", palette.active) : ""
     let kind = item.task.active && !marked ? "active" : item.overdue ? "overdue" : item.kind.rawValue
     let fixed = fixedWithoutMark + (marked ? 9 : 0)
-    return "  " + Self.left(when, whenWidth) + "  " + Self.right(String(item.task.id), idWidth) + "  "
-      + styled(Self.left(kind, 9), kindStyle) + " " + Self.title(item.task.title, width - fixed) + active
+    // Built in place: an agenda of a long-neglected list has thousands of overdue lines.
+    var line = "  "
+    line.reserveCapacity(width + 48)
+    func pad(_ count: Int) { for _ in 0..<max(count, 0) { line += " " } }
+    line += when
+    pad(whenWidth - displayWidth(of: when) + 2)
+    let id = String(item.task.id)
+    pad(idWidth - id.utf8.count)
+    line += id
+    line += "  "
+    line += styled(kind, kindStyle)
+    pad(10 - kind.utf8.count)
+    let (title, titleWidth) = terminalTextAndWidth(item.task.title)
+    line += titleWidth <= width - fixed ? title : truncated(title, toWidth: width - fixed)
+    line += active
+    return line
   }
 }

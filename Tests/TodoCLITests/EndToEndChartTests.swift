@@ -197,6 +197,21 @@ import Testing
     #expect(burndown.map { [$0["pending"], $0["done"]].map { $0 as? Int } } == [[1, 0], [2, 0], [1, 1]])
   }
 
+  /// An agenda lists the most recent overdue tasks and counts the older ones; JSON has them all.
+  @Test func aLongOverdueListIsCountedNotListed() throws {
+    let todo = try TodoSandbox()
+    todo.environment["TZ"] = "UTC"
+    for day in 1...12 {
+      let due = "due:2026-10-\(day < 10 ? "0" : "")\(day)"
+      #expect(todo.run(["add", "Overdue \(day)", due], environment: ["TODO_NOW": "2026-09-01T09:00:00Z"]).status == 0)
+    }
+    todo.environment["TODO_NOW"] = Self.now
+    let lines = todo("agenda", "day").lines
+    #expect(lines.prefix(3) == ["Overdue", "  2 more, older (todo list +OVERDUE lists them all)", "  Sat 3 Oct    3  overdue   Overdue 3"], "\(lines)")
+    #expect(lines.filter { $0.contains("overdue   Overdue") }.count == 10)
+    #expect((try todo("agenda", "day", "--json").jsonObject()["overdue"] as? [[String: Any]])?.count == 12)
+  }
+
   @Test func anEmptyDatabaseSaysThereIsNothing() throws {
     let todo = try TodoSandbox()
     #expect(todo("summary").stdout == "No pending tasks to sum up.\n")

@@ -80,8 +80,10 @@ struct ChartText {
       lines.append(line)
     }
     let total = projects.first { $0.name.isEmpty }.map { _ in projects.count - 1 } ?? projects.count
-    lines.append("")
-    lines.append("\(total) project\(total == 1 ? "" : "s")")
+    if total > 0 {
+      lines.append("")
+      lines.append("\(total) project\(total == 1 ? "" : "s")")
+    }
     return lines
   }
 

@@ -275,7 +275,8 @@ extension TodoStore {
         let working = min(running.active, running.open)
         result.rows.append(Burndown.Row(start: range.days[index], pending: running.open - working, active: working, done: running.done))
       }
-      result.days = Double(max(now - start, 1)) / 86_400
+      // At least a day: rates over a few hours would claim a day's worth.
+      result.days = max(Double(now - start) / 86_400, 1)
       return result
     }.mapError(TodoError.init)
   }

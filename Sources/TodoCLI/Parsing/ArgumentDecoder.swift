@@ -78,15 +78,9 @@ struct ArgumentDecoder {
       return .config(try configRequest(tokens.map(\.text)))
     case .context:
       return .context(try contextRequest(tokens.map(\.text)))
-    case .edit:
-      guard tokens.count <= 1 else { throw .unexpectedArgument(command: "edit", word: tokens[1].text) }
-      return .edit(try oneReference(tokens.first, what: "the id of the task to edit"))
-    case .why:
-      guard tokens.count <= 1 else { throw .unexpectedArgument(command: "why", word: tokens[1].text) }
-      return .why(try oneReference(tokens.first, what: "the id of a task"))
-    case .start:
-      guard tokens.count <= 1 else { throw .unexpectedArgument(command: "start", word: tokens[1].text) }
-      return .start(try oneReference(tokens.first, what: "the id of the task to start"))
+    case .edit: return .edit(try onlyReference(tokens, what: "the id of the task to edit"))
+    case .why: return .why(try onlyReference(tokens, what: "the id of a task"))
+    case .start: return .start(try onlyReference(tokens, what: "the id of the task to start"))
     case .stop:
       guard tokens.count <= 1 else { throw .unexpectedArgument(command: "stop", word: tokens[1].text) }
       return .stop(tokens.isEmpty ? nil : try oneReference(tokens.first, what: "the id of the task to stop"))
@@ -136,12 +130,8 @@ struct ArgumentDecoder {
       return try recoverCommand(tokens)
     case .journal:
       return try journalCommand(tokens)
-    case .calendar: return try chartRequest(.calendar, tokens)
-    case .agenda: return try chartRequest(.agenda, tokens)
-    case .burndown: return try chartRequest(.burndown, tokens)
-    case .summary: return try chartRequest(.summary, tokens)
-    case .history: return try chartRequest(.history, tokens)
-    case .ghistory: return try chartRequest(.ghistory, tokens)
+    case .calendar, .agenda, .burndown, .summary, .history, .ghistory:
+      return try chartRequest(ChartRequest.Kind(rawValue: command.rawValue) ?? .summary, tokens)
     case .date:
       let words = tokens.map(\.text).filter { $0 != "--" }
       guard !words.isEmpty else { throw .missingArgument(command: "date", what: "a date expression such as friday or +3d") }
@@ -311,6 +301,12 @@ struct ArgumentDecoder {
     }
     if words.count > 1 { throw .unexpectedArgument(command: "recover", word: words[1]) }
     return .recover(path)
+  }
+
+  /// The one task a command takes (`edit 3`, `why 3`, `start 3`).
+  private func onlyReference(_ tokens: [Token], what: String) throws(UsageError) -> TaskReference {
+    guard tokens.count <= 1 else { throw .unexpectedArgument(command: command.rawValue, word: tokens[1].text) }
+    return try oneReference(tokens.first, what: what)
   }
 
   /// `journal [--limit N]`.

@@ -30,10 +30,13 @@ PIE ?=
 HOT_TEXT_ORDER = $(wildcard $(CURDIR)/bench/hot-text.order)
 HOT_TEXT_FLAGS = $(if $(HOT_TEXT_ORDER),-Xswiftc -Xfrontend -Xswiftc -function-sections -Xswiftc -use-ld=gold \
   -Xlinker --section-ordering-file -Xlinker $(HOT_TEXT_ORDER))
-RELEASE_FLAGS = -c release --static-swift-stdlib --disable-local-rpath $(STATIC_CXX_FLAGS) $(if $(PIE),,-Xlinker -no-pie) $(HOT_TEXT_FLAGS)
+RELEASE_CODEGEN_FLAGS = -c release --static-swift-stdlib --disable-local-rpath $(STATIC_CXX_FLAGS) $(HOT_TEXT_FLAGS)
+RELEASE_FLAGS = $(RELEASE_CODEGEN_FLAGS) $(if $(PIE),,-Xlinker -no-pie)
 # The release flags of the last release build. The compiler skips writing an object file whose
 # code did not change, and code generation options such as -function-sections do not count as a
-# change: when the flags change, the old objects are removed so that they are made again.
+# change: when the flags change, the old objects are removed so that they are made again. The
+# linker's -no-pie is not among them (Swift's code is position-independent either way): PIE=1
+# only links again.
 RELEASE_STAMP = .build/release-flags
 # The sqlite3 that SwiftPM asks pkg-config for, in release builds: the static archive's folder.
 RELEASE_ENV = $(if $(filter /%,$(STATIC_SQLITE_ARCHIVE)),PKG_CONFIG_PATH=$(STATIC_CXX_DIR))
@@ -44,7 +47,7 @@ BUILD_PACKAGES = libsqlite3-dev libedit-dev pkg-config
 TEST_PACKAGES = tmux mandoc sqlite3 hyperfine time python3 taskwarrior todotxt-cli todoman python3-icalendar radicale vdirsyncer curl zsh fish jq python3-jsonschema bash-completion
 BENCH_PACKAGES = sqlite3 hyperfine time python3 taskwarrior
 
-.PHONY: all build release hot-text static-cxx deps test-deps bench-deps run test test-tsan test-asan bench bench-quick install install-files uninstall fuzz clean
+.PHONY: all build build-info deb dist test-package package-deps release hot-text static-cxx deps test-deps bench-deps run test test-tsan test-asan bench bench-quick install install-files uninstall fuzz clean
 
 all: build
 
@@ -72,13 +75,23 @@ test-deps: deps
 bench-deps: deps
 	$(call ensure_packages,$(BENCH_PACKAGES))
 
-build: deps
+build: deps build-info
 	$(SWIFT) build
 
+# The commit the programs are built from, for `todo --version` (Sources/CBuildInfo): written
+# only when it changes, so that an unchanged tree rebuilds nothing. Outside git: none.
+BUILD_COMMIT_HEADER = Sources/CBuildInfo/include/todo-build-commit.h
+build-info:
+	@commit=$$(git rev-parse --short=7 HEAD 2>/dev/null || true); \
+	if [ -n "$$commit" ] && [ -n "$$(git status --porcelain --untracked-files=no 2>/dev/null)" ]; then commit="$$commit-dirty"; fi; \
+	line="#define TODO_BUILD_COMMIT \"$$commit\""; \
+	if [ -z "$$commit" ]; then rm -f $(BUILD_COMMIT_HEADER); \
+	elif [ "$$(cat $(BUILD_COMMIT_HEADER) 2>/dev/null)" != "$$line" ]; then echo "$$line" > $(BUILD_COMMIT_HEADER); fi
+
 # The optimised binary `make install` installs and `make bench` measures.
-release: deps static-cxx
-	@mkdir -p .build; if [ "$$(cat $(RELEASE_STAMP) 2>/dev/null)" != "$(RELEASE_FLAGS)" ]; then \
-	  rm -f .build/*/release/*.build/*.o; printf '%s\n' "$(RELEASE_FLAGS)" > $(RELEASE_STAMP); fi
+release: deps static-cxx build-info
+	@mkdir -p .build; if [ "$$(cat $(RELEASE_STAMP) 2>/dev/null)" != "$(RELEASE_CODEGEN_FLAGS)" ]; then \
+	  rm -f .build/*/release/*.build/*.o; printf '%s\n' "$(RELEASE_CODEGEN_FLAGS)" > $(RELEASE_STAMP); fi
 	@# A new order file is no input SwiftPM knows of: remove the programs so that they are linked again.
 	@if [ bench/hot-text.order -nt .build/release/todo ]; then rm -f .build/*/release/todo .build/*/release/todo-bench .build/*/release/todo-fuzz; fi
 	$(RELEASE_ENV) $(SWIFT) build $(RELEASE_FLAGS)
@@ -102,10 +115,11 @@ run: build
 
 # A tiny run of the benchmark script (no budgets) so that it cannot rot, then every test (last,
 # so that the test runner's summary closes the output).
-test: test-deps
+test: test-deps build-info
 	$(SWIFT) build
 	python3 bench/bench.py --smoke
 	$(SWIFT) test
+	$(MAKE) test-package
 
 test-tsan: test-deps
 	$(SWIFT) test --sanitize=thread --scratch-path .build-tsan
@@ -172,3 +186,35 @@ uninstall:
 
 clean:
 	rm -rf .build .build-tsan .build-asan .build-fuzz bench/data
+
+# Releases. The version is the program's own (Version.current in CommandRunner.swift), which
+# CHANGELOG.md has an entry for (a test checks).
+VERSION = $(shell sed -n 's/^  static let current = "\(.*\)"$$/\1/p' Sources/TodoCLI/Commands/CommandRunner.swift)
+DEB_ARCH = $(shell dpkg --print-architecture 2>/dev/null || echo amd64)
+DIST_ARCH = $(shell uname -m)
+PACKAGE_PACKAGES = dpkg-dev fakeroot lintian
+DIST = .build/dist
+
+package-deps: deps
+	$(call ensure_packages,$(PACKAGE_PACKAGES))
+
+# `make deb`: .build/dist/todo_VERSION_ARCH.deb, the release binary (stripped), the man page,
+# the completions of bash, zsh and fish, the JSON schema, the copyright and the changelog;
+# checked by lintian (no error, no warning). See packaging/deb.sh. Debian builds every program
+# position-independent (hardening: the loader places it at a random address), so the package's
+# binary is linked so too (PIE=1), at about half a millisecond of startup.
+deb: package-deps
+	$(MAKE) release PIE=1
+	sh packaging/deb.sh "$(VERSION)" "$(DEB_ARCH)" "$$($(RELEASE_ENV) $(SWIFT) build $(RELEASE_FLAGS) --show-bin-path)/todo" $(DIST)
+
+# `make dist`: .build/dist/todo-VERSION-linux-ARCH.tar.gz and its .sha256: the same files
+# (the same position-independent binary) and an install.sh that copies them under PREFIX. See
+# packaging/dist.sh.
+dist: deps
+	$(MAKE) release PIE=1
+	sh packaging/dist.sh "$(VERSION)" "$(DIST_ARCH)" "$$($(RELEASE_ENV) $(SWIFT) build $(RELEASE_FLAGS) --show-bin-path)/todo" $(DIST)
+
+# Part of `make test`: builds both, installs the package with dpkg and the tarball with its
+# install.sh, runs a round of commands, removes them and checks nothing is left.
+test-package: deb dist
+	sh packaging/test-package.sh "$(VERSION)" $(DIST)/todo_$(VERSION)_$(DEB_ARCH).deb $(DIST)/todo-$(VERSION)-linux-$(DIST_ARCH).tar.gz

@@ -21,6 +21,8 @@ let package = Package(
     ),
     // libedit, loaded with dlopen by the interactive shell only (see its header).
     .target(name: "CEditLine", linkerSettings: [.linkedLibrary("dl")]),
+    // The commit a build was made from, when `make` wrote it down (see its header).
+    .target(name: "CBuildInfo"),
     .target(name: "DataOperation", dependencies: ["CSQLite"], swiftSettings: crossModule),
     .target(name: "TodoCore", dependencies: ["DataOperation"], swiftSettings: crossModule),
     // The platform: paths, files written atomically and safely, locks, child processes (Glibc only).
@@ -30,7 +32,8 @@ let package = Package(
     // Sync: the vdir mirror, the three-way field merge, the sync state, driving vdirsyncer.
     .target(name: "TodoSync", dependencies: ["TodoInterchange", "TodoCore", "TodoSystem", "DataOperation"], swiftSettings: crossModule),
     .target(
-      name: "TodoCLI", dependencies: ["TodoCore", "TodoInterchange", "TodoSync", "TodoSystem", "DataOperation", "CEditLine"],
+      name: "TodoCLI",
+      dependencies: ["TodoCore", "TodoInterchange", "TodoSync", "TodoSystem", "DataOperation", "CEditLine", "CBuildInfo"],
       swiftSettings: crossModule),
     .executableTarget(name: "todo", dependencies: ["TodoCLI"]),
     // `make bench`'s helper: makes the benchmark databases and times the data layer.

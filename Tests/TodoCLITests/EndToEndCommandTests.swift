@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 
+@testable import TodoCLI
+
 /// Every command, in human and JSON form, run through the built binary. "Now" is Saturday
 /// 2026-11-21 09:30 UTC (TODO_NOW), so relative dates and times are exact.
 @Suite struct EndToEndCommandTests {
@@ -700,8 +702,13 @@ import Testing
     #expect(todo("-h").stdout == help.stdout)
     let version = todo("--version")
     #expect(version.status == 0)
-    #expect(version.stdout == "todo 0.1.0\n")
-    #expect(sameJSON(try todo("--version", "--json").jsonObject(), ["version": "0.1.0", "schema_version": 2]))
+    // The commit when `make` wrote it down (packaging/test-package.sh checks it is HEAD's).
+    #expect(version.stdout == "todo \(Version.current)" + (Version.commit.map { " (\($0))" } ?? "") + "\n")
+    #expect(version.stdout.hasPrefix("todo 0.3.0"))
+    #expect(
+      sameJSON(
+        try todo("--version", "--json").jsonObject(),
+        ["version": "0.3.0", "commit": Version.commit ?? NSNull(), "schema_version": 2] as [String: Any]))
     // No database is created by help.
     #expect(!FileManager.default.fileExists(atPath: todo.databasePath))
   }

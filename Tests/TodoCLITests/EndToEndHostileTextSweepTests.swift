@@ -103,7 +103,7 @@ import Testing
       ("journal", ["journal"]), ("history", ["history"]), ("ghistory", ["ghistory"]), ("summary", ["summary"]),
       ("calendar", ["calendar", "--details"]), ("agenda", ["agenda"]), ("burndown", ["burndown"]), ("tags", ["tags"]), ("projects", ["projects"]), ("stats", ["stats"]),
       ("config", ["config"]), ("context", ["context", "evil"]), ("NAME", ["evil"]), ("date", ["date", "tomorrow"]),
-      ("completions", ["completions", "bash"]), ("check", ["check"]), ("recover", ["recover", todo.databasePath, "--dry-run"]),
+      ("completions", ["completions", "bash"]), ("check", ["check"]), ("diag", ["diag"]), ("recover", ["recover", todo.databasePath, "--dry-run"]),
       ("help", ["help", "add"]), ("count", ["count"]), ("ids", ["ids"]), ("uuids", ["uuids"]), ("_ids", ["_ids"]),
       ("_get", ["_get", "1.title", "1.project", "1.tags", "1.notes"]), ("_unique", ["_unique", "project", "status:all"]),
       ("_projects", ["_projects"]), ("_tags", ["_tags"]), ("all", ["all"]), ("completed", ["completed"]),

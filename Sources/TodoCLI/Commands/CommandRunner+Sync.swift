@@ -33,6 +33,11 @@ extension CommandRunner {
     }
   }
 
+  /// Where sync keeps its vdir (for `diag`), and vdirsyncer's configuration.
+  var syncFolders: (vdir: String, vdirsyncerConfig: String)? {
+    SyncPaths(environment: session.environment).map { ($0.vdirRoot, $0.config) }
+  }
+
   /// vdirsyncer's full path, or a failure saying how to install it.
   private func vdirsyncerPath() throws(CommandFailure) -> String {
     guard let found = Subprocess.find("vdirsyncer", path: session.environment["PATH"] ?? "/usr/bin:/bin") else {

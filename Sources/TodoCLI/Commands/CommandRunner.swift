@@ -1,3 +1,4 @@
+import CBuildInfo
 import DataOperation
 import TodoCore
 
@@ -37,6 +38,8 @@ struct CommandRunner {
       try showHelp(topic)
     case .version:
       showVersion()
+    case .diag:
+      try diag()
     case .date(let expression):
       try showDate(expression)
     case .completions(let shell):
@@ -214,10 +217,11 @@ struct CommandRunner {
   }
 
   private func showVersion() {
-    guard format != .human else { return output.write("todo \(Version.current)\n") }
+    guard format != .human else { return output.write(Version.line + "\n") }
     writeJSON { json in
       json.object { json in
         json.field("version", Version.current)
+        json.field("commit", Version.commit)
         json.field("schema_version", Version.jsonSchema)
       }
     }
@@ -606,9 +610,17 @@ struct CommandRunner {
   }
 }
 
-/// The program's version.
+/// The program's version: semantic, kept here only (CHANGELOG.md has an entry for each; the
+/// Makefile reads it for packages).
 enum Version {
-  static let current = "0.1.0"
+  static let current = "0.3.0"
+  /// The git commit the build was made from (`make` writes it down), else nil.
+  static let commit: String? = {
+    let text = String(cString: todo_build_commit())
+    return text.isEmpty ? nil : text
+  }()
+  /// `todo 0.3.0 (3f2a1c9)`, or `todo 0.3.0` for a build outside git.
+  static var line: String { "todo \(current)" + (commit.map { " (\($0))" } ?? "") }
   /// The version of `docs/todo.schema.json`, the shape of every JSON object todo prints: it goes
   /// up when an object loses or changes a key (a new key alone also needs the schema changed,
   /// since its objects admit no other keys).

@@ -56,6 +56,7 @@ enum Help {
       date EXPR…                     show how a date expression is read
       completions bash|zsh|fish      print a Tab-completion script for that shell
       check                          check the database file for damage
+      diag                           version, commit, SQLite, schema and paths
       recover FILE                   copy what can be read of a damaged database
       shell                          interactive shell (line editing, completion)
       all, completed, active, blocked, blocking
@@ -80,7 +81,7 @@ enum Help {
                             see 'todo help config'
       --no-hooks            run no hooks (see 'todo help hooks')
       -h, --help            help; 'todo COMMAND --help' for one command
-      --version             the version
+      --version             the version (--verbose: 'todo diag')
     On a terminal, a change of more than 3 tasks chosen by a filter or a range
     (or of more than 1 chosen by search words) lists them and asks first.
     Settings: ${XDG_CONFIG_HOME:-~/.config}/todo/config ('todo help config').
@@ -746,6 +747,16 @@ enum Help {
       the file holds, which todo never makes (a trigger runs its own SQL when
       what it watches changes). Prints what it found; exit status 1 when the
       file is damaged or holds either. It only reads the file.
+      """,
+    "diag": """
+      Usage: todo diag             (also: todo --version --verbose)
+
+      What a bug report needs: the version and the commit it was built from,
+      the platform, the SQLite library, the database (its path, its schema
+      version and this program's, how many tasks and undo steps), and the
+      paths of the configuration, the hooks (how many), the sync folders and
+      the shell's history. It only reads, and makes no database. Taskwarrior's
+      'diagnostics' is the same.
       """,
     "recover": """
       Usage: todo recover FILE

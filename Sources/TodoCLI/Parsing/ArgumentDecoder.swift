@@ -123,9 +123,9 @@ struct ArgumentDecoder {
       case .stats: return .stats
       default: return .shell
       }
-    case .check:
+    case .check, .diag:
       if let extra = tokens.first { throw .unexpectedArgument(command: command.rawValue, word: extra.text) }
-      return .check
+      return command == .check ? .check : .diag
     case .recover:
       return try recoverCommand(tokens)
     case .journal:

@@ -5,7 +5,7 @@
 enum CommandName: String, CaseIterable, Sendable {
   case add, log, duplicate, list, next, tree, waiting, show, why, update, append, prepend, done, reopen, delete, purge, note
   case start, stop, timesheet, undo, journal, tags, projects, stats, export, `import`, sync, date, help, shell
-  case calendar, agenda, burndown, summary, history, ghistory
+  case calendar, agenda, burndown, summary, history, ghistory, diag
   case config, context, edit, completions, check, recover, migrate
   /// Taskwarrior's helper commands, for scripts: the number of tasks a filter selects, their ids
   /// or UUIDs, one attribute of a task, the values an attribute takes.
@@ -132,6 +132,7 @@ extension CommandName {
     // No hooks: settings and help are not task commands, and a broken hook must not stand
     // between a damaged file and its copy (`check`, `recover`).
     case .date, .help, .shell, .config, .context, .completions, .check, .recover: return D(runsHooks: false)
+    case .diag: return D(taskwarriorNames: ["diagnostics"], onlyReads: true, runsHooks: false)
     case .count, .ids, .uuids, .plainIDs, .plainUUIDs, .unique: return D(ids: .inFilter, onlyReads: true, listed: false)
     case .get: return D(onlyReads: true, listed: false)
     case .plainProjects, .plainTags: return D(onlyReads: true, listed: false)
@@ -152,7 +153,7 @@ enum TaskwarriorWords {
   static let equivalents: [String: String] = [
     "complete": "done", "finish": "done", "remove": "delete", "del": "delete", "version": "--version",
     "timesheet.weekly": "timesheet", "long": "list", "minimal": "list",
-    "diagnostics": "check", "synchronize": "sync", "columns": "help reports", "commands": "help", "udas": "config",
+"synchronize": "sync", "columns": "help reports", "commands": "help", "udas": "config",
     "reports": "help reports", "_show": "config", "execute": "", "logo": "", "news": "",
   ]
 

@@ -145,7 +145,11 @@ struct CommandParser {
     let wantsHelp = global.wantsHelp
     var rest = global.rest
     let commandLine = Self.quotedCommandLine(rest.map(\.text))
-    if global.wantsVersion { return Invocation(options: options, command: .version, commandLine: commandLine) }
+    if global.wantsVersion {
+      // `--version --verbose`: what `diag` prints.
+      let verbose = rest.contains { $0.text == "--verbose" }
+      return Invocation(options: options, command: verbose ? .diag : .version, commandLine: commandLine)
+    }
     // Stage 2: the command word, after a filter in Taskwarrior's order (`todo 1,3 done`,
     // `todo +errand list`, `todo project:home pri:H update due:fri`).
     var leadingFilter: [Token]?

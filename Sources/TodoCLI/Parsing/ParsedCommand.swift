@@ -62,6 +62,8 @@ enum Command: Equatable, Sendable {
   case completions(CompletionScript.Shell)
   case help(topic: String?)
   case version
+  /// `diag` (`--version --verbose`): the version, the commit, SQLite, the schema and the paths in use.
+  case diag
   case shell
   /// `update --series`: the tasks and their series' templates.
   case updateSeries(TodoFilter, TodoChanges)

@@ -79,14 +79,18 @@ build: deps build-info
 	$(SWIFT) build
 
 # The commit the programs are built from, for `todo --version` (Sources/CBuildInfo): written
-# only when it changes, so that an unchanged tree rebuilds nothing. Outside git: none.
+# only when it changes, and build_info.c touched so that it alone is compiled again. Outside a
+# git checkout of this tree (a source tarball, even one unpacked inside another repository): "".
 BUILD_COMMIT_HEADER = Sources/CBuildInfo/include/todo-build-commit.h
 build-info:
-	@commit=$$(git rev-parse --short=7 HEAD 2>/dev/null || true); \
-	if [ -n "$$commit" ] && [ -n "$$(git status --porcelain --untracked-files=no 2>/dev/null)" ]; then commit="$$commit-dirty"; fi; \
+	@commit=""; \
+	if [ "$$(git rev-parse --show-toplevel 2>/dev/null)" = "$(CURDIR)" ]; then \
+	  commit=$$(git rev-parse --short=7 HEAD 2>/dev/null || true); \
+	  if [ -n "$$commit" ] && [ -n "$$(git status --porcelain --untracked-files=no 2>/dev/null)" ]; then commit="$$commit-dirty"; fi; \
+	fi; \
 	line="#define TODO_BUILD_COMMIT \"$$commit\""; \
-	if [ -z "$$commit" ]; then rm -f $(BUILD_COMMIT_HEADER); \
-	elif [ "$$(cat $(BUILD_COMMIT_HEADER) 2>/dev/null)" != "$$line" ]; then echo "$$line" > $(BUILD_COMMIT_HEADER); fi
+	if [ "$$(cat $(BUILD_COMMIT_HEADER) 2>/dev/null)" != "$$line" ]; then \
+	  echo "$$line" > $(BUILD_COMMIT_HEADER); touch Sources/CBuildInfo/build_info.c; fi
 
 # The optimised binary `make install` installs and `make bench` measures.
 release: deps static-cxx build-info
@@ -113,8 +117,8 @@ static-cxx:
 run: build
 	@if [ -z "$(ARGS)" ]; then exec $(DEBUG_BIN) shell; else exec $(DEBUG_BIN) $(ARGS); fi
 
-# A tiny run of the benchmark script (no budgets) so that it cannot rot, then every test (last,
-# so that the test runner's summary closes the output).
+# A tiny run of the benchmark script (no budgets) so that it cannot rot, every test, then the
+# Debian package and the tarball made, installed, tried and removed (test-package).
 test: test-deps build-info
 	$(SWIFT) build
 	python3 bench/bench.py --smoke
@@ -190,9 +194,12 @@ clean:
 # Releases. The version is the program's own (Version.current in CommandRunner.swift), which
 # CHANGELOG.md has an entry for (a test checks).
 VERSION = $(shell sed -n 's/^  static let current = "\(.*\)"$$/\1/p' Sources/TodoCLI/Commands/CommandRunner.swift)
+ifeq ($(VERSION),)
+  $(error cannot read the version (Version.current) from Sources/TodoCLI/Commands/CommandRunner.swift)
+endif
 DEB_ARCH = $(shell dpkg --print-architecture 2>/dev/null || echo amd64)
 DIST_ARCH = $(shell uname -m)
-PACKAGE_PACKAGES = dpkg-dev fakeroot lintian
+PACKAGE_PACKAGES = dpkg-dev lintian
 DIST = .build/dist
 
 package-deps: deps
@@ -216,5 +223,7 @@ dist: deps
 
 # Part of `make test`: builds both, installs the package with dpkg and the tarball with its
 # install.sh, runs a round of commands, removes them and checks nothing is left.
-test-package: deb dist
+test-package:
+	$(MAKE) deb
+	$(MAKE) dist
 	sh packaging/test-package.sh "$(VERSION)" $(DIST)/todo_$(VERSION)_$(DEB_ARCH).deb $(DIST)/todo-$(VERSION)-linux-$(DIST_ARCH).tar.gz

@@ -2,8 +2,8 @@
 # make deb: OUT/todo_VERSION_ARCH.deb from the release binary, then lintian on it (no error, no
 # warning). Usage: deb.sh VERSION ARCH BINARY OUT
 set -eu
-version=$1 arch=$2 binary=$3 out=$4
-root=$(cd "$(dirname "$0")/.." && pwd)
+version=$1 arch=$2 binary=$(realpath "$3") out=$4
+root=$(CDPATH= cd -- "$(dirname "$0")/.." && pwd)
 umask 022
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
@@ -24,7 +24,7 @@ install -m 0644 "$root/docs/todo.schema.json" usr/share/todo/todo.schema.json
 install -m 0644 "$root/packaging/copyright" usr/share/doc/todo/copyright
 gzip -9n < "$root/CHANGELOG.md" > usr/share/doc/todo/NEWS.md.gz
 # A native package's changelog: this version, pointing at what changed.
-date=$(date -R -d "@$(git -C "$root" log -1 --format=%ct 2>/dev/null || date +%s)")
+date=$(TZ=UTC date -R -d "@$(git -C "$root" log -1 --format=%ct 2>/dev/null || date +%s)")
 printf 'todo (%s) unstable; urgency=medium\n\n  * Version %s: see /usr/share/doc/todo/NEWS.md.gz for what changed.\n\n -- %s  %s\n' \
   "$version" "$version" "$(sed -n 's/^Maintainer: //p' "$root/packaging/control")" "$date" | gzip -9n > usr/share/doc/todo/changelog.gz
 chmod 0644 usr/share/man/man1/todo.1.gz usr/share/bash-completion/completions/todo usr/share/zsh/vendor-completions/_todo \
@@ -32,7 +32,10 @@ chmod 0644 usr/share/man/man1/todo.1.gz usr/share/bash-completion/completions/to
 # Depends: what the binary still links (libc, libm), as dpkg-shlibdeps works it out.
 mkdir -p "$out/deb/shlibs/debian"
 printf 'Source: todo\n\nPackage: todo\nArchitecture: any\n' > "$out/deb/shlibs/debian/control"
-depends=$(cd "$out/deb/shlibs" && dpkg-shlibdeps -O "$stage/usr/bin/todo" | sed -n 's/^shlibs:Depends=//p')
+rm -f "$out/deb/substvars"
+(cd "$out/deb/shlibs" && dpkg-shlibdeps -T"$out/deb/substvars" "$stage/usr/bin/todo")
+depends=$(sed -n 's/^shlibs:Depends=//p' "$out/deb/substvars")
+[ -n "$depends" ] || { echo "deb.sh: dpkg-shlibdeps found no dependencies" >&2; exit 1; }
 size=$(du -sk --apparent-size usr | cut -f1)
 sed -e "s/@VERSION@/$version/" -e "s/@ARCH@/$arch/" -e "s/@DEPENDS@/$depends/" -e "s/@SIZE@/$size/" \
   "$root/packaging/control" > DEBIAN/control

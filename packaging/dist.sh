@@ -3,8 +3,8 @@
 # page, the completions, the JSON schema, README, CHANGELOG, LICENSE and install.sh.
 # Usage: dist.sh VERSION ARCH BINARY OUT
 set -eu
-version=$1 arch=$2 binary=$3 out=$4
-root=$(cd "$(dirname "$0")/.." && pwd)
+version=$1 arch=$2 binary=$(realpath "$3") out=$4
+root=$(CDPATH= cd -- "$(dirname "$0")/.." && pwd)
 umask 022
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
@@ -27,7 +27,9 @@ install -m 0755 "$root/packaging/install.sh" install.sh
 cd "$out/tar"
 # The same bytes from the same tree: names sorted, owners and times fixed.
 mtime=$(git -C "$root" log -1 --format=%ct 2>/dev/null || date +%s)
-tar --sort=name --owner=0 --group=0 --numeric-owner --mtime="@$mtime" -cf - "$name" | gzip -9n > "$out/$name.tar.gz"
+rm -f "$out/$name.tar" "$out/$name.tar.gz"
+tar --sort=name --owner=0 --group=0 --numeric-owner --mtime="@$mtime" -cf "$out/$name.tar" "$name"
+gzip -9n "$out/$name.tar"
 cd "$out"
 sha256sum "$name.tar.gz" > "$name.tar.gz.sha256"
 echo "built $out/$name.tar.gz"

@@ -3,7 +3,7 @@
 #   ./install.sh                     PREFIX=$HOME/.local ./install.sh
 #   ./install.sh --uninstall         removes exactly what it installs
 set -eu
-here=$(cd "$(dirname "$0")" && pwd)
+here=$(CDPATH= cd -- "$(dirname "$0")" && pwd)
 prefix=${PREFIX:-/usr/local}
 dest=${DESTDIR:-}$prefix
 files="bin/todo share/man/man1/todo.1 share/bash-completion/completions/todo share/zsh/site-functions/_todo

@@ -4,17 +4,26 @@
 # that nothing is left. Usage: test-package.sh VERSION DEB TARBALL
 set -eu
 version=$1 deb=$2 tarball=$3
-root=$(cd "$(dirname "$0")/.." && pwd)
+root=$(CDPATH= cd -- "$(dirname "$0")/.." && pwd)
 scratch=$(mktemp -d)
-trap 'rm -rf "$scratch"' EXIT
+installed=0
+# Whatever happens, the machine is left as it was: the package removed, the scratch folder gone.
+cleanup() {
+  if [ "$installed" = 1 ]; then dpkg --purge todo >/dev/null 2>&1 || true; fi
+  rm -rf "$scratch"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM HUP
 fail() { echo "test-package: $*" >&2; exit 1; }
 commit=$(git -C "$root" rev-parse --short=7 HEAD 2>/dev/null || true)
 
-# A round of commands, as a new user: a fresh HOME, a task added, listed, done, undone, a report.
+# A round of commands, as a new user: a fresh HOME (nothing of the caller's: no TODO_DB, no
+# XDG folders, no hooks), a task added, listed, done, undone, a report.
 round() {
   todo=$1
   home=$scratch/home-$2
   mkdir -p "$home"
+  unset TODO_DB TODO_CONFIG XDG_DATA_HOME XDG_CONFIG_HOME XDG_STATE_HOME
   line=$(HOME=$home "$todo" --version)
   case "$line" in
     "todo $version ($commit"*) ;;
@@ -36,11 +45,13 @@ if [ "$(id -u)" = 0 ]; then
   if dpkg -s todo >/dev/null 2>&1 || [ -e /usr/bin/todo ]; then
     fail "a todo is installed already (dpkg -s todo, /usr/bin/todo): this test installs and removes the package"
   fi
+  installed=1
   dpkg -i "$deb" >/dev/null
   round /usr/bin/todo deb
   man -w todo >/dev/null 2>&1 || [ -f /usr/share/man/man1/todo.1.gz ] || fail "the man page is not installed"
   [ -f /usr/share/bash-completion/completions/todo ] || fail "no bash completion"
   dpkg -r todo >/dev/null
+  installed=0
   for file in $files; do [ ! -e "$file" ] || fail "$file is left after dpkg -r"; done
   # No configuration files: removing it leaves nothing for a purge.
   dpkg -s todo >/dev/null 2>&1 && fail "dpkg still knows todo after dpkg -r: $(dpkg-query -W -f='${Status}' todo)"

@@ -48,6 +48,19 @@ public enum FileSystem {
     return stat(path, &status) == 0 && (status.st_mode & S_IFMT) == S_IFDIR
   }
 
+  /// The first `count` bytes of a regular file (fewer when it is shorter), or nil when it cannot
+  /// be read.
+  public static func prefix(of path: String, count: Int) -> [UInt8]? {
+    guard isRegularFile(path) else { return nil }
+    let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+    guard descriptor >= 0 else { return nil }
+    defer { close(descriptor) }
+    var bytes = [UInt8](repeating: 0, count: count)
+    let read = bytes.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, count) }
+    guard read >= 0 else { return nil }
+    return Array(bytes.prefix(read))
+  }
+
   /// True when a file (or anything) exists at `path`.
   public static func exists(_ path: String) -> Bool {
     access(path, F_OK) == 0

@@ -4,8 +4,10 @@ import Testing
 @testable import TodoCLI
 
 /// Versions: the one in the code has its CHANGELOG entry, and a database made by every released
-/// version (Fixtures/made-by-VERSION.db, each made by that version's own binary with
-/// the same commands: packaging/make-fixture.sh) opens in this one with its tasks and undo steps.
+/// version (Fixtures/made-by-VERSION.db, each made by that version's own binary with the same
+/// commands: packaging/make-fixture.sh) opens in this one with its tasks and undo steps. The
+/// versions before 0.3.0 were named after the fact: 0.2.0 is commit cdc516e (whose binary still
+/// called itself 0.1.0), the last of the second wave; 0.1.0 is 22b6dc2.
 @Suite struct ReleaseTests {
   static func changelog() throws -> String {
     try String(contentsOf: ManPageTests.repositoryRoot().appendingPathComponent("CHANGELOG.md"), encoding: .utf8)

@@ -12,7 +12,21 @@ extension CommandRunner {
     let environment = session.environment
     let database = FileSystem.databasePath(option: invocation.options.databasePath, environment: environment)?.path
     let exists = session.databaseExists(path: invocation.options.databasePath)
-    let facts = try perform(TodoStore.diagnostics(), access: exists ? .read : .dryRun)
+    // Only read: the file's own schema version from its header (bytes 60-63 of an SQLite file),
+    // the rest in a transaction rolled back, which neither upgrades nor changes the file. A file
+    // that cannot be read (a newer todo's, another program's) is reported, not a failure.
+    let header = database.flatMap { FileSystem.prefix(of: $0, count: 100) }
+    let fileSchema = header.flatMap { bytes in
+      bytes.count == 100 && bytes.starts(with: Array("SQLite format 3\u{0}".utf8))
+        ? Int(bytes[60]) << 24 | Int(bytes[61]) << 16 | Int(bytes[62]) << 8 | Int(bytes[63]) : nil
+    }
+    var facts: DatabaseDiagnostics?
+    var problem: String?
+    do throws(CommandFailure) {
+      facts = try perform(TodoStore.diagnostics(), access: .dryRun)
+    } catch {
+      problem = error.message
+    }
     let config = Configuration.filePath(environment: environment)
     let hooks = Configuration.hooksFolder(environment: environment)
     let hookCount = hooks.flatMap { folder in try? FileSystem.files(in: folder, endingIn: "").get() }?.filter { $0.hasPrefix("on-") }.count
@@ -24,14 +38,14 @@ extension CommandRunner {
       + withUnsafeBytes(of: system.machine) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
     switch format {
     case .human:
-      var rows: [(String, String)] = [("Version", Version.line), ("Platform", platform), ("SQLite", facts.sqliteVersion)]
+      var rows: [(String, String)] = [("Version", Version.line), ("Platform", platform), ("SQLite", facts?.sqliteVersion ?? "?")]
+      let counts = facts.map { "\($0.tasks) tasks, \($0.pending) pending, \($0.journalEntries) undo steps" }
       let databaseState =
-        exists
-        ? "schema \(facts.schemaVersion) (this todo makes \(facts.latestSchemaVersion)), \(facts.tasks) tasks, "
-          + "\(facts.pending) pending, \(facts.journalEntries) undo steps" : "not made yet"
+        !exists ? "not made yet"
+        : "schema \(fileSchema.map(String.init) ?? "?") (this todo makes \(Schema.latestVersion)), " + (counts ?? "cannot be read: \(problem ?? "")")
       rows.append(("Database", (database ?? "(no HOME)") + "\n  " + String(repeating: " ", count: 10) + databaseState))
-      rows.append(("Config", (config ?? "(no HOME)") + (config.map(FileSystem.exists) == true ? "" : " (none)")))
-      rows.append(("Hooks", (hooks ?? "(no HOME)") + (hookCount.map { " (\($0) hook\($0 == 1 ? "" : "s"))" } ?? " (none)")))
+      rows.append(("Config", config.map { $0 + (FileSystem.exists($0) ? "" : " (none)") } ?? "(no HOME)"))
+      rows.append(("Hooks", hooks.map { $0 + (hookCount.map { " (\($0) hook\($0 == 1 ? "" : "s"))" } ?? " (none)") } ?? "(no HOME)"))
       rows.append(("Vdir", folders?.vdir ?? "(no HOME)"))
       rows.append(("vdirsyncer", folders?.vdirsyncerConfig ?? "(no HOME)"))
       rows.append(("History", history ?? "(no HOME)"))
@@ -46,16 +60,17 @@ extension CommandRunner {
           json.field("commit", Version.commit)
           json.field("schema_version", Version.jsonSchema)
           json.field("platform", platform)
-          json.field("sqlite_version", facts.sqliteVersion)
+          json.field("sqlite_version", facts?.sqliteVersion)
           json.key("database")
           json.object { json in
             json.field("path", database)
             json.field("exists", exists)
-            json.field("schema_version", exists ? facts.schemaVersion : nil)
-            json.field("latest_schema_version", facts.latestSchemaVersion)
-            json.field("tasks", facts.tasks)
-            json.field("pending", facts.pending)
-            json.field("journal_entries", facts.journalEntries)
+            json.field("schema_version", exists ? fileSchema : nil)
+            json.field("latest_schema_version", Schema.latestVersion)
+            json.field("tasks", facts?.tasks)
+            json.field("pending", facts?.pending)
+            json.field("journal_entries", facts?.journalEntries)
+            json.field("problem", problem)
           }
           json.field("config", config)
           json.field("config_exists", config.map(FileSystem.exists) ?? false)

@@ -218,6 +218,9 @@ public enum Schema {
     """
 
   /// Every step, in order.
+  /// The schema version this program makes (and upgrades every older database to).
+  public static var latestVersion: Int { migrator.latestVersion }
+
   public static let migrator = Migrator([
     Migration(version: 1, sql: version1), Migration(version: 2, sql: version2), Migration(version: 3, sql: version3),
     Migration(version: 4, sql: version4), Migration(version: 5, sql: version5), Migration(version: 6, sql: version6),

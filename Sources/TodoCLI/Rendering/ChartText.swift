@@ -43,11 +43,6 @@ struct ChartText {
     String(repeating: " ", count: max(0, width - displayWidth(of: text))) + text
   }
 
-  /// Text padded on the right to a width.
-  static func left(_ text: String, _ width: Int) -> String {
-    text + String(repeating: " ", count: max(0, width - displayWidth(of: text)))
-  }
-
   /// A task's title made safe for the terminal and cut to a width.
   static func title(_ text: String, _ width: Int) -> String {
     truncated(terminalTextAndWidth(text).text, toWidth: width)
@@ -65,11 +60,11 @@ struct ChartText {
     let nameWidth = min(max(7, names.map { displayWidth(of: $0) }.max() ?? 0), width / 3)
     let fixed = nameWidth + 1 + 9 + 1 + 7 + 1 + 8
     let barWidth = min(30, width - fixed - 2)
-    var header = Self.left("Project", nameWidth) + " Remaining Avg age Complete"
+    var header = "Project".padding(toWidth: nameWidth) + " Remaining Avg age Complete"
     if barWidth >= 10 { header += "  0%" + String(repeating: " ", count: barWidth - 6) + "100%" }
     var lines = [styled(header, .heading)]
     for (project, name) in zip(projects, names) {
-      var line = Self.left(truncated(name, toWidth: nameWidth), nameWidth)
+      var line = truncated(name, toWidth: nameWidth).padding(toWidth: nameWidth)
       line += Self.right(String(project.pending), 10) + Self.right(Timestamp.days(UInt64(project.averageAge / 86_400)), 8)
       line += Self.right("\(project.percentDone)%", 9)
       if barWidth >= 10 {
@@ -119,10 +114,10 @@ struct ChartText {
       columnWidth("Net") { $0.added - $0.completed - $0.deleted },
     ]
     let header = zip(["Added", "Completed", "Deleted", "Net"], widths).map { Self.right($0, $1) }.joined()
-    var lines = [styled(Self.left(Self.heading(history.period), labelWidth) + header, .heading)]
+    var lines = [styled(Self.heading(history.period).padding(toWidth: labelWidth) + header, .heading)]
     func line(_ label: String, _ added: Int, _ completed: Int, _ deleted: Int) -> String {
       let net = added - completed - deleted
-      return Self.left(label, labelWidth) + Self.right(String(added), widths[0]) + Self.right(String(completed), widths[1])
+      return label.padding(toWidth: labelWidth) + Self.right(String(added), widths[0]) + Self.right(String(completed), widths[1])
         + Self.right(String(deleted), widths[2]) + Self.right(net > 0 ? "+\(net)" : String(net), widths[3])
     }
     for row in history.rows {
@@ -151,7 +146,7 @@ struct ChartText {
       bar += styled(String(repeating: mark(.completed), count: ends[1] - ends[0]), palette.chartDone)
       bar += styled(String(repeating: mark(.deleted), count: ends[2] - ends[1]), palette.chartDeleted)
       lines.append(
-        Self.left(Self.label(row.start, period), labelWidth) + " " + bar + String(repeating: " ", count: barWidth - ends[2] + 1)
+        Self.label(row.start, period).padding(toWidth: labelWidth) + " " + bar + String(repeating: " ", count: barWidth - ends[2] + 1)
           + "\(row.added)/\(row.completed)/\(row.deleted)")
     }
     lines.append("")

@@ -270,7 +270,20 @@ public enum ICalendar {
     todo.intervals = own.intervals
     notes = own.notes
     extras += own.extras
-    kept += component.components.flatMap(\.lines)
+    // Alarms todo models become reminders; every other sub-component is kept as it came.
+    var acknowledged: [Int64: Int64] = [:]
+    var alarms: [String] = []
+    for sub in component.components {
+      guard let (reminder, ack) = reminder(from: sub, due: todo.due, scheduled: todo.scheduled, zones: zones) else {
+        kept += sub.lines
+        continue
+      }
+      if !todo.reminders.contains(reminder) { todo.reminders.append(reminder) }
+      // The alarm as it came, written back while the reminder is the same (see `writeAlarm`).
+      alarms.append(([reminder.text] + sub.lines).joinedText("\n"))
+      if let ack, let fire = reminder.fire(due: todo.due, scheduled: todo.scheduled) { acknowledged[fire] = ack }
+    }
+    if !alarms.isEmpty { extras.append(TaskExtra(format: "ical", name: "alarms", value: alarms.joinedText("\n\n"))) }
     extras += timesAsWritten(component, zoneLines: zoneLines)
     // Identity: the UID, or, for a to-do without one, a UUID derived from its content.
     let identity = uid ?? component.lines.joinedText("\n")
@@ -321,7 +334,9 @@ public enum ICalendar {
     if !kept.isEmpty { extras.append(TaskExtra(format: "ical", name: "properties", value: kept.joinedText("\n"))) }
     if !related.isEmpty { extras.append(TaskExtra(format: "ical", name: "related", value: related.joinedText("\n"))) }
     extras.sort { ($0.format, $0.name) < ($1.format, $1.name) }
-    return TaskRecord(todo: todo, extras: extras, line: component.line)
+    var record = TaskRecord(todo: todo, extras: extras, line: component.line)
+    record.acknowledged = acknowledged
+    return record
   }
 
   private static func notes(_ notes: [Note], description: String?, created: Int64, modified: Int64) -> [Note] {
@@ -590,7 +605,7 @@ public enum ICalendar {
       "\(property.name): time zone '\(ICalendarText.shown(zone))' is not known here, and the calendar has no VTIMEZONE for it")
   }
 
-  private static func instant(_ property: ContentLine, zones: [String: DefinedZone]) throws(InterchangeError) -> Int64 {
+  static func instant(_ property: ContentLine, zones: [String: DefinedZone]) throws(InterchangeError) -> Int64 {
     try date(property, zones: zones).sortInstant
   }
 
@@ -823,6 +838,12 @@ extension ICalendar {
       for item in record.extras where item.format != "ical" {
         writer.property(
           "X-TODO-EXTRA", [("X-TODO-FORMAT", item.format), ("X-TODO-NAME", item.name)], ICalendarText.escape(item.value))
+      }
+      let keptAlarms = ICalendar.keptAlarms(extra("alarms"))
+      for reminder in todo.reminders {
+        let fire = reminder.fire(due: todo.due, scheduled: todo.scheduled)
+        ICalendar.writeAlarm(
+          reminder, of: todo, acknowledged: fire.flatMap { record.acknowledged[$0] }, kept: keptAlarms[reminder.text], into: &writer)
       }
       // Kept lines: the to-do's own, its sub-components (VALARM), and its changed occurrences
       // (a VTODO with RECURRENCE-ID), which go after it, as the siblings RFC 5545 makes them.

@@ -117,6 +117,12 @@ public enum NativeJSON {
     todo.wait = try fields.date("wait")
     todo.scheduled = try fields.date("scheduled")
     todo.until = try fields.date("until")
+    for text in try fields.strings("remind") {
+      guard let reminder = Reminder(stored: text) else {
+        throw fields.error("\"remind\" has '\(text)', which is not a reminder (due-15min, scheduled-1h, due-1d@09:00, 2026-12-01T08:00:00Z)")
+      }
+      todo.reminders.append(reminder)
+    }
     todo.reason = try fields.string("reason")
     guard let created = try fields.instant("created") else { throw fields.error("the task has no \"created\" time") }
     todo.created = created

@@ -251,6 +251,15 @@ public enum Taskwarrior {
     todo.wait = try date(&fields, "wait")
     todo.scheduled = try date(&fields, "scheduled")
     todo.until = try date(&fields, "until")
+    // todo's reminders, as its export writes them (a `remind` of another kind stays the UDA it is).
+    if case .string(let text)? = fields.peek("remind") {
+      let parts = text.split(separator: ",").map(String.init)
+      let read = parts.compactMap(Reminder.init(stored:))
+      if !parts.isEmpty && read.count == parts.count {
+        _ = fields.take("remind")
+        todo.reminders = read
+      }
+    }
     todo.created = try instant(&fields, "entry") ?? now
     todo.modified = try instant(&fields, "modified") ?? todo.created
     let end = try instant(&fields, "end")
@@ -395,6 +404,8 @@ public enum Taskwarrior {
     add("wait", time(todo.wait))
     add("scheduled", time(todo.scheduled))
     add("until", time(todo.until))
+    // A user-defined attribute to Taskwarrior (`uda.remind.type=string` shows it there).
+    add("remind", Reminder.stored(todo.reminders))
     if todo.isActive, let start = todo.intervals.last?.started { add("start", formatTime(start)) }
     // An instance of a series with a due date, as Taskwarrior writes one: its template's UUID and
     // its place in the template's mask (see `templateLine`). Taskwarrior refuses `recur` without

@@ -73,6 +73,8 @@ public enum FieldMerge {
     Field(name: "wait", value: { $0.todo.wait?.text ?? "" }, copy: { $0.todo.wait = $1.todo.wait }),
     Field(name: "scheduled", value: { $0.todo.scheduled?.text ?? "" }, copy: { $0.todo.scheduled = $1.todo.scheduled }),
     Field(name: "until", value: { $0.todo.until?.text ?? "" }, copy: { $0.todo.until = $1.todo.until }),
+    Field(
+      name: "remind", value: { $0.todo.reminders.map(\.text).joinedText(",") }, copy: { $0.todo.reminders = $1.todo.reminders }),
     Field(name: "reason", value: { $0.todo.reason ?? "" }, copy: { $0.todo.reason = $1.todo.reason }),
     Field(name: "parent", value: { $0.todo.parentUUID ?? "" }, copy: { $0.todo.parentUUID = $1.todo.parentUUID }),
     Field(
@@ -114,6 +116,8 @@ public enum FieldMerge {
     let uuid = local.todo.uuid
     let remoteIsLater = remote.todo.modified > local.todo.modified
     var merged = local
+    // Deliveries are facts, not edits: what either side delivered stays delivered.
+    merged.acknowledged.merge(remote.acknowledged) { min($0, $1) }
     var outcome = MergeOutcome(record: local)
     func conflict(_ field: String, _ localValue: String, _ remoteValue: String) -> SyncSide {
       let side: SyncSide = remoteIsLater ? .remote : .local

@@ -143,9 +143,13 @@ public enum SyncEngine {
       }
 
       /// The item, or nil with the file reported as skipped.
+      // Reminders the other side delivered (ACKNOWLEDGED): recorded here whatever the merge keeps.
+      var acknowledged: [(uuid: String, fire: Int64, at: Int64)] = []
       func parsedOrSkipped(_ bytes: [UInt8], file: String) -> TaskRecord? {
         switch parse(bytes, file: file) {
-        case .success(let record): return record
+        case .success(let record):
+          acknowledged += record.acknowledged.map { (record.todo.uuid, $0.key, $0.value) }
+          return record
         case .failure(let skipped):
           report.skipped.append(skipped)
           if let uuid = skipped.taskUUID { knownTasks.insert(uuid) }
@@ -393,6 +397,7 @@ public enum SyncEngine {
       guard apply else { return report }
 
       // Apply: the tasks first (one undo step), then the files, then the state.
+      if !acknowledged.isEmpty { try TodoStore.acknowledge(acknowledged).run(connection) }
       if !imports.isEmpty {
         // Links to items that are not here stay RELATED-TO lines (they cannot be linked).
         let known = here.union(imports.map(\.todo.uuid))

@@ -320,7 +320,7 @@ struct LaunchedRun {
 let taskKeys: Set<String> = [
   "id", "uuid", "title", "status", "priority", "project", "tags", "due", "wait", "scheduled", "until", "reason",
   "created", "modified", "completed", "notes", "parent", "parent_id", "depends", "depends_ids", "recur", "progress",
-  "active", "intervals",
+  "active", "intervals", "remind",
 ]
 
 /// True for an all-day date: `2026-11-23`.

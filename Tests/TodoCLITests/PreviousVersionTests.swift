@@ -88,7 +88,7 @@ import Testing
     #expect(tasks[1]["until"] as? String == "2026-12-31")
     #expect(jsonStrings(tasks[1]["tags"]) == ["urgent"])
     #expect(tasks.allSatisfy { isJSONNull($0["recur"]) && isJSONNull($0["parent"]) && ($0["intervals"] as? [Any])?.isEmpty == true })
-    #expect(todo.shell("sqlite3 \"$TODO_DB\" 'PRAGMA user_version'").stdout == "8\n")
+    #expect(todo.shell("sqlite3 \"$TODO_DB\" 'PRAGMA user_version'").stdout == "9\n")
     // The old journal undoes: update 2 +urgent, then delete 3.
     #expect(todo("journal", "--json").jsonArrayCount == 7)
     todo("undo").expectSuccess()
@@ -122,7 +122,7 @@ import Testing
     #expect((tasks[3]["recur"] as? [String: Any])?["instance"] as? Int == 2)
     let tw = #"{"uuid":"aaaaaaaa-1111-4111-8111-111111111111","description":"From TW","status":"pending","entry":"20261120T100000Z","estimate":3}"#
     todo("import", "-", "--format", "taskwarrior", stdin: tw + "\n").expectSuccess()
-    #expect(todo.shell("sqlite3 \"$TODO_DB\" 'PRAGMA user_version'").stdout == "8\n")
+    #expect(todo.shell("sqlite3 \"$TODO_DB\" 'PRAGMA user_version'").stdout == "9\n")
     let exported = todo("export", "--format", "taskwarrior", "From")
     #expect(exported.stdout.contains(#""estimate":3"#), "\(exported)")
     // Task 1 updated from Taskwarrior with a field of its own, then undone: back as it was.
@@ -163,7 +163,7 @@ import Testing
     #expect((tasks[0]["notes"] as? [[String: Any]])?.first?["text"] as? String == "A note from schema five")
     #expect(tasks[1]["active"] as? Bool == true)
     #expect((tasks[2]["recur"] as? [String: Any])?["rule"] as? String == "weekly")
-    #expect(todo.shell("sqlite3 \"$TODO_DB\" 'PRAGMA user_version; PRAGMA integrity_check'").stdout == "8\nok\n")
+    #expect(todo.shell("sqlite3 \"$TODO_DB\" 'PRAGMA user_version; PRAGMA integrity_check'").stdout == "9\nok\n")
     todo("start", "1").expectSuccess()
     #expect(todo.ids("+ACTIVE") == [1, 2])
     todo("undo").expectSuccess()
@@ -193,7 +193,7 @@ import Testing
       "  2026-11-20 14:00 UTC  update 1 -home +house pri:M", "    priority: H → M; tags: +home → +house",
     ])
     #expect(todo("show", "2").lines.suffix(2) == ["  2026-11-20 13:00 UTC  done 2", "    status: pending → done"])
-    #expect(todo.shell("sqlite3 \"$TODO_DB\" 'PRAGMA user_version; PRAGMA integrity_check'").stdout == "8\nok\n")
+    #expect(todo.shell("sqlite3 \"$TODO_DB\" 'PRAGMA user_version; PRAGMA integrity_check'").stdout == "9\nok\n")
     #expect(todo.shell("sqlite3 \"$TODO_DB\" \"SELECT name FROM sqlite_master WHERE name = 'journal_change_by_todo'\"").stdout == "journal_change_by_todo\n")
     // The old journal still undoes, and a change made now joins the history.
     todo("undo").expectSuccess()
@@ -213,7 +213,7 @@ import Testing
     let fixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/made-by-schema-7.db")
     try FileManager.default.copyItem(atPath: fixture.path, toPath: todo.databasePath)
     #expect(try todo("list", "status:all", "--sort", "id", "--json").jsonArray().map { $0["status"] as? String } == ["done", "pending", "pending"])
-    #expect(todo.shell("sqlite3 \"$TODO_DB\" 'PRAGMA user_version; PRAGMA integrity_check'").stdout == "8\nok\n")
+    #expect(todo.shell("sqlite3 \"$TODO_DB\" 'PRAGMA user_version; PRAGMA integrity_check'").stdout == "9\nok\n")
     #expect(todo.shell("sqlite3 \"$TODO_DB\" \"SELECT count(*) FROM sqlite_master WHERE name = 'todo_one_pending_per_series'\"").stdout == "0\n")
     #expect(todo.shell("sqlite3 \"$TODO_DB\" \"SELECT name FROM sqlite_master WHERE name LIKE 'pending_link%' ORDER BY name\"").stdout == "pending_link\npending_link_by_uuid\n")
     let series = try #require((try todo.task(2)["recur"] as? [String: Any])?["series"] as? String)
@@ -248,7 +248,7 @@ import Testing
     try server.makeCollection("tasks")
     todo("sync", "--setup", server.url("/alice/tasks/")).expectSuccess()
     todo("sync").expectSuccess()
-    #expect(todo.shell("sqlite3 \"$TODO_DB\" 'PRAGMA user_version; PRAGMA integrity_check'").stdout == "8\nok\n")
+    #expect(todo.shell("sqlite3 \"$TODO_DB\" 'PRAGMA user_version; PRAGMA integrity_check'").stdout == "9\nok\n")
     #expect(server.items("tasks").count == 3)
     let phone = try #require(server.items("tasks").map(server.get).first { $0.contains("UID:phone-1@example.org") })
     #expect(phone.contains("X-APPLE-SORT-ORDER:42") && phone.contains("SUMMARY:From the phone"), "\(phone)")

@@ -127,6 +127,8 @@ struct CommandRunner {
       try journal(limit: limit)
     case .chart(let request):
       try chart(request)
+    case .remind(let request):
+      try remind(request)
     case .check:
       try check()
     case .recover(let path):

@@ -87,6 +87,19 @@ struct ConfigKey: Sendable {
         name: "editor", defaultValue: "", kind: .text,
         summary: "the editor of 'todo edit' (empty: $VISUAL, else $EDITOR, else vi)"),
       ConfigKey(name: "context", defaultValue: "", kind: .contextName, summary: "the active context (empty: none)"),
+      ConfigKey(
+        name: "remind.notify", defaultValue: "desktop", kind: .text,
+        summary: "how reminders are delivered: desktop, terminal, command (comma-separated)"),
+      ConfigKey(
+        name: "remind.command", defaultValue: "", kind: .text,
+        summary: "the program 'command' delivery runs, the reminder as JSON on its input"),
+      ConfigKey(
+        name: "remind.quiet", defaultValue: "", kind: .text,
+        summary: "hours with no reminders (22:00-07:00); they come when the hours end"),
+      ConfigKey(
+        name: "remind.missed.limit", defaultValue: "1d", kind: .text,
+        summary: "a reminder missed longer ago than this is recorded, not shown"),
+      ConfigKey(name: "remind.snooze", defaultValue: "10min", kind: .text, summary: "how long 'todo remind snooze' waits"),
     ]
     return keys
   }()

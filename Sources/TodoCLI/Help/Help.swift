@@ -47,6 +47,9 @@ enum Help {
                                      pending, active and done over time
       summary [filter]               projects as a tree: remaining, % done
       history, ghistory [PERIOD]     tasks added, done, deleted per period
+      remind [filter] [--next]       the reminders to come (remind: sets them);
+                                     --check delivers, --watch stays running,
+                                     --install a timer; snooze, dismiss ID
       count, ids, uuids [filter]     the number, ids or UUIDs of tasks
       _ids _uuids _get _unique _projects _tags
                                      the same for scripts ('help count')
@@ -89,6 +92,7 @@ enum Help {
     Attributes (add, update):  +tag  -tag  project:NAME  pri:H|M|L  due:DATE
                                wait:DATE  scheduled:DATE  until:DATE
                                recur:RULE  parent:ID  depends:ID,…  blocks:ID,…
+                               remind:due-15min,fri@9:00
       or in GNU form:          --tag TAG  --project NAME  --priority H|M|L
                                --due DATE  --wait DATE  --scheduled DATE
                                --until DATE  --note TEXT  --title TEXT
@@ -738,6 +742,47 @@ enum Help {
 
       'todo history' as a chart: see 'todo help history'.
       """,
+    "remind": """
+      Usage: todo remind [FILTER] [--next] [--all]
+             todo remind --check | --watch
+             todo remind --install [--cron] | --uninstall
+             todo remind snooze ID [DURATION]
+             todo remind dismiss ID…
+
+      remind:WHEN on add and update sets a task's reminders (several: comma-
+      separated, or remind: given twice; remind: alone clears them). WHEN is
+      an instant ('fri 17:00', 2026-12-01T09:00, now+1h, tomorrow@9:00) or
+      counts from the due or scheduled date: due-15min, scheduled-1h, due,
+      due-1d@09:00 (the day before, at 9). One counting from a date follows
+      it, and goes on to a series' next instance. Filter: +REMINDER.
+
+      'todo remind' lists the reminders to come (--all: delivered ones too,
+      with what became of them); --next prints the first on one line, for a
+      status bar. --check delivers every reminder whose time has come, once
+      (recorded in the database: two checks or two machines never double
+      one); one missed while the machine was off comes marked as missed,
+      unless it is older than remind.missed.limit (1d): that is recorded, not
+      shown. remind.quiet = 22:00-07:00 holds them until the hours end.
+      --watch stays running and delivers each at its time, looking again at
+      once when another process changes the database. --install writes a
+      systemd user timer that runs --check every minute (and says how to
+      start it); --cron, or no systemd, prints the crontab line instead;
+      --uninstall removes what --install wrote. snooze dismisses what is due
+      and rings again after DURATION (remind.snooze, 10min); dismiss makes
+      the due reminders (or else the next one) of tasks not ring.
+
+      Delivery, remind.notify (comma-separated): desktop (a notification
+      through notify-send or gdbus), terminal (a line on this command's
+      output), command (remind.command gets the reminder as JSON on its
+      input, under the hooks' rules and time limit). Reminders are VALARMs
+      in iCalendar and sync (ACKNOWLEDGED says one was delivered), and a
+      remind attribute in Taskwarrior's format.
+
+      Examples:
+        todo add Call the dentist due:'fri 10:00' remind:due-1h
+        todo remind --next
+        todo remind --install
+      """,
     "check": """
       Usage: todo check
 
@@ -1239,6 +1284,9 @@ enum Help {
         depends:ID,…    --depends ID,…       wait for tasks (dep: too);
                                              depends:-3 stops waiting (update)
         blocks:ID,…     --blocks ID,…        these tasks wait for this one
+        remind:WHEN,…                        reminders: due-15min, scheduled-1h,
+                                             due-1d@09:00, 'fri 17:00', now+1h;
+                                             remind: clears them ('help remind')
                         --title TEXT         the title as one argument
                         --note TEXT          append a note (may be repeated)
       DATE is a day (all day) or an instant, as in 'todo help dates'; wait,
@@ -1283,7 +1331,8 @@ enum Help {
         wait, scheduled, until, reason, created, modified, completed, parent,
         parent_id, depends [UUIDs], depends_ids, recur {rule, mode, series,
         instance, ended} or null, progress {done, total} or null, active,
-        intervals [{start, end}], notes [{created, text}]; next adds
+        intervals [{start, end}], notes [{created, text}], remind
+        [reminders as written: due-15min, 2026-12-01T08:00:00Z]; next adds
         urgency; times are RFC 3339 UTC, an all-day date is
         YYYY-MM-DD; reason is "expired" for a task its until date deleted;
         absent values are null. Tasks an expiry deleted during a change are

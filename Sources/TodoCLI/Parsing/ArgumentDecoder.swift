@@ -126,8 +126,8 @@ struct ArgumentDecoder {
     case .check, .diag:
       if let extra = tokens.first { throw .unexpectedArgument(command: command.rawValue, word: extra.text) }
       return command == .check ? .check : .diag
-    case .recover:
-      return try recoverCommand(tokens)
+    case .recover: return try recoverCommand(tokens)
+    case .remind: return .remind(try remindRequest(tokens))
     case .journal:
       return try journalCommand(tokens)
     case .calendar, .agenda, .burndown, .summary, .history, .ghistory:
@@ -579,6 +579,20 @@ struct ArgumentDecoder {
       changes.removeTags.append(tag)
       return .tag
     }
+    // `remind:due-15min,fri@9:00` sets the task's reminders (every `remind:` of the command
+    // together), `remind:` alone clears them.
+    if let colon = word.firstIndex(of: ":"), word[..<colon].lowercased() == "remind" {
+      let value = String(word[word.index(after: colon)...])
+      if value.isEmpty && command == .add { return .titleWord }
+      var reminders = changes.reminders ?? []
+      for part in value.split(separator: ",") {
+        let reminder = try Self.checked { () throws(TodoError) in try Reminder(parsing: String(part), now: now) }
+        if !reminders.contains(reminder) { reminders.append(reminder) }
+      }
+      changes.reminders = reminders
+      // Several `remind:` words add up (as tags do).
+      return .tag
+    }
     // A user-defined attribute: `client:acme` sets it, `client:` clears it.
     if let colon = word.firstIndex(of: ":"), let attribute = userAttributes[String(word[..<colon])] {
       let value = String(word[word.index(after: colon)...])
@@ -642,7 +656,9 @@ struct ArgumentDecoder {
         known.name == .status ? "done, reopen and delete change the status" : "\(base): is a filter term, which a change does not set"
       return "'\(word)': \(hint); put -- before the words to make them title text"
     }
-    let known = ["project", "pri", "priority", "due", "wait", "scheduled", "until", "parent", "depends", "blocks", "recur", "tags"]
+    let known = [
+      "project", "pri", "priority", "due", "wait", "scheduled", "until", "parent", "depends", "blocks", "recur", "tags", "remind",
+    ]
       + userAttributes.keys.sorted()
     let meant = closestMatch(to: base, in: known).map { " (did you mean '\($0):'?)" } ?? ""
     let define = UserAttribute.isName(base) ? "to keep '\(base)' on tasks, define it (todo config set uda.\(base).type string), or " : ""
@@ -700,7 +716,7 @@ struct ArgumentDecoder {
   }
 
   /// One task reference: the first word, which must name one task.
-  private func oneReference(_ token: Token?, what: String) throws(UsageError) -> TaskReference {
+  func oneReference(_ token: Token?, what: String) throws(UsageError) -> TaskReference {
     guard let token else { throw .missingArgument(command: command.rawValue, what: what) }
     guard let references = TaskReference.list(token.text), references.count == 1, !references[0].isRange else {
       throw .badValue(option: command.rawValue, value: token.text, reason: Self.referenceReason(token.text) + " (one task)")

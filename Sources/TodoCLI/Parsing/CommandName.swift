@@ -5,7 +5,7 @@
 enum CommandName: String, CaseIterable, Sendable {
   case add, log, duplicate, list, next, tree, waiting, show, why, update, append, prepend, done, reopen, delete, purge, note
   case start, stop, timesheet, undo, journal, tags, projects, stats, export, `import`, sync, date, help, shell
-  case calendar, agenda, burndown, summary, history, ghistory, diag
+  case calendar, agenda, burndown, summary, history, ghistory, diag, remind
   case config, context, edit, completions, check, recover, migrate
   /// Taskwarrior's helper commands, for scripts: the number of tasks a filter selects, their ids
   /// or UUIDs, one attribute of a task, the values an attribute takes.
@@ -133,6 +133,9 @@ extension CommandName {
     // between a damaged file and its copy (`check`, `recover`).
     case .date, .help, .shell, .config, .context, .completions, .check, .recover: return D(runsHooks: false)
     case .diag: return D(taskwarriorNames: ["diagnostics"], onlyReads: true, runsHooks: false)
+    // Run every minute by a timer: no hooks (a snooze is an undo step all the same).
+    case .remind:
+      return D(ids: .inFilter, runsHooks: false, flagOptions: ["--next", "--all", "--check", "--watch", "--install", "--uninstall", "--cron"])
     case .count, .ids, .uuids, .plainIDs, .plainUUIDs, .unique: return D(ids: .inFilter, onlyReads: true, listed: false)
     case .get: return D(onlyReads: true, listed: false)
     case .plainProjects, .plainTags: return D(onlyReads: true, listed: false)

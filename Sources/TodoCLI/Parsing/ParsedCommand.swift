@@ -50,6 +50,8 @@ enum Command: Equatable, Sendable {
   case journal(limit: Int?)
   /// `calendar`, `agenda`, `burndown`, `summary`, `history`, `ghistory`: reports to look at.
   case chart(ChartRequest)
+  /// `remind …`: the upcoming reminders, their delivery, snooze and dismiss, the timer.
+  case remind(RemindRequest)
   /// `check`: SQLite's integrity check of the database file.
   case check
   /// `recover FILE`: what can be read of a damaged database, copied into a new file.
@@ -228,4 +230,24 @@ struct ImportRequest: Sendable, Equatable {
   /// All or nothing: one record that cannot be read or stored refuses the whole input (without
   /// it, that record is left out with a warning and the rest imported).
   var strict = false
+}
+
+/// `remind [FILTER] [--next|--all]`, `remind --check`, `remind --watch`, `remind --install [--cron]`,
+/// `remind --uninstall`, `remind snooze ID [DURATION]`, `remind dismiss ID…`.
+struct RemindRequest: Equatable, Sendable {
+  enum Mode: Equatable, Sendable {
+    /// The reminders to come (`all`: those already delivered or dismissed too); `next`: the first.
+    case list(next: Bool, all: Bool)
+    case check
+    case watch
+    case install(cron: Bool)
+    case uninstall
+    /// nil: `remind.snooze` (10 minutes).
+    case snooze(TaskReference, seconds: Int64?)
+    case dismiss([TaskReference])
+  }
+
+  var mode = Mode.list(next: false, all: false)
+  /// The tasks whose reminders `list` shows; nil: every pending task.
+  var filter: TodoFilter?
 }

@@ -18,7 +18,7 @@ import TodoCore
 /// never moves by a rounding of its minutes).
 struct TaskEditForm {
   /// The fields, in the order the form shows them.
-  static let fields = ["title", "priority", "project", "tags", "due", "wait", "scheduled", "until", "recur", "parent", "depends"]
+  static let fields = ["title", "priority", "project", "tags", "due", "wait", "scheduled", "until", "remind", "recur", "parent", "depends"]
 
   let todo: Todo
 
@@ -53,6 +53,7 @@ struct TaskEditForm {
     case "wait": return Self.dateText(todo.wait)
     case "scheduled": return Self.dateText(todo.scheduled)
     case "until": return Self.dateText(todo.until)
+    case "remind": return todo.reminders.map(\.text).joinedText(", ")
     case "recur": return todo.series.flatMap { $0.ended == nil ? "\($0.rule)" : nil } ?? ""
     case "parent": return todo.parentID.map(String.init) ?? ""
     case "depends": return todo.depends.map { String($0.id) }.joinedText(" ")

@@ -23,6 +23,7 @@ extension JSONWriter {
       json.field("wait", todo.wait?.text)
       json.field("scheduled", todo.scheduled?.text)
       json.field("until", todo.until?.text)
+      json.field("remind", todo.reminders.map(\.text))
       json.field("reason", todo.reason)
       json.field("created", Timestamp.rfc3339(todo.created))
       json.field("modified", Timestamp.rfc3339(todo.modified))

@@ -293,6 +293,7 @@ struct TaskText {
       links.append(("Series", sanitizedForTerminal(series.uuid)))
     }
     if todo.isActive, let started = todo.intervals.last?.started { links.append(("Active", "since \(time(started))")) }
+    for (index, reminder) in todo.reminders.enumerated() { links.append((index == 0 ? "Remind" : "", reminderText(reminder, of: todo))) }
     for (name, value) in attributes {
       if let attribute = defined[name] {
         links.append((attribute.label, sanitizedForTerminal(attribute.shown(value))))
@@ -326,6 +327,19 @@ struct TaskText {
 }
 
 extension TaskText {
+  /// A reminder as `show` and `remind` give it: `due-15min (2026-12-01 08:45 CET, in 3 days)`,
+  /// `2026-12-01 09:00 CET (in 3 days)`, `snoozed until 09:10 …`.
+  func reminderText(_ reminder: Reminder, of todo: Todo) -> String {
+    guard let fire = reminder.fire(due: todo.due, scheduled: todo.scheduled) else {
+      return reminder.text + styled(" (the task has no \(reminder.text.hasPrefix("due") ? "due" : "scheduled") date: it does not ring)", .dim)
+    }
+    let when = Timestamp.relative(fire, now: now, past: .ago)
+    switch reminder.when {
+    case .at: return (reminder.isSnooze ? "snoozed until " : "") + describe(instant: fire) + " (\(when))"
+    case .relative: return reminder.text + " (\(describe(instant: fire)), \(when))"
+    }
+  }
+
   /// `show`'s History: each command that changed the task (as far back as the undo journal
   /// goes), with what it changed: `priority: - → H`.
   func history(_ entries: [TaskHistoryEntry]) -> [String] {

@@ -158,6 +158,8 @@ public struct Todo: Entity, Equatable {
   /// The series this task is an instance of, and its number there (stored columns).
   public var seriesID: Int64?
   public var seriesIndex: Int?
+  /// When to tell the user about the task (`remind:`), in the order given.
+  public var reminders: [Reminder] = []
 
   // Read with the task (see `Relations`), never written through the row.
   /// The parent's UUID.
@@ -200,6 +202,7 @@ public struct Todo: Entity, Equatable {
     parentID = try row.decode("parent_id")
     seriesID = try row.decode("series_id")
     seriesIndex = try row.decode("series_index")
+    if row.hasColumn("remind") { reminders = Reminder.list(stored: try row.decode("remind")) }
     if row.hasColumn("tags"), case .text(let joined) = try row.value("tags") {
       tags = joined.split(separator: " ").map(String.init).sorted()
     }
@@ -231,7 +234,7 @@ public struct Todo: Entity, Equatable {
   }
 
   /// The position of `has_notes` in a row of `TodoStore.selectTodo`.
-  static let hasNotesIndex: Int32 = 22
+  static let hasNotesIndex: Int32 = 23
 
   /// Decodes a row of `TodoStore.selectTodo` by position (no column name is looked up: lists of
   /// a million tasks read every row through here).
@@ -267,6 +270,7 @@ public struct Todo: Entity, Equatable {
     parentID = try row.integer(at: 19)
     seriesID = try row.integer(at: 20)
     seriesIndex = try row.integer(at: 21).map { Int($0) }
+    if let stored = try row.text(at: 22) { reminders = Reminder.list(stored: stored) }
   }
 
   public func encode(to columns: inout Columns) {
@@ -290,6 +294,7 @@ public struct Todo: Entity, Equatable {
     columns["parent_id"] = parentID
     columns["series_id"] = seriesID
     columns["series_index"] = seriesIndex.map(Int64.init)
+    columns["remind"] = Reminder.stored(reminders)
   }
 }
 

@@ -60,6 +60,8 @@ public struct TodoChanges: Sendable, Equatable {
   public var prependText: String?
   /// `/old/new/`: text replaced in the title, or else in the notes.
   public var substitution: Substitution?
+  /// The task's reminders from now on (`remind:due-15min,fri@9:00`); empty clears them, nil keeps them.
+  public var reminders: [Reminder]?
 
   public init(title: String? = nil) {
     self.title = title
@@ -70,6 +72,7 @@ public struct TodoChanges: Sendable, Equatable {
     title == nil && addTags.isEmpty && removeTags.isEmpty && project == nil && priority == nil && due == nil
       && wait == nil && scheduled == nil && until == nil && notes.isEmpty && !changesLinks && appendText == nil
       && prependText == nil && editedNotes.isEmpty && removedNotes.isEmpty && substitution == nil && attributes.isEmpty
+      && reminders == nil
   }
 
   /// True when the change touches a parent, a dependency or a series (resolved by the store).
@@ -102,6 +105,7 @@ public struct TodoChanges: Sendable, Equatable {
     todo.wait = try Self.resolve(wait, current: todo.wait, due: todo.due, now: now, id: todo.id)
     todo.scheduled = try Self.resolve(scheduled, current: todo.scheduled, due: todo.due, now: now, id: todo.id)
     todo.until = try Self.resolve(until, current: todo.until, due: todo.due, now: now, id: todo.id)
+    if let reminders { todo.reminders = reminders }
     var tags = Set(todo.tags)
     tags.subtract(removeTags)
     tags.formUnion(addTags)

@@ -54,7 +54,7 @@ public struct UserAttribute: Sendable, Equatable {
   public static let reservedNames: Set<String> = [
     "description", "title", "status", "project", "priority", "pri", "due", "wait", "scheduled", "sched", "until", "entry",
     "end", "start", "modified", "created", "completed", "tags", "tag", "id", "uuid", "depends", "dep", "blocks", "parent",
-    "recur", "mask", "imask", "rtype", "urgency", "annotations", "limit", "rc", "desc",
+    "recur", "mask", "imask", "rtype", "urgency", "annotations", "limit", "rc", "desc", "remind",
   ]
 
   /// What a name must be.

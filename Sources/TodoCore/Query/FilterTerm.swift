@@ -134,6 +134,8 @@ public enum VirtualTag: String, Sendable, Equatable, CaseIterable {
   /// Has a Taskwarrior attribute of the user's own (a UDA) kept from an import. No UDA is
   /// defined here, so every such value is also an orphan, as Taskwarrior calls them.
   case uda = "UDA", orphan = "ORPHAN"
+  /// Has a reminder (`remind:`).
+  case reminder = "REMINDER"
 
   /// The condition, for tasks as of `now`.
   func term(now: Int64) -> FilterTerm {
@@ -211,6 +213,7 @@ public enum VirtualTag: String, Sendable, Equatable, CaseIterable {
         EXISTS (SELECT 1 FROM extra WHERE extra.todo_id = todo.id AND extra.format = 'taskwarrior'
                 AND extra.name NOT IN ('project', 'priority', 'recur', 'mask', 'imask', 'start', 'until', 'urgency', 'id'))
         """))
+    case .reminder: return .sql(Predicate(sql: "todo.remind IS NOT NULL"))
     case .pending: return pending
     case .done: return .status(.done)
     case .deleted: return .status(.deleted)

@@ -58,6 +58,7 @@ enum Journal {
       'until', todo.until, 'until_day', todo.until_day, 'end_reason', todo.end_reason,
       'created', todo.created, 'modified', todo.modified, 'completed', todo.completed,
       'parent_id', todo.parent_id, 'series_id', todo.series_id, 'series_index', todo.series_index,
+      'remind', todo.remind,
       'tags', json((SELECT json_group_array(name) FROM tag WHERE tag.todo_id = todo.id)),
       'notes', json((SELECT json_group_array(json_object('id', id, 'created', created, 'text', text))
                      FROM note WHERE note.todo_id = todo.id)),
@@ -163,13 +164,15 @@ enum Journal {
     """
     INSERT INTO todo (id, uuid, title, status, priority, project, due, due_day, wait, wait_day, scheduled,
                       scheduled_day, until, until_day, end_reason, created, modified, completed,
-                      parent_id, series_id, series_index)
+                      parent_id, series_id, series_index, remind)
     SELECT before ->> 'id', before ->> 'uuid', before ->> 'title', before ->> 'status', before ->> 'priority',
            before ->> 'project', before ->> 'due', before ->> 'due_day', before ->> 'wait', before ->> 'wait_day',
            before ->> 'scheduled', before ->> 'scheduled_day', before ->> 'until', before ->> 'until_day',
            before ->> 'end_reason', before ->> 'created', before ->> 'modified', before ->> 'completed',
            -- A parent purged since is no parent.
-           (SELECT id FROM todo WHERE id = before ->> 'parent_id'), before ->> 'series_id', before ->> 'series_index'
+           (SELECT id FROM todo WHERE id = before ->> 'parent_id'), before ->> 'series_id', before ->> 'series_index',
+           -- Snapshots written before version 9 have no reminders: those read as none.
+           before ->> 'remind'
     FROM journal_change WHERE journal_id = ?1 AND before IS NOT NULL AND true
     -- Closed tasks first: an instance may be pending again only once its series has no other.
     ORDER BY (before ->> 'status') = 'pending', todo_id
@@ -180,7 +183,8 @@ enum Journal {
       scheduled_day = excluded.scheduled_day, until = excluded.until, until_day = excluded.until_day,
       end_reason = excluded.end_reason,
       created = excluded.created, modified = excluded.modified, completed = excluded.completed,
-      parent_id = excluded.parent_id, series_id = excluded.series_id, series_index = excluded.series_index
+      parent_id = excluded.parent_id, series_id = excluded.series_id, series_index = excluded.series_index,
+      remind = excluded.remind
     """,
     "DELETE FROM tag WHERE todo_id IN (SELECT todo_id FROM journal_change WHERE journal_id = ?1 AND before IS NOT NULL)",
     """

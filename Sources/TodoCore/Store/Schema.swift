@@ -217,6 +217,26 @@ public enum Schema {
     CREATE INDEX pending_link_by_uuid ON pending_link (uuid);
     """
 
+  /// Version 9: reminders.
+  /// - `remind`: a task's reminders, comma-separated in their canonical spelling (`due-15min`,
+  ///   `2026-12-01T08:00:00Z`; see `Reminder`), read and written with the task (so undo, copies
+  ///   and exports carry them); an index finds the pending tasks that have any.
+  /// - `reminder_delivery`: each reminder delivered (or dismissed, or too old to show), by the
+  ///   task's UUID and the instant it was for; written by `todo remind --check` before it notifies,
+  ///   so that two checks never deliver one reminder twice. Not in the undo journal: undoing a
+  ///   change does not make a reminder ring again. A reminder whose time moves is a new one.
+  static let version9 = """
+    ALTER TABLE todo ADD COLUMN remind TEXT;
+    CREATE INDEX todo_with_reminders ON todo (id) WHERE remind IS NOT NULL AND status = 'pending';
+    CREATE TABLE reminder_delivery (
+      task_uuid TEXT NOT NULL,
+      fire INTEGER NOT NULL,
+      delivered INTEGER NOT NULL,
+      outcome TEXT NOT NULL CHECK (outcome IN ('shown', 'late', 'skipped', 'dismissed', 'acknowledged')),
+      PRIMARY KEY (task_uuid, fire)
+    ) WITHOUT ROWID;
+    """
+
   /// Every step, in order.
   /// The schema version this program makes (and upgrades every older database to).
   public static var latestVersion: Int { migrator.latestVersion }
@@ -224,7 +244,7 @@ public enum Schema {
   public static let migrator = Migrator([
     Migration(version: 1, sql: version1), Migration(version: 2, sql: version2), Migration(version: 3, sql: version3),
     Migration(version: 4, sql: version4), Migration(version: 5, sql: version5), Migration(version: 6, sql: version6),
-    Migration(version: 7, sql: version7), Migration(version: 8, sql: version8),
+    Migration(version: 7, sql: version7), Migration(version: 8, sql: version8), Migration(version: 9, sql: version9),
   ])
 }
 

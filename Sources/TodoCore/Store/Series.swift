@@ -189,6 +189,9 @@ extension TodoStore {
       todo.parentID = closed.parentID
       todo.seriesID = seriesID
       todo.seriesIndex = index
+      // Reminders that count from the instance's dates go on with it; one at a fixed time was
+      // for the instance closed.
+      todo.reminders = closed.reminders.filter(\.isRelative)
       todo.created = now
       todo.modified = now
     }.run(connection)

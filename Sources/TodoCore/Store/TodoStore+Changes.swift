@@ -90,6 +90,7 @@ extension TodoStore {
           draft.until = original.until
           draft.parentID = original.parentID
           draft.depends = original.depends
+          draft.reminders = original.reminders.filter { !$0.isSnooze }
         }
         try changes.apply(to: &draft, now: now)
         try Validation.title(draft.title)

@@ -39,6 +39,9 @@ public struct TaskRecord: Sendable, Equatable {
   /// its rule, creation and modification times, and `series.ended` when it was deleted. An import
   /// makes or updates the series from it; it is never a task of its own.
   public var isSeriesTemplate = false
+  /// Reminders already delivered or acknowledged: the instant each was for → when (iCalendar's
+  /// `ACKNOWLEDGED`). An import records them, so a reminder a phone showed does not ring here.
+  public var acknowledged: [Int64: Int64] = [:]
 
   public init(todo: Todo = Todo(), extras: [TaskExtra] = [], line: Int = 0, partial: Bool = false) {
     self.todo = todo
@@ -104,6 +107,7 @@ public struct TaskRecord: Sendable, Equatable {
         todo.notes.map { "\($0.created) \($0.text)" }.joinedText("\n"),
         todo.intervals.map { "\($0.started)-\($0.stopped.map(String.init) ?? "")" }.joinedText(","),
         todo.series.map { "\($0.uuid) \($0.index) \($0.rule.description)" } ?? "",
+        todo.reminders.map(\.text).joinedText(","),
         // An iCalendar SEQUENCE (revisions another program saw) and the task's file in a vdir are
         // not the task's content.
         record.extras.filter { !($0.format == "ical" && ($0.name == "sequence" || $0.name == "file")) }
@@ -161,7 +165,12 @@ extension TodoStore {
           var todos = try loadAll(ids, on: connection)
           let extras = try loadExtras(of: ids, on: connection)
           try addPendingLinks(to: &todos, on: connection)
-          return todos.map { TaskRecord(todo: $0, extras: extras[$0.id] ?? []) }
+          let delivered = try loadDeliveries(of: todos.filter { !$0.reminders.isEmpty }.map(\.uuid), on: connection)
+          return todos.map { todo in
+            var record = TaskRecord(todo: todo, extras: extras[todo.id] ?? [])
+            record.acknowledged = delivered[todo.uuid] ?? [:]
+            return record
+          }
       }
     }
   }
@@ -304,6 +313,16 @@ extension TodoStore {
         // Series instances the input closes (see below).
         var closedInstances: [Todo] = []
         for record in records {
+          // Deliveries another device made: recorded whatever becomes of the task (not an undo step).
+          if !record.acknowledged.isEmpty {
+            try database { () throws(DatabaseError) in
+              for (fire, at) in record.acknowledged.sorted(by: { $0.key < $1.key }) {
+                try connection.execute(
+                  "INSERT OR IGNORE INTO reminder_delivery (task_uuid, fire, delivered, outcome) VALUES (?, ?, ?, 'acknowledged')",
+                  [.text(record.todo.uuid), .integer(fire), .integer(at)])
+              }
+            }
+          }
           let existing = try database { () throws(DatabaseError) in
             try connection.first("SELECT id FROM todo WHERE uuid = ?", [.text(record.todo.uuid)]) {
               row throws(DatabaseError) in try row.integer(at: 0) ?? 0

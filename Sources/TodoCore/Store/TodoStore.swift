@@ -20,7 +20,7 @@ public enum TodoStore {
     SELECT todo.id, todo.uuid, todo.title, todo.status, todo.priority, todo.project, todo.due, todo.due_day,
       todo.wait, todo.wait_day, todo.scheduled, todo.scheduled_day, todo.until, todo.until_day, todo.end_reason,
       todo.created, todo.modified, todo.completed, (SELECT group_concat(name, ' ') FROM tag WHERE tag.todo_id = todo.id) AS tags,
-      todo.parent_id, todo.series_id, todo.series_index
+      todo.parent_id, todo.series_id, todo.series_index, todo.remind
     """
   private static let hasNotesColumn = "EXISTS (SELECT 1 FROM note WHERE note.todo_id = todo.id) AS has_notes"
 

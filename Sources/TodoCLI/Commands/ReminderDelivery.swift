@@ -1,0 +1,177 @@
+import TodoCore
+import TodoSystem
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// How a reminder reaches the user (`remind.notify`, several comma-separated):
+/// - `desktop`: a freedesktop notification (`org.freedesktop.Notifications` on the session
+///   D-Bus), through `notify-send` (libnotify-bin) or else `gdbus` (libglib2.0-bin);
+/// - `terminal`: a line on the standard output of the `todo remind` that delivers it (a
+///   `--watch` in a terminal or a tmux pane);
+/// - `command`: the program `remind.command` names, given the reminder as JSON on its standard
+///   input, under the hooks' rules (not writable by others, `hooks.timeout`).
+///
+/// A reminder counts as delivered when one of them took it.
+struct ReminderDelivery {
+  enum Channel: String, CaseIterable {
+    case desktop, terminal, command
+  }
+
+  let channels: [Channel]
+  let environment: [String: String]
+  let timeout: Double
+  let program: String?
+  let output: OutputStream
+  let text: TaskText
+  let path: String
+
+  init(runner: CommandRunner) throws(CommandFailure) {
+    let configured = runner.configuration.value("remind.notify")
+    var channels: [Channel] = []
+    for word in configured.split(separator: ",").map({ String($0).trimmingWhitespace().lowercased() }) where !word.isEmpty {
+      guard let channel = Channel(rawValue: word) else {
+        let meant = closestMatch(to: word, in: Channel.allCases.map(\.rawValue)).map { " (did you mean '\($0)'?)" } ?? ""
+        throw .usage(.invalid("remind.notify has '\(word)'\(meant): use desktop, terminal or command, comma-separated"))
+      }
+      if !channels.contains(channel) { channels.append(channel) }
+    }
+    guard !channels.isEmpty else { throw .usage(.invalid("remind.notify is empty: use desktop, terminal or command, comma-separated")) }
+    self.channels = channels
+    var environment = Terminal.childEnvironment(runner.session.environment)
+    // A timer or cron job may run without the session's bus address; the user's bus is at the
+    // usual place when a desktop session (or systemd --user) runs.
+    if environment["DBUS_SESSION_BUS_ADDRESS"] == nil {
+      let bus = "/run/user/\(getuid())/bus"
+      if FileSystem.exists(bus) { environment["DBUS_SESSION_BUS_ADDRESS"] = "unix:path=" + bus }
+    }
+    self.environment = environment
+    path = runner.session.environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin"
+    timeout = runner.configuration.hookTimeout
+    output = runner.output
+    text = runner.text
+    if channels.contains(.command) {
+      let command = runner.configuration.value("remind.command").trimmingWhitespace()
+      guard !command.isEmpty else { throw .usage(.invalid("remind.notify has 'command' but remind.command names no program")) }
+      guard let found = Subprocess.find(command, path: path) else {
+        throw .environment("remind.command '\(command)' is not an executable program")
+      }
+      if let problem = FileSystem.changeableByOthers(found, kind: "remind.command") { throw .environment(problem) }
+      program = found
+    } else {
+      program = nil
+    }
+  }
+
+  /// Delivers one reminder through every channel; it counts as delivered when one took it.
+  func deliver(_ item: ScheduledReminder, now: Int64) -> (delivered: Bool, problems: [String]) {
+    var delivered = false
+    var problems: [String] = []
+    for channel in channels {
+      let problem: String?
+      switch channel {
+      case .desktop: problem = notify(item)
+      case .terminal:
+        output.write(terminalLine(item) + "\n")
+        output.flush()
+        problem = nil
+      case .command: problem = runCommand(item, now: now)
+      }
+      if let problem { problems.append(problem) } else { delivered = true }
+    }
+    return (delivered, problems)
+  }
+
+  /// The notification's summary: the title, marked when the reminder was missed.
+  func summary(_ item: ScheduledReminder) -> String {
+    (item.outcome == .late ? "Missed: " : "") + Self.plain(item.task.title)
+  }
+
+  /// The notification's body: when it was for, the due date, the project, the task's id.
+  func body(_ item: ScheduledReminder) -> String {
+    var lines: [String] = []
+    if item.outcome == .late { lines.append("Reminder for \(text.describe(instant: item.fire))") }
+    if let due = item.task.due { lines.append("Due \(text.describe(due)) (\(text.relative(due, past: .overdue)))") }
+    if let project = item.task.project { lines.append("Project \(Self.plain(project))") }
+    lines.append("Task \(item.task.id) · todo show \(item.task.id)")
+    return lines.joinedText("\n")
+  }
+
+  func terminalLine(_ item: ScheduledReminder) -> String {
+    "Reminder: " + summary(item) + " — " + body(item).replacing("\n", with: "; ")
+  }
+
+  /// Text without control characters (a notification shows no escapes).
+  static func plain(_ text: String) -> String {
+    String(String.UnicodeScalarView(text.unicodeScalars.map { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) ? " " : $0 }))
+  }
+
+  /// A notification body may be read as markup: `&`, `<`, `>` are written as entities.
+  static func escapedMarkup(_ text: String) -> String {
+    text.replacing("&", with: "&amp;").replacing("<", with: "&lt;").replacing(">", with: "&gt;")
+  }
+
+  private func notify(_ item: ScheduledReminder) -> String? {
+    let arguments: [String]
+    if let notifySend = Subprocess.find("notify-send", path: path) {
+      arguments = [notifySend, "--app-name=todo", "--urgency=normal", "--", summary(item), Self.escapedMarkup(body(item))]
+    } else if let gdbus = Subprocess.find("gdbus", path: path) {
+      arguments = [
+        gdbus, "call", "--session", "--dest", "org.freedesktop.Notifications", "--object-path", "/org/freedesktop/Notifications",
+        "--method", "org.freedesktop.Notifications.Notify", "'todo'", "0", "''", Self.variantString(summary(item)),
+        Self.variantString(Self.escapedMarkup(body(item))), "[]", "{}", "-1",
+      ]
+    } else {
+      return "desktop notifications need notify-send (Debian: libnotify-bin) or gdbus (libglib2.0-bin)"
+    }
+    switch ChildProcess.run(arguments, environment: environment, input: [], timeout: timeout) {
+    case .failure(let error): return "\(arguments[0]) could not start: \(error.reason)"
+    case .success(let outcome) where outcome.timedOut: return "\(arguments[0]) ran longer than \(ConfigKey.number(timeout))s"
+    case .success(let outcome) where outcome.status != 0:
+      let said = String(decoding: outcome.errors + outcome.output, as: UTF8.self).trimmingWhitespace()
+      return "\(arguments[0]) failed (exit \(outcome.status))" + (said.isEmpty ? "" : ": " + Self.plain(String(said.prefix(300))))
+    case .success: return nil
+    }
+  }
+
+  /// A GVariant text string: `'it''s'` is not it; backslash escapes are.
+  static func variantString(_ text: String) -> String {
+    "'" + text.replacing("\\", with: "\\\\").replacing("'", with: "\\'") + "'"
+  }
+
+  /// The reminder as JSON, for `command`.
+  func json(_ item: ScheduledReminder, now: Int64) -> String {
+    var writer = JSONWriter(format: .compact)
+    writer.object { json in
+      json.field("id", Int(item.task.id))
+      json.field("uuid", item.task.uuid)
+      json.field("title", item.task.title)
+      json.field("reminder", item.reminder.text)
+      json.field("at", Timestamp.rfc3339(item.fire))
+      json.field("delivered", Timestamp.rfc3339(now))
+      json.field("missed", item.outcome == .late)
+      json.field("due", item.task.due?.text)
+      json.field("project", item.task.project)
+      json.field("tags", item.task.tags)
+      json.field("summary", summary(item))
+      json.field("body", body(item))
+    }
+    writer.endLine()
+    return writer.text
+  }
+
+  private func runCommand(_ item: ScheduledReminder, now: Int64) -> String? {
+    guard let program else { return "remind.command names no program" }
+    let input = Array(json(item, now: now).utf8)
+    switch ChildProcess.run([program], environment: environment, input: input, timeout: timeout) {
+    case .failure(let error): return "remind.command could not start: \(error.reason)"
+    case .success(let outcome) where outcome.timedOut:
+      return "remind.command ran longer than \(ConfigKey.number(timeout))s (hooks.timeout) and was stopped"
+    case .success(let outcome) where outcome.status != 0:
+      let said = String(decoding: outcome.errors, as: UTF8.self).trimmingWhitespace()
+      return "remind.command failed (exit \(outcome.status))" + (said.isEmpty ? "" : ": " + Self.plain(String(said.prefix(300))))
+    case .success: return nil
+    }
+  }
+}

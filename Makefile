@@ -44,7 +44,7 @@ RELEASE_ENV = $(if $(filter /%,$(STATIC_SQLITE_ARCHIVE)),PKG_CONFIG_PATH=$(STATI
 # System packages: the libraries to build with, what the tests drive (tmux, mandoc, and the
 # bench script's smoke run), and what the benchmarks compare with (Taskwarrior).
 BUILD_PACKAGES = libsqlite3-dev libedit-dev pkg-config
-TEST_PACKAGES = tmux mandoc sqlite3 hyperfine time python3 taskwarrior todotxt-cli todoman python3-icalendar radicale vdirsyncer curl zsh fish jq python3-jsonschema bash-completion xvfb dunst libnotify-bin dbus
+TEST_PACKAGES = tmux mandoc sqlite3 hyperfine time python3 taskwarrior todotxt-cli todoman python3-icalendar radicale vdirsyncer curl zsh fish jq python3-jsonschema bash-completion xvfb dunst libnotify-bin dbus libglib2.0-bin
 BENCH_PACKAGES = sqlite3 hyperfine time python3 taskwarrior
 
 .PHONY: all build build-info deb dist test-package package-deps release hot-text static-cxx deps test-deps bench-deps run test test-tsan test-asan bench bench-quick install install-files uninstall fuzz clean

@@ -24,8 +24,7 @@ extension CommandRunner {
   // MARK: - the list
 
   private func listReminders(_ filter: TodoFilter?, next: Bool, all: Bool) throws(CommandFailure) {
-    let operation: DataOperation<[ScheduledReminder], TodoError> =
-      filter.map { filter in TodoStore.resolve(filter, now: now).flatMap { ids in TodoStore.reminders(of: ids) } } ?? TodoStore.reminders()
+    let operation = filter.map { TodoStore.reminders(matching: $0, now: now) } ?? TodoStore.reminders()
     var items = try perform(operation, access: .read)
     if !all { items = items.filter { $0.outcome == nil } }
     if next { items = Array(items.prefix(1)) }

@@ -113,13 +113,13 @@ extension CommandRunner {
 
   func timerUnits(program: String, database: String?) -> (service: String, timer: String) {
     var service = [
-      Self.timerMarker, "[Unit]", "Description=Deliver the reminders of todo whose time has come", "Documentation=man:todo(1)", "",
+      Self.timerMarker, "[Unit]", "Description=Deliver the reminders of todo whose time has come", "",
       "[Service]", "Type=oneshot",
     ]
     if let database { service.append("Environment=" + Self.unitQuoted("TODO_DB=" + database)) }
     service.append("ExecStart=" + Self.unitQuoted(program) + " remind --check")
     let timer = [
-      Self.timerMarker, "[Unit]", "Description=Check the reminders of todo every minute", "Documentation=man:todo(1)", "",
+      Self.timerMarker, "[Unit]", "Description=Check the reminders of todo every minute", "",
       "[Timer]", "OnCalendar=*-*-* *:*:00", "AccuracySec=1s",
       "# A check missed while the machine was off runs when it is back (missed reminders come late, not never).",
       "Persistent=true", "", "[Install]", "WantedBy=timers.target",
@@ -191,6 +191,8 @@ extension CommandRunner {
       if let problem = FileSystem.remove(file) { throw .environment("cannot remove \(file): \(problem)") }
       output.write("Removed \(file)\n")
     }
+    // Folders left empty go too (install may have made them); one with anything in it stays.
+    for empty in [folder + "/timers.target.wants", folder, FileSystem.folder(of: folder)] { rmdir(empty) }
     output.write("If the timer was running, stop it with: systemctl --user daemon-reload && systemctl --user stop todo-remind.timer\n")
   }
 }

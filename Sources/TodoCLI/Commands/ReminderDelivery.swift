@@ -119,8 +119,9 @@ struct ReminderDelivery {
     } else if let gdbus = Subprocess.find("gdbus", path: path) {
       arguments = [
         gdbus, "call", "--session", "--dest", "org.freedesktop.Notifications", "--object-path", "/org/freedesktop/Notifications",
-        "--method", "org.freedesktop.Notifications.Notify", "'todo'", "0", "''", Self.variantString(summary(item)),
-        Self.variantString(Self.escapedMarkup(body(item))), "[]", "{}", "-1",
+        // After `--`, a summary or a timeout that starts with '-' is not read as an option.
+        "--method", "org.freedesktop.Notifications.Notify", "--", "'todo'", "uint32 0", "''", Self.variantString(summary(item)),
+        Self.variantString(Self.escapedMarkup(body(item))), "@as []", "@a{sv} {}", "int32 -1",
       ]
     } else {
       return "desktop notifications need notify-send (Debian: libnotify-bin) or gdbus (libglib2.0-bin)"

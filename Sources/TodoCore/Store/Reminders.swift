@@ -125,6 +125,16 @@ extension TodoStore {
     }.mapError(TodoError.init)
   }
 
+  /// The reminders of the pending tasks a filter selects (none when it selects none).
+  public static func reminders(matching filter: TodoFilter, now: Int64) -> DataOperation<[ScheduledReminder], TodoError> {
+    let matching = resolve(filter, now: now)
+    return DataOperation { connection throws(TodoError) in
+      let ids: [Int64]
+      do throws(TodoError) { ids = try matching.run(connection) } catch .noMatch { ids = [] }
+      return ids.isEmpty ? [] : try reminders(of: ids).run(connection)
+    }
+  }
+
   /// Records what becomes of the reminders whose time has come by `now` (see
   /// `ReminderPolicy.outcome`) and returns those this call recorded, to be delivered: a reminder
   /// another check already recorded is not among them, so two checks never deliver one twice.

@@ -1,0 +1,87 @@
+import Foundation
+import Testing
+
+/// Reminders reach a real notification server: dunst, on a private D-Bus session bus and a
+/// virtual X display (Xvfb), all started and stopped by the test by pid. What dunst showed is
+/// read back with `dunstctl history`.
+@Suite(.timeLimit(.minutes(3))) struct EndToEndNotificationTests {
+  /// Runs `body` (shell commands) with dunst up: `$DISPLAY`, `$DBUS_SESSION_BUS_ADDRESS` set;
+  /// prints nothing of its own. Everything started is a child of this shell, killed and reaped.
+  func withDunst(_ todo: TodoSandbox, _ body: String) -> TodoRun {
+    todo.shell(
+      """
+      cd "$HOME" || exit 1
+      printf '[global]\\n    stack_duplicates = false\\n    history_length = 50\\n' > dunstrc
+      wait_for() { i=0; while ! eval "$1" && [ $i -lt 150 ]; do sleep 0.1; i=$((i+1)); done; }
+      # The test process may have SIGTERM blocked, and its children with it: KILL after a moment.
+      stop() { kill "$@" 2>/dev/null; wait_for '! kill -0 '"$*"' 2>/dev/null'; kill -9 "$@" 2>/dev/null; wait; }
+      Xvfb -displayfd 3 -nolisten tcp 3>display 2>xvfb.log & XPID=$!
+      wait_for '[ -s display ]'
+      export DISPLAY=":$(head -n1 display)"
+      dbus-daemon --session --nofork --nopidfile --print-address=3 3>bus 2>dbus.log & BPID=$!
+      wait_for '[ -s bus ]'
+      export DBUS_SESSION_BUS_ADDRESS="$(head -n1 bus)"
+      dunst -config dunstrc 2>dunst.log & DPID=$!
+      wait_for 'dbus-send --session --print-reply --dest=org.freedesktop.DBus /org/freedesktop/DBus org.freedesktop.DBus.NameHasOwner string:org.freedesktop.Notifications 2>/dev/null | grep -q true'
+      \(body)
+      stop $DPID $BPID $XPID
+      rm -f "/tmp/.X${DISPLAY#:}-lock" "/tmp/.X11-unix/X${DISPLAY#:}"
+      """)
+  }
+
+  /// The notifications dunst has in its history: summary, body, app name.
+  func history(_ todo: TodoSandbox) throws -> [(summary: String, body: String, app: String)] {
+    let data = try Data(contentsOf: todo.folder.appendingPathComponent("history.json"))
+    let object = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+    let lists = try #require(object["data"] as? [[[String: Any]]])
+    func text(_ item: [String: Any], _ key: String) -> String { (item[key] as? [String: Any])?["data"] as? String ?? "" }
+    return (lists.first ?? []).map { (text($0, "summary"), text($0, "body"), text($0, "appname")) }
+  }
+
+  @Test func aReminderIsADesktopNotificationOnceThroughNotifySendOrGdbus() throws {
+    for tool in ["Xvfb", "dunst", "dunstctl", "notify-send", "gdbus", "dbus-daemon", "dbus-send"] {
+      try #require(TodoSandbox.hasTool(tool), "\(tool) is missing: 'make test' installs it (xvfb dunst libnotify-bin dbus libglib2.0-bin)")
+    }
+    let todo = try TodoSandbox()
+    todo("add", "Call <the> dentist", "project:health", "due:2026-11-21T10:00", "remind:due-15min").expectSuccess()
+    todo("add", "Water & feed", "remind:2026-11-21T09:00").expectSuccess()
+    // Task 3's reminder is due later: delivered with notify-send out of reach (gdbus).
+    todo("add", "Through gdbus", "remind:2026-11-21T11:00").expectSuccess()
+    try FileManager.default.createDirectory(at: todo.folder.appendingPathComponent("bin"), withIntermediateDirectories: true)
+    try FileManager.default.createSymbolicLink(atPath: todo.folder.appendingPathComponent("bin/gdbus").path, withDestinationPath: "/usr/bin/gdbus")
+    let run = withDunst(
+      todo,
+      """
+      TODO_NOW=2026-11-21T09:46:00Z "$TODO" remind --check; echo "check=$?"
+      TODO_NOW=2026-11-21T09:47:00Z "$TODO" remind --check; echo "again=$?"
+      TODO_NOW=2026-11-21T11:00:00Z PATH="$HOME/bin" "$TODO" remind --check; echo "gdbus=$?"
+      sleep 0.3; dunstctl close-all; sleep 0.5
+      dunstctl history > history.json
+      """)
+    #expect(run.lines == ["Delivered 2 reminders: task 2, task 1", "check=0", "again=0", "Delivered 1 reminder: task 3", "gdbus=0"], "\(run)")
+    let shown = try history(todo)
+    #expect(shown.count == 3, "\(shown)")
+    let call = try #require(shown.first { $0.summary == "Call <the> dentist" }, "\(shown)")
+    #expect(call.app == "todo" && call.body.contains("Due 2026-11-21 10:00 UTC (in 14min)") && call.body.contains("Project health"), "\(call)")
+    let missed = try #require(shown.first { $0.summary == "Missed: Water & feed" }, "\(shown)")
+    #expect(missed.body.contains("Reminder for 2026-11-21 09:00 UTC"), "\(missed)")
+    #expect(shown.contains { $0.summary == "Through gdbus" && $0.app == "todo" }, "\(shown)")
+  }
+
+  @Test func withNoNotificationServerTheReminderWaitsForTheNextCheck() throws {
+    let todo = try TodoSandbox()
+    todo("add", "Call", "remind:2026-11-21T09:00").expectSuccess()
+    // A bus with nobody to show notifications (and no auto-start of one: a bus of our own).
+    let run = todo.shell(
+      """
+      cd "$HOME"; printf '<busconfig><type>session</type><listen>unix:tmpdir=%s</listen><policy context="default"><allow send_destination="*" eavesdrop="true"/><allow eavesdrop="true"/><allow own="*"/></policy></busconfig>' "$HOME" > bus.conf
+      dbus-daemon --config-file=bus.conf --nofork --nopidfile --print-address=3 3>bus & BPID=$!
+      i=0; while [ ! -s bus ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i+1)); done
+      DBUS_SESSION_BUS_ADDRESS="$(head -n1 bus)" "$TODO" remind --check; echo "check=$?"
+      kill -9 $BPID; wait
+      """)
+    #expect(run.stdout.contains("check=1") && run.stderr.contains("todo: error: cannot deliver a reminder: /usr/bin/notify-send"), "\(run)")
+    #expect(run.stderr.contains("1 reminder will be tried again at the next check"), "\(run)")
+    #expect(try todo("remind", "--json").jsonArray().first?["state"] as? String == "due")
+  }
+}

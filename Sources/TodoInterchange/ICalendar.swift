@@ -839,15 +839,16 @@ extension ICalendar {
         writer.property(
           "X-TODO-EXTRA", [("X-TODO-FORMAT", item.format), ("X-TODO-NAME", item.name)], ICalendarText.escape(item.value))
       }
+      // Kept lines: the to-do's own, its sub-components (VALARM), and its changed occurrences
+      // (a VTODO with RECURRENCE-ID), which go after it, as the siblings RFC 5545 makes them.
+      let occurrences = extra("properties").map { self.keptLines($0, of: todo, into: &writer) } ?? []
+      // The reminders, after every property (kept ones too): components come last in a VTODO.
       let keptAlarms = ICalendar.keptAlarms(extra("alarms"))
       for reminder in todo.reminders {
         let fire = reminder.fire(due: todo.due, scheduled: todo.scheduled)
         ICalendar.writeAlarm(
           reminder, of: todo, acknowledged: fire.flatMap { record.acknowledged[$0] }, kept: keptAlarms[reminder.text], into: &writer)
       }
-      // Kept lines: the to-do's own, its sub-components (VALARM), and its changed occurrences
-      // (a VTODO with RECURRENCE-ID), which go after it, as the siblings RFC 5545 makes them.
-      let occurrences = extra("properties").map { self.keptLines($0, of: todo, into: &writer) } ?? []
       writer.line("END:VTODO")
       for line in occurrences { writer.line(line) }
       // The zones kept lines name (a changed occurrence's RECURRENCE-ID;TZID=…).

@@ -109,7 +109,7 @@ import Testing
       ("_projects", ["_projects"]), ("_tags", ["_tags"]), ("all", ["all"]), ("completed", ["completed"]),
       ("active", ["active"]), ("blocked", ["blocked"]), ("blocking", ["blocking"]), ("unblocked", ["unblocked"]),
       ("ready", ["ready"]), ("newest", ["newest"]), ("oldest", ["oldest"]), ("recurring", ["recurring"]),
-      ("denotate", ["denotate", "1", "Note"]),
+      ("denotate", ["denotate", "1", "Note"]), ("remind", ["remind", "--all"]),
     ]
     var covered = Set(invocations.map(\.command))
     // The shell runs any of them; a piped script is read line by line.
@@ -123,6 +123,7 @@ import Testing
     runs += [
       todo("context"), todo("config", "get", "context.evil"), todo("show", h), todo("list", "project:" + h),
       todo("add", "x", "due:" + h), todo("frobnicate" + h), todo("update", "1", "bogus:" + h),
+      todo("update", "2", "remind:2026-11-21T09:00"), todo("remind", "--next"), todo("remind", "--check", "-c", "remind.notify=terminal"),
     ]
     for run in runs {
       let found = Self.controls(in: run.stdout) + Self.controls(in: run.stderr)

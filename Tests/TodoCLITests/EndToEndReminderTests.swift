@@ -4,7 +4,7 @@ import Testing
 /// Reminders end to end: `remind:` on tasks, `todo remind` and its delivery through a command of
 /// the user's (a script that appends what it is given), with the clock injected (`TODO_NOW`), and
 /// the real clock for `--watch`.
-@Suite(.timeLimit(.minutes(5))) struct EndToEndReminderTests {
+@Suite struct EndToEndReminderTests {
   /// A sandbox whose reminders go to `deliver.sh`, which appends each one (a JSON line) to
   /// `delivered.jsonl`, and fails while a file `fail` is there.
   func reminderSandbox() throws -> TodoSandbox {

@@ -26,6 +26,8 @@ struct ReminderDelivery {
   let output: OutputStream
   let text: TaskText
   let path: String
+  /// Terminal lines are written in human output only: with `--json` the JSON names what was delivered.
+  let writesLines: Bool
 
   init(runner: CommandRunner) throws(CommandFailure) {
     let configured = runner.configuration.value("remind.notify")
@@ -50,6 +52,7 @@ struct ReminderDelivery {
     path = runner.session.environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin"
     timeout = runner.configuration.hookTimeout
     output = runner.output
+    writesLines = runner.format == .human
     text = runner.text
     if channels.contains(.command) {
       let command = runner.configuration.value("remind.command").trimmingWhitespace()
@@ -73,8 +76,10 @@ struct ReminderDelivery {
       switch channel {
       case .desktop: problem = notify(item)
       case .terminal:
-        output.write(terminalLine(item) + "\n")
-        output.flush()
+        if writesLines {
+          output.write(terminalLine(item) + "\n")
+          output.flush()
+        }
         problem = nil
       case .command: problem = runCommand(item, now: now)
       }
@@ -99,7 +104,7 @@ struct ReminderDelivery {
   }
 
   func terminalLine(_ item: ScheduledReminder) -> String {
-    "Reminder: " + summary(item) + " — " + body(item).replacing("\n", with: "; ")
+    sanitizedForTerminal("Reminder: " + summary(item) + " — " + body(item).replacing("\n", with: "; "))
   }
 
   /// Text without control characters (a notification shows no escapes).

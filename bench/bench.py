@@ -449,6 +449,14 @@ def main():
             table.add(f"{name} vs aggregate SQL", report_size, ours, reference, budget(1.5))
         path = data[largest]
 
+        # `remind --check` runs every minute: with nothing due (1% of the pending tasks have a
+        # reminder, none of them due) it costs no more than `todo list` with no filter.
+        reminders = working_copy(path, scratch, "reminders.db")
+        run([todo, "--db", reminders, "count"], stdout=subprocess.DEVNULL)
+        run(["sqlite3", reminders, "UPDATE todo SET remind = '2099-01-01T00:00:00Z,due-15min' WHERE id % 100 = 0 AND status = 'pending';"])
+        ours, reference = hyperfine([f"{todo} --db {reminders} remind --check", f"{todo} --db {reminders} list"], runs, warmup)
+        table.add("remind --check (nothing due) vs list", largest, ours, reference, budget(1.0))
+
         for name, arguments in [("peak memory: list (table)", ["list"]), ("peak memory: list --jsonl status:all", ["list", "--jsonl", "status:all"])]:
             memory = peak_memory([todo, "--db", path] + arguments)
             table.add(name, largest, memory, 30.0, None if options.smoke else 1.0, unit="MiB")

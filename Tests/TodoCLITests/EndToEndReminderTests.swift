@@ -62,6 +62,13 @@ import Testing
     #expect(todo("remind", "--next").stdout == "2026-11-21 11:00 UTC Plain (task 2)\n")
     #expect(try todo("remind", "--next", "--json").jsonObject()["at"] as? String == "2026-11-21T11:00:00Z")
     #expect(todo("remind", "project:none-such").stdout.hasPrefix("No reminders to come."))
+    // Filters on when they ring.
+    #expect(todo.ids("remind.before:2026-11-21T11:30") == [2] && todo.ids("remind.before:2026-11-21T11:00") == [])
+    #expect(todo.ids("remind.after:2026-11-21T11:30") == [2] && todo.ids("remind.after:today") == [])
+    #expect(todo.ids("remind.by:today") == [2] && todo.ids("remind.none:") == [1] && todo.ids("remind:") == [1])
+    #expect(todo.ids("remind.any:") == [2])
+    let unknown = todo("list", "remind.on:today")
+    #expect(unknown.status == 2 && unknown.stderr.contains("reminders are filtered by when they ring"), "\(unknown)")
   }
 
   @Test func aCheckDeliversEachReminderOnceThroughTheCommand() throws {
@@ -310,5 +317,55 @@ import Testing
     todo("undo").expectSuccess()
     #expect(try todo.task(1)["priority"] as? String == "M")
     #expect(try todo.task(2)["remind"] as? [String] == [])
+  }
+}
+
+/// Reminders through `todo sync` and a real Radicale: the alarm on the server, delivered once
+/// however many machines check, and an alarm a phone sets ringing here.
+@Suite struct EndToEndReminderSyncTests {
+  @Test func aReminderRingsOnceAcrossTwoMachinesAndAPhonesAlarmRingsHere() throws {
+    let server = try RadicaleServer()
+    try server.makeCollection("tasks")
+    let helper = EndToEndReminderTests()
+    let a = try helper.reminderSandbox()
+    let b = try helper.reminderSandbox()
+    for todo in [a, b] {
+      let setup = todo("sync", "--setup", server.url("/alice/tasks/"), "--user", "alice", "--password-command", "echo secret")
+      #expect(setup.status == 0, "\(setup)")
+    }
+    func sync(_ todo: TodoSandbox, at now: String) {
+      let run = todo.run(["sync"], environment: ["TODO_NOW": now])
+      #expect(run.status == 0, "\(run)")
+    }
+    a("add", "Call", "due:2026-11-21T10:00", "remind:due-15min").expectSuccess()
+    sync(a, at: "2026-11-21T09:31:00Z")
+    sync(b, at: "2026-11-21T09:32:00Z")
+    #expect(try b.task(1)["remind"] as? [String] == ["due-15min"])
+    let item = try #require(server.items("tasks").first.map(server.get))
+    #expect(item.contains("BEGIN:VALARM") && item.contains("TRIGGER;RELATED=END:-PT15M"), "\(item)")
+    // A delivers; the delivery travels; B has nothing left to deliver.
+    helper.check(a, at: "2026-11-21T09:46:00Z")
+    #expect(try helper.delivered(a).count == 1)
+    sync(a, at: "2026-11-21T09:47:00Z")
+    #expect(server.items("tasks").map(server.get).first?.contains("ACKNOWLEDGED:20261121T094600Z") == true)
+    sync(b, at: "2026-11-21T09:48:00Z")
+    #expect(helper.check(b, at: "2026-11-21T09:49:00Z").stdout.isEmpty)
+    #expect(try helper.delivered(b).isEmpty)
+    #expect(try b("remind", "--all", "--json").jsonArray().first?["state"] as? String == "acknowledged")
+    // An alarm a phone made rings here, once.
+    let phone = [
+      "BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//Phone//EN", "BEGIN:VTODO", "UID:phone-9@example.org",
+      "DTSTAMP:20261121T090000Z", "LAST-MODIFIED:20261121T090000Z", "SUMMARY:Set on the phone", "BEGIN:VALARM", "ACTION:DISPLAY",
+      "TRIGGER;VALUE=DATE-TIME:20261121T120000Z", "DESCRIPTION:Reminder", "END:VALARM", "END:VTODO", "END:VCALENDAR",
+    ].joined(separator: "\r\n") + "\r\n"
+    let put = server.curl(["-X", "PUT", "-H", "Content-Type: text/calendar", "--data-binary", phone, "-w", "%{http_code}", server.url("/alice/tasks/phone-9.ics")])
+    #expect(put.output.hasPrefix("2"), "\(put)")
+    sync(b, at: "2026-11-21T11:00:00Z")
+    helper.check(b, at: "2026-11-21T12:00:30Z")
+    #expect(try helper.delivered(b).map { $0["title"] as? String } == ["Set on the phone"])
+    // Written back to the server as the phone wrote it, with the delivery added.
+    sync(b, at: "2026-11-21T12:01:00Z")
+    let back = server.get("/alice/tasks/phone-9.ics")
+    #expect(back.contains("DESCRIPTION:Reminder") && back.contains("ACKNOWLEDGED:20261121T120030Z"), "\(back)")
   }
 }

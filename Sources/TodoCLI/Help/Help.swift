@@ -754,7 +754,8 @@ enum Help {
       an instant ('fri 17:00', 2026-12-01T09:00, now+1h, tomorrow@9:00) or
       counts from the due or scheduled date: due-15min, scheduled-1h, due,
       due-1d@09:00 (the day before, at 9). One counting from a date follows
-      it, and goes on to a series' next instance. Filter: +REMINDER.
+      it, and goes on to a series' next instance. Filters: +REMINDER,
+      remind.before:DATE, remind.after:DATE, remind.by:DATE, remind.none:.
 
       'todo remind' lists the reminders to come (--all: delivered ones too,
       with what became of them); --next prints the first on one line, for a

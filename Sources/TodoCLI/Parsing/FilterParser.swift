@@ -310,6 +310,9 @@ extension ArgumentDecoder {
         option: "task id", value: word,
         reason: "ids are 1 to 7 digits; ranges look like 3-7, lists like 1,4 (put '--' before it to search for the text)")
     }
+    if let colon = word.firstIndex(of: ":"), word[..<colon].lowercased().prefix(while: { $0 != "." }) == "remind" {
+      return .term(try reminderTerm(word, colon: colon, at: at))
+    }
     if let colon = word.firstIndex(of: ":"), let attribute = userAttributes[String(word[..<colon].prefix { $0 != "." })] {
       return .term(try userAttributeTerm(attribute, word: word, colon: colon, at: at))
     }
@@ -409,6 +412,28 @@ extension ArgumentDecoder {
       throw .badValue(option: key, value: value, reason: "give a value to compare with (word \(at))")
     }
     return try Self.checked { () throws(TodoError) in try attribute.term(comparison, value, now: now) }
+  }
+
+  /// `remind.before:DATE`, `remind.after:`, `remind.by:` (a reminder rings then), `remind.any:`,
+  /// `remind.none:` and `remind:` (none).
+  private func reminderTerm(_ word: String, colon: String.Index, at: Int) throws(UsageError) -> FilterTerm {
+    let key = word[..<colon].lowercased()
+    let value = String(word[word.index(after: colon)...])
+    let modifiers: [String: DateComparison] = ["before": .before, "after": .after, "by": .by, "any": .any, "none": .none]
+    let modifier = key == "remind" ? (value.isEmpty ? "none" : "") : String(key.dropFirst(7))
+    guard let comparison = modifiers[modifier] else {
+      let meant = closestMatch(to: modifier, in: modifiers.keys.sorted()).map { " (did you mean 'remind.\($0):'?)" } ?? ""
+      throw .invalid(
+        "filter: '\(word)' at word \(at): reminders are filtered by when they ring: remind.before:DATE, remind.after:DATE, "
+          + "remind.by:DATE, remind.any:, remind.none: (or +REMINDER)\(meant)")
+    }
+    if comparison == .any || comparison == .none { return Reminder.term(comparison, .instant(now)) }
+    guard !value.isEmpty else { throw .badValue(option: key, value: value, reason: "give a date (word \(at))") }
+    do throws(DateExpressionError) {
+      return Reminder.term(comparison, TaskDate(try DateExpressionParser(now: now).read(value)))
+    } catch {
+      throw .badDate(expression: error.expression, reason: error.reason)
+    }
   }
 
   /// The error for `key.modifier:` with a modifier the key does not take, with the nearest it does.

@@ -35,6 +35,7 @@ struct TaskText {
     if let parent = todo.parentID { attributes.append("parent:\(parent)") }
     if !todo.depends.isEmpty { attributes.append("depends:" + todo.depends.map { String($0.id) }.joinedText(",")) }
     if let series = todo.series, series.ended == nil { attributes.append("recur:\(series.rule)") }
+    if !todo.reminders.isEmpty { attributes.append("remind:" + todo.reminders.map(\.text).joinedText(",")) }
     if let progress = todo.progress { attributes.append("subtasks:\(progress.done)/\(progress.total)") }
     if todo.isActive { attributes.append(styled("active", palette.active)) }
     if todo.status != .pending { attributes.append("status:" + todo.status.rawValue) }

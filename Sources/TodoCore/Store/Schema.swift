@@ -277,6 +277,7 @@ public enum TodoDatabase {
       try TextSearch.define.operate(in: context)
       try RegularExpression.define.operate(in: context)
       try UserAttribute.define.operate(in: context)
+      try Reminder.define.operate(in: context)
       let version = try checkOwnership.operate(in: context)
       guard upgrade else { return context }
       if !readOnly { try Context.enableWAL().operate(in: context) }

@@ -104,13 +104,23 @@ extension ICalendar {
     writer.line("END:VALARM")
   }
 
+  /// An alarm kept as it came: its lines, the instant it rang at when read, and whether its
+  /// trigger is an instant (which a moved date leaves behind) rather than an offset.
+  struct KeptAlarm {
+    var lines: [String]
+    var fire: Int64?
+    var absolute: Bool
+  }
+
   /// The alarms kept as they came (the `alarms` extra), by the reminder each became.
-  static func keptAlarms(_ stored: String?) -> [String: [String]] {
-    var found: [String: [String]] = [:]
+  static func keptAlarms(_ stored: String?) -> [String: KeptAlarm] {
+    var found: [String: KeptAlarm] = [:]
     for entry in (stored ?? "").split(separator: "\n\n") {
       let lines = entry.split(separator: "\n").map(String.init)
       guard let key = lines.first, lines.count > 2 else { continue }
-      found[key] = Array(lines.dropFirst())
+      let parts = key.split(separator: "\t", omittingEmptySubsequences: false)
+      let absolute = lines.contains { $0.uppercased().hasPrefix("TRIGGER") && $0.uppercased().contains("VALUE=DATE-TIME") }
+      found[String(parts[0])] = KeptAlarm(lines: Array(lines.dropFirst()), fire: parts.count > 1 ? Int64(parts[1]) : nil, absolute: absolute)
     }
     return found
   }

@@ -270,20 +270,26 @@ public enum ICalendar {
     todo.intervals = own.intervals
     notes = own.notes
     extras += own.extras
-    // Alarms todo models become reminders; every other sub-component is kept as it came.
+    // Alarms todo models become reminders; every other sub-component is kept as it came (after
+    // the kept properties: a component comes after every property). Read once the due date is
+    // known (DTSTART and DURATION give it), which a trigger may count from.
     var acknowledged: [Int64: Int64] = [:]
-    var alarms: [String] = []
-    for sub in component.components {
-      guard let (reminder, ack) = reminder(from: sub, due: todo.due, scheduled: todo.scheduled, zones: zones) else {
-        kept += sub.lines
-        continue
+    func readAlarms() {
+      var alarms: [String] = []
+      for sub in component.components {
+        guard let (reminder, ack) = reminder(from: sub, due: todo.due, scheduled: todo.scheduled, zones: zones) else {
+          kept += sub.lines
+          continue
+        }
+        if !todo.reminders.contains(reminder) { todo.reminders.append(reminder) }
+        // The alarm as it came, with the instant it rang at then: written back while it still
+        // says the same (see `writeAlarm`).
+        let fire = reminder.fire(due: todo.due, scheduled: todo.scheduled)
+        alarms.append(([reminder.text + "\t" + (fire.map(String.init) ?? "")] + sub.lines).joinedText("\n"))
+        if let ack, let fire { acknowledged[fire] = ack }
       }
-      if !todo.reminders.contains(reminder) { todo.reminders.append(reminder) }
-      // The alarm as it came, written back while the reminder is the same (see `writeAlarm`).
-      alarms.append(([reminder.text] + sub.lines).joinedText("\n"))
-      if let ack, let fire = reminder.fire(due: todo.due, scheduled: todo.scheduled) { acknowledged[fire] = ack }
+      if !alarms.isEmpty { extras.append(TaskExtra(format: "ical", name: "alarms", value: alarms.joinedText("\n\n"))) }
     }
-    if !alarms.isEmpty { extras.append(TaskExtra(format: "ical", name: "alarms", value: alarms.joinedText("\n\n"))) }
     extras += timesAsWritten(component, zoneLines: zoneLines)
     // Identity: the UID, or, for a to-do without one, a UUID derived from its content.
     let identity = uid ?? component.lines.joinedText("\n")
@@ -311,6 +317,7 @@ public enum ICalendar {
       if completedAt != nil { kept.append(completedLine) }
     }
     keepPercentAndDuration(percent, duration, of: &todo, extras: &extras, kept: &kept)
+    readAlarms()
     // Notes: each with its time when the description is still what they say; text added by
     // another program after them becomes a new note; a description of its own, one note.
     todo.notes = self.notes(notes, description: description, created: todo.created, modified: todo.modified)
@@ -846,8 +853,9 @@ extension ICalendar {
       let keptAlarms = ICalendar.keptAlarms(extra("alarms"))
       for reminder in todo.reminders {
         let fire = reminder.fire(due: todo.due, scheduled: todo.scheduled)
-        ICalendar.writeAlarm(
-          reminder, of: todo, acknowledged: fire.flatMap { record.acknowledged[$0] }, kept: keptAlarms[reminder.text], into: &writer)
+        // Another client's alarm as it came, while its trigger still rings when the reminder does.
+        let kept = keptAlarms[reminder.text].flatMap { kept in kept.fire == fire || !kept.absolute ? kept.lines : nil }
+        ICalendar.writeAlarm(reminder, of: todo, acknowledged: fire.flatMap { record.acknowledged[$0] }, kept: kept, into: &writer)
       }
       writer.line("END:VTODO")
       for line in occurrences { writer.line(line) }

@@ -399,7 +399,9 @@ public enum Taskwarrior {
     add("priority", todo.priority?.rawValue)
     // The project is todo's to write (as kept, changed or cleared); a priority of Taskwarrior's own
     // only while todo has none.
-    let writtenByTodo: Set<String> = todo.priority == nil ? ["project"] : ["project", "priority"]
+    var writtenByTodo: Set<String> = todo.priority == nil ? ["project"] : ["project", "priority"]
+    // A `remind` attribute of another kind, kept from Taskwarrior, gives way to todo's reminders.
+    if !todo.reminders.isEmpty { writtenByTodo.insert("remind") }
     add("due", time(todo.due))
     add("wait", time(todo.wait))
     add("scheduled", time(todo.scheduled))

@@ -103,6 +103,13 @@ public enum FieldMerge {
 
   static func noteKey(_ note: Note) -> String { "\(note.created) \(note.text)" }
 
+  /// Whether both say the same of which of the task's current reminders were delivered (an
+  /// acknowledgement of a reminder the task no longer has is no difference).
+  public static func sameAcknowledgements(_ one: TaskRecord, _ other: TaskRecord) -> Bool {
+    let fires = one.todo.reminders.compactMap { $0.fire(due: one.todo.due, scheduled: one.todo.scheduled) }
+    return fires.allSatisfy { (one.acknowledged[$0] == nil) == (other.acknowledged[$0] == nil) }
+  }
+
   static func extras(_ record: TaskRecord) -> [String: String] {
     var byKey: [String: String] = [:]
     for extra in record.extras where !isBookkeeping(extra) { byKey[extra.format + "\u{1}" + extra.name] = extra.value }

@@ -246,7 +246,8 @@ public enum SyncEngine {
             imports.append(outcome.record)
             report.updated.append(item.taskUUID)
           }
-          if !FieldMerge.sameFields(outcome.record, remote) {
+          // A delivery here goes out even when the other side changed the task too.
+          if !FieldMerge.sameFields(outcome.record, remote) || !FieldMerge.sameAcknowledgements(outcome.record, remote) {
             writes[file] = item.taskUUID
           } else {
             newBase[file] = bytes

@@ -201,6 +201,7 @@ import Testing
     let service = try String(contentsOfFile: units + "/todo-remind.service", encoding: .utf8)
     #expect(service.contains("ExecStart=\(TodoSandbox.binary!.resolvingSymlinksInPath().path) remind --check"), "\(service)")
     #expect(service.contains("Environment=TODO_DB=\(todo.databasePath)"), "\(service)")
+    #expect(service.contains("Environment=XDG_CONFIG_HOME=\(config)"), "\(service)")
     let timer = try String(contentsOfFile: units + "/todo-remind.timer", encoding: .utf8)
     #expect(timer.contains("OnCalendar=*-*-* *:*:00") && timer.contains("Persistent=true"))
     if TodoSandbox.hasTool("systemd-analyze") {
@@ -343,11 +344,16 @@ import Testing
     #expect(try b.task(1)["remind"] as? [String] == ["due-15min"])
     let item = try #require(server.items("tasks").first.map(server.get))
     #expect(item.contains("BEGIN:VALARM") && item.contains("TRIGGER;RELATED=END:-PT15M"), "\(item)")
-    // A delivers; the delivery travels; B has nothing left to deliver.
+    // A delivers; the phone renames the task meanwhile; the delivery travels all the same, and B
+    // has nothing left to deliver.
     helper.check(a, at: "2026-11-21T09:46:00Z")
     #expect(try helper.delivered(a).count == 1)
+    let href = try #require(server.items("tasks").first)
+    let renamed = server.get(href).replacingOccurrences(of: "SUMMARY:Call", with: "SUMMARY:Call the dentist")
+    server.curl(["-X", "PUT", "-H", "Content-Type: text/calendar", "--data-binary", renamed, "-o", "/dev/null", server.url(href)])
     sync(a, at: "2026-11-21T09:47:00Z")
-    #expect(server.items("tasks").map(server.get).first?.contains("ACKNOWLEDGED:20261121T094600Z") == true)
+    let merged = server.get(href)
+    #expect(merged.contains("ACKNOWLEDGED:20261121T094600Z") && merged.contains("SUMMARY:Call the dentist"), "\(merged)")
     sync(b, at: "2026-11-21T09:48:00Z")
     #expect(helper.check(b, at: "2026-11-21T09:49:00Z").stdout.isEmpty)
     #expect(try helper.delivered(b).isEmpty)
@@ -367,5 +373,21 @@ import Testing
     sync(b, at: "2026-11-21T12:01:00Z")
     let back = server.get("/alice/tasks/phone-9.ics")
     #expect(back.contains("DESCRIPTION:Reminder") && back.contains("ACKNOWLEDGED:20261121T120030Z"), "\(back)")
+    // A reminder at a time of day goes out as the instant it rings at; when the date moves on the
+    // other machine, the instant on the server moves with it.
+    a("add", "Dentist", "due:2026-11-25T10:00", "remind:due-1d@09:00").expectSuccess()
+    sync(a, at: "2026-11-21T12:02:00Z")
+    sync(b, at: "2026-11-21T12:03:00Z")
+    func id(_ todo: TodoSandbox, titled title: String) throws -> Int {
+      try #require(try todo("list", "--json").jsonArray().first { $0["title"] as? String == title }?["id"] as? Int)
+    }
+    let dentist = try id(b, titled: "Dentist")
+    b("update", String(dentist), "due:2026-11-27T10:00", environment: ["TODO_NOW": "2026-11-21T12:04:00Z"]).expectSuccess()
+    let pushed = b.run(["sync"], environment: ["TODO_NOW": "2026-11-21T12:05:00Z"])
+    #expect(pushed.status == 0 && pushed.stdout.contains("1 sent"), "\(pushed)")
+    let moved = try #require(server.items("tasks").map(server.get).first { $0.contains("SUMMARY:Dentist") })
+    #expect(moved.contains("TRIGGER;VALUE=DATE-TIME:20261126T090000Z") && moved.contains("X-TODO-REMIND:due-1d@09:00"), "\(moved)")
+    sync(a, at: "2026-11-21T12:06:00Z")
+    #expect(try a.task(try id(a, titled: "Dentist"))["remind"] as? [String] == ["due-1d@09:00"])
   }
 }

@@ -358,6 +358,23 @@ private let bareM = "'m' could be minutes or months: use min (30min) or mo (2mo)
 // MARK: - Helpers
 
 /// Runs `body` with the environment variable set (or unset), restoring it afterwards.
+/// Reminders whole days before a timed date keep its time of day over a DST change (in this
+/// suite: they read `TZ`).
+extension DateExpressionTests {
+  @Test func reminderWholeDaysBeforeATimedDateAreCalendarDays() throws {
+    try withEnvironment("TZ", berlin) {
+      // Due Monday 2026-03-30 00:30 CEST; the clocks went forward on Sunday the 29th at 02:00.
+      let due = try #require(Timestamp.wallClock(year: 2026, month: 3, day: 30, hour: 0, minute: 30, second: 0))
+      let dayBefore = try Reminder(parsing: "due-1d", now: due).fire(due: .instant(due), scheduled: nil)
+      #expect(dayBefore.map(Timestamp.localDescription) == "2026-03-29 00:30 CET")
+      let morning = try Reminder(parsing: "due-1d@09:00", now: due).fire(due: .instant(due), scheduled: nil)
+      #expect(morning.map(Timestamp.localDescription) == "2026-03-29 09:00 CEST")
+      let hours = try Reminder(parsing: "due-23h", now: due).fire(due: .instant(due), scheduled: nil)
+      #expect(hours.map(Timestamp.localDescription) == "2026-03-29 00:30 CET")
+    }
+  }
+}
+
 private func withEnvironment<T>(
   _ name: String, _ value: String?, _ body: () throws -> T
 ) rethrows -> T {

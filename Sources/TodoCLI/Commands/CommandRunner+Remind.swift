@@ -163,60 +163,45 @@ extension CommandRunner {
     }
     var failed: [ScheduledReminder] = []
     var problems: [String] = []
+    var partly: [String] = []
     for item in due {
       let outcome = delivery.deliver(item, now: at)
-      if outcome.delivered { result.delivered.append(item) } else { failed.append(item) }
-      problems += outcome.problems
+      if outcome.delivered {
+        result.delivered.append(item)
+        partly += outcome.problems
+      } else {
+        failed.append(item)
+        problems += outcome.problems
+      }
+    }
+    // A channel that failed where another delivered: said, not retried (it was delivered).
+    for problem in Array(Set(partly)).sorted() {
+      session.warn("\(problem); the reminder was delivered another way (remind.notify)", json: format != .human)
     }
     // Not shown anywhere: the next check tries again.
     if !failed.isEmpty { _ = try perform(TodoStore.releaseReminders(failed), access: .write) }
     if !problems.isEmpty {
       throw .environment(
-        "cannot deliver \(problems.count == 1 ? "a reminder" : "reminders"): " + Array(Set(problems)).sorted().joinedText("; ")
-          + (failed.isEmpty ? "" : "; \(Self.count(failed.count, "reminder")) will be tried again at the next check"))
+        "cannot deliver \(failed.count == 1 ? "a reminder" : "reminders"): " + Array(Set(problems)).sorted().joinedText("; ")
+          + "; \(Self.count(failed.count, "reminder")) will be tried again at the next check")
     }
     return result
   }
 
   // MARK: - snooze and dismiss
 
-  /// `snooze ID [DURATION]`: what is due now is dismissed, and the task rings again after the
-  /// duration (a snooze of its own, replacing an earlier one).
+  /// `snooze ID [DURATION]`: the task rings again after the duration.
   private func snooze(_ reference: TaskReference, seconds: Int64?) throws(CommandFailure) {
     let configured = configuration.value("remind.snooze")
     guard let length = seconds ?? UserAttribute.seconds(configured), length > 0 else {
       throw .usage(.invalid("remind.snooze is '\(configured)': give a duration (10min, 1h)"))
     }
-    let task = try perform(TodoStore.task(reference), access: .read)
-    guard task.status == .pending else { throw .domain(.refused("task \(task.id) is \(task.status.rawValue): only a pending task is reminded of")) }
-    let now = self.now
-    var changes = TodoChanges()
-    changes.reminders = task.reminders.filter { !$0.isSnooze } + [Reminder(.at(now + length), isSnooze: true)]
-    var filter = TodoFilter()
-    filter.references = [reference]
-    let operation = TodoStore.update(filter, changes, now: now, command: invocation.commandLine).flatMap { report in
-      TodoStore.reminders(of: [task.id]).flatMap { items in
-        TodoStore.decide(items.filter { $0.isWaiting(now: now) }, .dismissed, now: now).map { _ in report }
-      }
-    }
-    try change(operation, verb: .update, selection: nil)
+    try change(TodoStore.snooze(reference, until: now + length, now: now, command: invocation.commandLine), verb: .update, selection: nil)
   }
 
   /// `dismiss ID…`: the reminders whose time has come (or else each task's next one) will not ring.
   private func dismiss(_ references: [TaskReference]) throws(CommandFailure) {
-    let now = self.now
-    let operation = TodoStore.tasks(references).flatMap { tasks in
-      TodoStore.reminders(of: tasks.map(\.id)).flatMap { items in
-        var chosen: [ScheduledReminder] = []
-        for task in tasks {
-          let open = items.filter { $0.task.id == task.id && $0.outcome == nil }
-          let due = open.filter { $0.fire <= now }
-          chosen += due.isEmpty ? Array(open.prefix(1)) : due
-        }
-        return TodoStore.decide(chosen, .dismissed, now: now)
-      }
-    }
-    let dismissed = try perform(operation, access: invocation.options.dryRun ? .dryRun : .write)
+    let dismissed = try perform(TodoStore.dismiss(references, now: now), access: invocation.options.dryRun ? .dryRun : .write)
     switch format {
     case .json, .jsonLines: writeJSONList(dismissed) { json, item in reminderJSON(item, into: &json) }
     case .human:

@@ -36,7 +36,7 @@ extension CommandRunner {
             }
           }
           output.flush()
-          wake = try nextWake(after: current, policy: policy)
+          wake = try perform(TodoStore.nextWake(after: current, policy: policy), access: .read)
         } catch {
           // A reminder that could not be shown is tried again at the next wake; the watch goes on.
           session.standardError.write("todo: \(error.message)\n")
@@ -48,16 +48,6 @@ extension CommandRunner {
       }
       usleep(250_000)
     }
-  }
-
-  /// When to look again: the next reminder's time, the end of quiet hours holding some, and at
-  /// least every minute (the clock or the time zone may change under a sleeping watch).
-  private func nextWake(after current: Int64, policy: ReminderPolicy) throws(CommandFailure) -> Int64 {
-    let open = try perform(TodoStore.reminders(), access: .read).filter { $0.outcome == nil }
-    var wake = current + 60
-    if let next = open.first(where: { $0.fire > current }) { wake = min(wake, next.fire) }
-    if open.contains(where: { $0.fire <= current }), let end = policy.quiet?.end(after: current) { wake = min(wake, end) }
-    return wake
   }
 
   /// The database file's and its log's modification times and sizes.
@@ -77,17 +67,20 @@ extension CommandRunner {
     return config + "/systemd/user"
   }
 
-  /// The command the timer (or cron) runs: this program, by its full path, with the database
-  /// it was given (`--db` or `TODO_DB`), if any.
-  private func checkCommand() throws(CommandFailure) -> (program: String, database: String?) {
+  /// The command the timer (or cron) runs: this program, by its full path, and the settings
+  /// that make it use this database and this configuration (a timer or cron job has none of the
+  /// shell's variables): `TODO_DB` always, `TODO_CONFIG` and `XDG_CONFIG_HOME` when set.
+  private func checkCommand() throws(CommandFailure) -> (program: String, environment: [(String, String)]) {
     guard let program = Subprocess.ownPath() else { throw .environment("cannot tell this program's own path (/proc/self/exe)") }
-    var database: String?
-    if invocation.options.databasePath != nil || session.environment["TODO_DB"] != nil,
-      let (path, _) = FileSystem.databasePath(option: invocation.options.databasePath, environment: session.environment)
-    {
-      database = path.hasPrefix("/") ? path : Self.workingDirectory() + "/" + path
+    guard let (database, _) = FileSystem.databasePath(option: invocation.options.databasePath, environment: session.environment) else {
+      throw .environment("no database path: set HOME, XDG_DATA_HOME or TODO_DB, or give --db")
     }
-    return (program, database)
+    func absolute(_ path: String) -> String { path.hasPrefix("/") ? path : Self.workingDirectory() + "/" + path }
+    var environment = [("TODO_DB", absolute(database))]
+    for name in ["TODO_CONFIG", "XDG_CONFIG_HOME"] {
+      if let value = session.environment[name], !value.isEmpty { environment.append((name, absolute(value))) }
+    }
+    return (program, environment)
   }
 
   private static func workingDirectory() -> String {
@@ -96,10 +89,11 @@ extension CommandRunner {
     return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
   }
 
-  /// A value in a unit file: `%` and `$` doubled (specifiers and variables), quoted when it
-  /// holds a space or a quote.
-  static func unitQuoted(_ text: String) -> String {
-    let escaped = text.replacing("\\", with: "\\\\").replacing("%", with: "%%").replacing("$", with: "$$")
+  /// A value in a unit file: `%` doubled (specifiers) and, on an `ExecStart=` line, `$` too
+  /// (variables; `Environment=` expands none), quoted when it holds a space or a quote.
+  static func unitQuoted(_ text: String, command: Bool = false) -> String {
+    var escaped = text.replacing("\\", with: "\\\\").replacing("%", with: "%%")
+    if command { escaped = escaped.replacing("$", with: "$$") }
     guard escaped.contains(where: { $0 == " " || $0 == "\"" || $0 == "'" || $0 == "\t" }) else { return escaped }
     return "\"" + escaped.replacing("\"", with: "\\\"") + "\""
   }
@@ -111,13 +105,13 @@ extension CommandRunner {
     return quoted.replacing("%", with: "\\%")
   }
 
-  func timerUnits(program: String, database: String?) -> (service: String, timer: String) {
+  func timerUnits(program: String, environment: [(String, String)]) -> (service: String, timer: String) {
     var service = [
       Self.timerMarker, "[Unit]", "Description=Deliver the reminders of todo whose time has come", "",
       "[Service]", "Type=oneshot",
     ]
-    if let database { service.append("Environment=" + Self.unitQuoted("TODO_DB=" + database)) }
-    service.append("ExecStart=" + Self.unitQuoted(program) + " remind --check")
+    for (name, value) in environment { service.append("Environment=" + Self.unitQuoted(name + "=" + value)) }
+    service.append("ExecStart=" + Self.unitQuoted(program, command: true) + " remind --check")
     let timer = [
       Self.timerMarker, "[Unit]", "Description=Check the reminders of todo every minute", "",
       "[Timer]", "OnCalendar=*-*-* *:*:00", "AccuracySec=1s",
@@ -127,23 +121,23 @@ extension CommandRunner {
     return (service.joinedText("\n") + "\n", timer.joinedText("\n") + "\n")
   }
 
-  func cronLine(program: String, database: String?) -> String {
-    let prefix = database.map { "TODO_DB=" + Self.shellQuoted($0) + " " } ?? ""
+  func cronLine(program: String, environment: [(String, String)]) -> String {
+    let prefix = environment.map { $0.0 + "=" + Self.shellQuoted($0.1) + " " }.joined()
     return "* * * * * " + prefix + Self.shellQuoted(program) + " remind --check"
   }
 
   func installReminderTimer(cron: Bool) throws(CommandFailure) {
-    let (program, database) = try checkCommand()
+    let (program, environment) = try checkCommand()
     let path = session.environment["PATH"] ?? "/usr/bin:/bin"
     let systemctl = Subprocess.find("systemctl", path: path)
     if cron || systemctl == nil {
       if !cron { output.write("systemd is not here (no systemctl): run the check from cron instead.\n") }
-      output.write("Add this line with 'crontab -e':\n\n  \(cronLine(program: program, database: database))\n\n")
+      output.write("Add this line with 'crontab -e':\n\n  \(cronLine(program: program, environment: environment))\n\n")
       output.write("Desktop notifications from cron need the session's bus: todo looks for it at /run/user/\(getuid())/bus.\n")
       return
     }
     let folder = try unitFolder()
-    let units = timerUnits(program: program, database: database)
+    let units = timerUnits(program: program, environment: environment)
     let files = [(folder + "/todo-remind.service", units.service), (folder + "/todo-remind.timer", units.timer)]
     for (file, _) in files where FileSystem.exists(file) {
       guard case .success(let bytes) = FileSystem.readAll(file), String(decoding: bytes, as: UTF8.self).hasPrefix(Self.timerMarker) else {

@@ -24,7 +24,8 @@ struct ReminderDelivery {
   let timeout: Double
   let program: String?
   let output: OutputStream
-  let text: TaskText
+  /// The looks of dates: each delivery writes them as of its own time (a watch runs for days).
+  let looks: TaskText
   let path: String
   /// Terminal lines are written in human output only: with `--json` the JSON names what was delivered.
   let writesLines: Bool
@@ -53,9 +54,10 @@ struct ReminderDelivery {
     timeout = runner.configuration.hookTimeout
     output = runner.output
     writesLines = runner.format == .human
-    text = runner.text
+    looks = runner.text
     if channels.contains(.command) {
-      let command = runner.configuration.value("remind.command").trimmingWhitespace()
+      var command = runner.configuration.value("remind.command").trimmingWhitespace()
+      if command.hasPrefix("~/"), let home = runner.session.environment["HOME"] { command = home + command.dropFirst(1) }
       guard !command.isEmpty else { throw .usage(.invalid("remind.notify has 'command' but remind.command names no program")) }
       guard let found = Subprocess.find(command, path: path) else {
         throw .environment("remind.command '\(command)' is not an executable program")
@@ -67,6 +69,14 @@ struct ReminderDelivery {
     }
   }
 
+  /// Dates as of `now`, in the configuration's looks.
+  func text(at now: Int64) -> TaskText {
+    var text = TaskText(now: now, color: false)
+    text.palette = looks.palette
+    text.dateFormat = looks.dateFormat
+    return text
+  }
+
   /// Delivers one reminder through every channel; it counts as delivered when one took it.
   func deliver(_ item: ScheduledReminder, now: Int64) -> (delivered: Bool, problems: [String]) {
     var delivered = false
@@ -74,10 +84,10 @@ struct ReminderDelivery {
     for channel in channels {
       let problem: String?
       switch channel {
-      case .desktop: problem = notify(item)
+      case .desktop: problem = notify(item, now: now)
       case .terminal:
         if writesLines {
-          output.write(terminalLine(item) + "\n")
+          output.write(terminalLine(item, now: now) + "\n")
           output.flush()
         }
         problem = nil
@@ -94,7 +104,8 @@ struct ReminderDelivery {
   }
 
   /// The notification's body: when it was for, the due date, the project, the task's id.
-  func body(_ item: ScheduledReminder) -> String {
+  func body(_ item: ScheduledReminder, now: Int64) -> String {
+    let text = text(at: now)
     var lines: [String] = []
     if item.outcome == .late { lines.append("Reminder for \(text.describe(instant: item.fire))") }
     if let due = item.task.due { lines.append("Due \(text.describe(due)) (\(text.relative(due, past: .overdue)))") }
@@ -103,8 +114,8 @@ struct ReminderDelivery {
     return lines.joinedText("\n")
   }
 
-  func terminalLine(_ item: ScheduledReminder) -> String {
-    sanitizedForTerminal("Reminder: " + summary(item) + " — " + body(item).replacing("\n", with: "; "))
+  func terminalLine(_ item: ScheduledReminder, now: Int64) -> String {
+    sanitizedForTerminal("Reminder: " + summary(item) + " — " + body(item, now: now).replacing("\n", with: "; "))
   }
 
   /// Text without control characters (a notification shows no escapes).
@@ -117,16 +128,16 @@ struct ReminderDelivery {
     text.replacing("&", with: "&amp;").replacing("<", with: "&lt;").replacing(">", with: "&gt;")
   }
 
-  private func notify(_ item: ScheduledReminder) -> String? {
+  private func notify(_ item: ScheduledReminder, now: Int64) -> String? {
     let arguments: [String]
     if let notifySend = Subprocess.find("notify-send", path: path) {
-      arguments = [notifySend, "--app-name=todo", "--urgency=normal", "--", summary(item), Self.escapedMarkup(body(item))]
+      arguments = [notifySend, "--app-name=todo", "--urgency=normal", "--", summary(item), Self.escapedMarkup(body(item, now: now))]
     } else if let gdbus = Subprocess.find("gdbus", path: path) {
       arguments = [
         gdbus, "call", "--session", "--dest", "org.freedesktop.Notifications", "--object-path", "/org/freedesktop/Notifications",
         // After `--`, a summary or a timeout that starts with '-' is not read as an option.
         "--method", "org.freedesktop.Notifications.Notify", "--", "'todo'", "uint32 0", "''", Self.variantString(summary(item)),
-        Self.variantString(Self.escapedMarkup(body(item))), "@as []", "@a{sv} {}", "int32 -1",
+        Self.variantString(Self.escapedMarkup(body(item, now: now))), "@as []", "@a{sv} {}", "int32 -1",
       ]
     } else {
       return "desktop notifications need notify-send (Debian: libnotify-bin) or gdbus (libglib2.0-bin)"
@@ -161,7 +172,7 @@ struct ReminderDelivery {
       json.field("project", item.task.project)
       json.field("tags", item.task.tags)
       json.field("summary", summary(item))
-      json.field("body", body(item))
+      json.field("body", body(item, now: now))
     }
     writer.endLine()
     return writer.text

@@ -768,9 +768,9 @@ enum Help {
       once when another process changes the database. --install writes a
       systemd user timer that runs --check every minute (and says how to
       start it); --cron, or no systemd, prints the crontab line instead;
-      --uninstall removes what --install wrote. snooze dismisses what is due
-      and rings again after DURATION (remind.snooze, 10min); dismiss makes
-      the due reminders (or else the next one) of tasks not ring.
+      --uninstall removes what --install wrote. snooze rings the task again
+      after DURATION (remind.snooze, 10min; an undo step); dismiss makes the
+      due reminders (or else the next one) of tasks not ring.
 
       Delivery, remind.notify (comma-separated): desktop (a notification
       through notify-send or gdbus), terminal (a line on this command's

@@ -54,6 +54,12 @@ public struct Reminder: Sendable, Hashable {
       let day: CalendarDay
       switch date {
       case .instant(let instant):
+        // Whole days are calendar days, as iCalendar's are: the same time of day (a DST change
+        // between makes one 23 or 25 hours).
+        if offset % 86_400 == 0, offset != 0, let fields = LocalTime.fields(instant) {
+          day = CalendarDay(year: fields.year, month: fields.month, day: fields.day).adding(days: offset / 86_400)
+          return Self.instant(on: day, clock: clock ?? fields.hour * 60 + fields.minute) + (clock == nil ? Int64(fields.second) : 0)
+        }
         guard let clock else { return instant + offset }
         day = CalendarDay.local(instant + offset)
         return Self.instant(on: day, clock: clock)

@@ -160,6 +160,49 @@ extension TodoStore {
     }
   }
 
+  /// `todo remind snooze`: the task rings again at `until`, a snooze of its own that replaces an
+  /// earlier one (an undo step, as any change). What rang already is not touched.
+  public static func snooze(_ reference: TaskReference, until: Int64, now: Int64, command: String) -> DataOperation<ChangeReport, TodoError> {
+    task(reference).flatMap { task in
+      guard task.status == .pending else {
+        return .fail(.refused("task \(task.id) is \(task.status.rawValue): only a pending task is reminded of"))
+      }
+      var changes = TodoChanges()
+      changes.reminders = task.reminders.filter { !$0.isSnooze } + [Reminder(.at(until), isSnooze: true)]
+      var filter = TodoFilter()
+      filter.references = [.id(task.id)]
+      return update(filter, changes, now: now, command: command)
+    }
+  }
+
+  /// `todo remind dismiss`: for each task, the reminders whose time has come and that were not
+  /// delivered, or else its next one, will not ring. Returns those dismissed.
+  public static func dismiss(_ references: [TaskReference], now: Int64) -> DataOperation<[ScheduledReminder], TodoError> {
+    tasks(references).flatMap { tasks in
+      reminders(of: tasks.map(\.id)).flatMap { items in
+        var chosen: [ScheduledReminder] = []
+        for task in tasks {
+          let open = items.filter { $0.task.id == task.id && $0.outcome == nil }
+          let due = open.filter { $0.fire <= now }
+          chosen += due.isEmpty ? Array(open.prefix(1)) : due
+        }
+        return decide(chosen, .dismissed, now: now)
+      }
+    }
+  }
+
+  /// When a watch looks again after `now`: the next reminder's time, the end of quiet hours that
+  /// hold some, and at least every minute (the clock or the zone may change under it).
+  public static func nextWake(after now: Int64, policy: ReminderPolicy) -> DataOperation<Int64, TodoError> {
+    reminders().map { all in
+      let open = all.filter { $0.outcome == nil }
+      var wake = now + 60
+      if let next = open.first(where: { $0.fire > now }) { wake = min(wake, next.fire) }
+      if open.contains(where: { $0.fire <= now }), let end = policy.quiet?.end(after: now) { wake = min(wake, end) }
+      return wake
+    }
+  }
+
   /// Forgets deliveries (a notification that could not be shown): the next check tries again.
   public static func releaseReminders(_ items: [ScheduledReminder]) -> DataOperation<Void, TodoError> {
     DataOperation { connection throws(DatabaseError) in

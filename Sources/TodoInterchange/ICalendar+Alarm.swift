@@ -16,6 +16,43 @@ extension ICalendar {
     "X-EVOLUTION-ALARM-UID",
   ]
 
+  /// Alarms todo models become the task's reminders (and the alarms as they came, an `alarms`
+  /// extra); every other sub-component is kept as it came, after the kept properties (a
+  /// component comes after every property). Returns the deliveries the alarms acknowledge: the
+  /// instant each rang at → when.
+  static func readAlarms(
+    of component: Component, into todo: inout Todo, kept: inout [String], extras: inout [TaskExtra], zones: [String: DefinedZone]
+  ) -> [Int64: Int64] {
+    var acknowledged: [Int64: Int64] = [:]
+    var alarms: [String] = []
+    for sub in component.components {
+      guard let (reminder, ack) = reminder(from: sub, due: todo.due, scheduled: todo.scheduled, zones: zones) else {
+        kept += sub.lines
+        continue
+      }
+      if !todo.reminders.contains(reminder) { todo.reminders.append(reminder) }
+      // The alarm as it came, with the instant it rang at then: written back while it still says
+      // the same (see `writeAlarms`).
+      let fire = reminder.fire(due: todo.due, scheduled: todo.scheduled)
+      alarms.append(([reminder.text + "\t" + (fire.map(String.init) ?? "")] + sub.lines).joinedText("\n"))
+      if let ack, let fire { acknowledged[fire] = ack }
+    }
+    if !alarms.isEmpty { extras.append(TaskExtra(format: "ical", name: "alarms", value: alarms.joinedText("\n\n"))) }
+    return acknowledged
+  }
+
+  /// Every reminder of a task as a VALARM: another client's alarm as it came (`kept`, the
+  /// `alarms` extra) while its trigger still rings when the reminder does, else one of todo's.
+  static func writeAlarms(of record: TaskRecord, kept stored: String?, into writer: inout ContentWriter) {
+    let todo = record.todo
+    let keptAlarms = keptAlarms(stored)
+    for reminder in todo.reminders {
+      let fire = reminder.fire(due: todo.due, scheduled: todo.scheduled)
+      let kept = keptAlarms[reminder.text].flatMap { kept in kept.fire == fire || !kept.absolute ? kept.lines : nil }
+      writeAlarm(reminder, of: todo, acknowledged: fire.flatMap { record.acknowledged[$0] }, kept: kept, into: &writer)
+    }
+  }
+
   /// A VALARM as a reminder, with the time it was acknowledged when that is at or after the time
   /// it rings (so it will not ring again); nil for an alarm todo keeps as it came.
   static func reminder(

@@ -270,26 +270,6 @@ public enum ICalendar {
     todo.intervals = own.intervals
     notes = own.notes
     extras += own.extras
-    // Alarms todo models become reminders; every other sub-component is kept as it came (after
-    // the kept properties: a component comes after every property). Read once the due date is
-    // known (DTSTART and DURATION give it), which a trigger may count from.
-    var acknowledged: [Int64: Int64] = [:]
-    func readAlarms() {
-      var alarms: [String] = []
-      for sub in component.components {
-        guard let (reminder, ack) = reminder(from: sub, due: todo.due, scheduled: todo.scheduled, zones: zones) else {
-          kept += sub.lines
-          continue
-        }
-        if !todo.reminders.contains(reminder) { todo.reminders.append(reminder) }
-        // The alarm as it came, with the instant it rang at then: written back while it still
-        // says the same (see `writeAlarm`).
-        let fire = reminder.fire(due: todo.due, scheduled: todo.scheduled)
-        alarms.append(([reminder.text + "\t" + (fire.map(String.init) ?? "")] + sub.lines).joinedText("\n"))
-        if let ack, let fire { acknowledged[fire] = ack }
-      }
-      if !alarms.isEmpty { extras.append(TaskExtra(format: "ical", name: "alarms", value: alarms.joinedText("\n\n"))) }
-    }
     extras += timesAsWritten(component, zoneLines: zoneLines)
     // Identity: the UID, or, for a to-do without one, a UUID derived from its content.
     let identity = uid ?? component.lines.joinedText("\n")
@@ -317,7 +297,8 @@ public enum ICalendar {
       if completedAt != nil { kept.append(completedLine) }
     }
     keepPercentAndDuration(percent, duration, of: &todo, extras: &extras, kept: &kept)
-    readAlarms()
+    // After the due date is known (DTSTART and DURATION give it): a trigger may count from it.
+    let acknowledged = readAlarms(of: component, into: &todo, kept: &kept, extras: &extras, zones: zones)
     // Notes: each with its time when the description is still what they say; text added by
     // another program after them becomes a new note; a description of its own, one note.
     todo.notes = self.notes(notes, description: description, created: todo.created, modified: todo.modified)
@@ -849,14 +830,7 @@ extension ICalendar {
       // Kept lines: the to-do's own, its sub-components (VALARM), and its changed occurrences
       // (a VTODO with RECURRENCE-ID), which go after it, as the siblings RFC 5545 makes them.
       let occurrences = extra("properties").map { self.keptLines($0, of: todo, into: &writer) } ?? []
-      // The reminders, after every property (kept ones too): components come last in a VTODO.
-      let keptAlarms = ICalendar.keptAlarms(extra("alarms"))
-      for reminder in todo.reminders {
-        let fire = reminder.fire(due: todo.due, scheduled: todo.scheduled)
-        // Another client's alarm as it came, while its trigger still rings when the reminder does.
-        let kept = keptAlarms[reminder.text].flatMap { kept in kept.fire == fire || !kept.absolute ? kept.lines : nil }
-        ICalendar.writeAlarm(reminder, of: todo, acknowledged: fire.flatMap { record.acknowledged[$0] }, kept: kept, into: &writer)
-      }
+      ICalendar.writeAlarms(of: record, kept: extra("alarms"), into: &writer)  // components after every property
       writer.line("END:VTODO")
       for line in occurrences { writer.line(line) }
       // The zones kept lines name (a changed occurrence's RECURRENCE-ID;TZID=…).

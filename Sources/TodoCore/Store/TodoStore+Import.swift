@@ -314,15 +314,7 @@ extension TodoStore {
         var closedInstances: [Todo] = []
         for record in records {
           // Deliveries another device made: recorded whatever becomes of the task (not an undo step).
-          if !record.acknowledged.isEmpty {
-            try database { () throws(DatabaseError) in
-              for (fire, at) in record.acknowledged.sorted(by: { $0.key < $1.key }) {
-                try connection.execute(
-                  "INSERT OR IGNORE INTO reminder_delivery (task_uuid, fire, delivered, outcome) VALUES (?, ?, ?, 'acknowledged')",
-                  [.text(record.todo.uuid), .integer(fire), .integer(at)])
-              }
-            }
-          }
+          try acknowledge(record.acknowledged.sorted { $0.key < $1.key }.map { (record.todo.uuid, $0.key, $0.value) }).run(connection)
           let existing = try database { () throws(DatabaseError) in
             try connection.first("SELECT id FROM todo WHERE uuid = ?", [.text(record.todo.uuid)]) {
               row throws(DatabaseError) in try row.integer(at: 0) ?? 0

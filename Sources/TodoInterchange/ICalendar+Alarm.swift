@@ -75,12 +75,16 @@ extension ICalendar {
       let anchor: Reminder.Anchor = related == "END" || scheduled == nil && due != nil ? .due : .scheduled
       reminder = Reminder(.relative(anchor, offset: offset, clock: nil))
     }
-    // todo's own form, while the trigger still rings when it does.
-    if let own = alarm.properties.first(where: { $0.name == "X-TODO-REMIND" }), let stored = Reminder(stored: own.value.trimmingSpaces),
-      stored.fire(due: due, scheduled: scheduled) == reminder.fire(due: due, scheduled: scheduled)
-        || stored.fire(due: due, scheduled: scheduled) == nil && reminder.fire(due: due, scheduled: scheduled) == nil
-    {
-      reminder = stored
+    // todo's own form, while the trigger is the one todo wrote (`X-TODO-AT`: another client that
+    // moved the due date left the alarm as it was, and the reminder moves with the date), or
+    // still rings when the form does; a trigger another client changed wins.
+    if let own = alarm.properties.first(where: { $0.name == "X-TODO-REMIND" }), let stored = Reminder(stored: own.value.trimmingSpaces) {
+      let written = own.parameter("X-TODO-AT").flatMap { at in
+        try? instant(ContentLine(name: "X-TODO-AT", parameters: [], value: at, text: "", line: trigger.line), zones: [:])
+      }
+      let triggerUnchanged = written != nil && written == reminder.fire(due: due, scheduled: scheduled)
+      let sameInstant = stored.fire(due: due, scheduled: scheduled) == reminder.fire(due: due, scheduled: scheduled)
+      if triggerUnchanged || sameInstant { reminder = stored }
     }
     var acknowledged: Int64?
     if let line = alarm.properties.first(where: { $0.name == "ACKNOWLEDGED" || $0.name == "X-MOZ-LASTACK" }),
@@ -136,7 +140,8 @@ extension ICalendar {
         writer.property("TRIGGER", durationText(offset))
       }
     }
-    if !exact { writer.property("X-TODO-REMIND", reminder.text) }
+    // todo's own form, with the trigger written for it (see `reminder(from:)`).
+    if !exact { writer.property("X-TODO-REMIND", fire.map { [("X-TODO-AT", Taskwarrior.formatTime($0))] } ?? [], reminder.text) }
     if let acknowledged { writer.property("ACKNOWLEDGED", Taskwarrior.formatTime(acknowledged)) }
     writer.line("END:VALARM")
   }

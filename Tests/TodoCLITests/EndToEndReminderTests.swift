@@ -184,7 +184,14 @@ import Testing
     while Date() < deadline, (try delivered(todo)).isEmpty { usleep(100_000) }
     let got = try delivered(todo)
     #expect(got.map { $0["title"] as? String } == ["Ping"], "\(got)")
-    let output = (try? String(contentsOfFile: watch.outputPath, encoding: .utf8)) ?? ""
+    // The watch says so once the delivery is done (just after the command took it).
+    var output = ""
+    deadline = Date().addingTimeInterval(30)
+    repeat {
+      output = (try? String(contentsOfFile: watch.outputPath, encoding: .utf8)) ?? ""
+      if output.contains("delivered the reminder of task 2") { break }
+      usleep(50_000)
+    } while Date() < deadline
     #expect(output.contains("delivered the reminder of task 2"), "\(output)")
   }
 
@@ -287,6 +294,29 @@ import Testing
     #expect(try other("remind", "--all", "--json").jsonArray().first?["state"] as? String == "acknowledged")
   }
 
+  @Test func alarmsSurviveTodomanMovingTheDueDate() throws {
+    try #require(TodoSandbox.hasTool("todoman"), "make test installs todoman")
+    let todo = try TodoSandbox()
+    todo("add", "Call", "due:2026-11-27T17:00:00Z", "remind:due-15min,due-1d@09:00,2026-11-25T08:00").expectSuccess()
+    let root = todo.folder.appendingPathComponent("calendars").path
+    todo("export", "--vdir", root + "/tasks").expectSuccess()
+    let config = todo.folder.appendingPathComponent("todoman.py").path
+    try "path = \"\(root)/*\"\ndate_format = \"%Y-%m-%d\"\ntime_format = \"%H:%M\"\ndefault_list = \"tasks\"\ncache_path = \"\(todo.folder.path)/cache.sqlite3\"\ncolor = \"never\"\n"
+      .write(toFile: config, atomically: true, encoding: .utf8)
+    let listed = todo.shell("todoman -c \(config) --porcelain list", environment: ["TZ": "UTC"])
+    let id = try #require((try JSONSerialization.jsonObject(with: listed.stdoutBytes) as? [[String: Any]])?.first?["id"] as? Int, "\(listed)")
+    let edited = todo.shell("todoman -c \(config) edit \(id) --due '2026-11-28 17:00'", environment: ["TZ": "UTC"])
+    #expect(edited.status == 0, "\(edited)")
+    todo("import", "--vdir", root + "/tasks", "--yes").expectSuccess()
+    let task = try todo.task(1)
+    #expect(task["due"] as? String == "2026-11-28T17:00:00Z")
+    // The reminders moved with the date (the fixed one stays where it was).
+    #expect(task["remind"] as? [String] == ["due-15min", "due-1d@09:00", "2026-11-25T08:00:00Z"], "\(task)")
+    #expect(try todo("remind", "--json").jsonArray().map { $0["at"] as? String } == [
+      "2026-11-25T08:00:00Z", "2026-11-27T09:00:00Z", "2026-11-28T16:45:00Z",
+    ])
+  }
+
   @Test func remindersTravelAsAnAttributeToTaskwarrior() throws {
     let todo = try TodoSandbox()
     todo("add", "Call", "due:2026-11-22T18:00", "remind:due-15min,2026-11-21T12:00").expectSuccess()
@@ -386,7 +416,9 @@ import Testing
     let pushed = b.run(["sync"], environment: ["TODO_NOW": "2026-11-21T12:05:00Z"])
     #expect(pushed.status == 0 && pushed.stdout.contains("1 sent"), "\(pushed)")
     let moved = try #require(server.items("tasks").map(server.get).first { $0.contains("SUMMARY:Dentist") })
-    #expect(moved.contains("TRIGGER;VALUE=DATE-TIME:20261126T090000Z") && moved.contains("X-TODO-REMIND:due-1d@09:00"), "\(moved)")
+    #expect(
+      moved.contains("TRIGGER;VALUE=DATE-TIME:20261126T090000Z") && moved.contains("X-TODO-REMIND;X-TODO-AT=20261126T090000Z:due-1d@09:00"),
+      "\(moved)")
     sync(a, at: "2026-11-21T12:06:00Z")
     #expect(try a.task(try id(a, titled: "Dentist"))["remind"] as? [String] == ["due-1d@09:00"])
   }

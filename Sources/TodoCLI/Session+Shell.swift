@@ -23,6 +23,26 @@ extension Session {
     return Shell(session: self, completions: SessionCompletions(session: self, options: options)).run()
   }
 
+  /// With `terminal` in `remind.notify`: a line for each reminder whose time has come and that
+  /// no check delivered yet, shown before the shell's next prompt, once in a shell (`shown`).
+  /// It records nothing: the timer or `--watch` still delivers them.
+  func reminderLines(shown: inout Set<String>) -> [String] {
+    let overrides = shellOptions?.configOverrides ?? []
+    guard let configuration = try? Configuration.load(environment: environment, overrides: overrides, now: now()),
+      configuration.value("remind.notify").split(separator: ",").contains(where: { String($0).trimmingWhitespace().lowercased() == "terminal" }),
+      databaseExists(path: shellOptions?.databasePath),
+      let context = try? context(path: shellOptions?.databasePath, readOnly: true),
+      let items = try? TodoStore.reminders().transaction(.deferred).operate(in: context)
+    else { return [] }
+    let now = now()
+    var lines: [String] = []
+    for item in items where item.isWaiting(now: now) && shown.insert("\(item.task.uuid) \(item.fire)").inserted {
+      lines.append(
+        sanitizedForTerminal("Reminder: \(item.task.title) (task \(item.task.id), \(Timestamp.localDescription(item.fire)))"))
+    }
+    return lines
+  }
+
   /// The active context, for the shell's prompt (none when the configuration does not read:
   /// the next command says why).
   func promptContext() -> String? {

@@ -380,6 +380,21 @@ struct ShellTerminalTests {
     }
   }
 
+  @Test func aReminderWhoseTimeHasComeShowsBeforeThePrompt() throws {
+    try withTerminal { sandbox, terminal in
+      let folder = sandbox.root.appendingPathComponent("config/todo")
+      try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+      try "remind.notify = terminal\n".write(to: folder.appendingPathComponent("config"), atomically: true, encoding: .utf8)
+      try terminal.start()
+      try terminal.runLine("add Ping remind:now")
+      #expect(terminal.waitForScreen { $0.contains("Reminder: Ping (task 1, ") }, "\(terminal.screen())")
+      // Once in a shell.
+      try terminal.runLine("list")
+      #expect(terminal.waitForOutput(of: "list", containing: "Ping"), "\(terminal.screen())")
+      #expect(terminal.screen().components(separatedBy: "Reminder: Ping").count == 2, "\(terminal.screen())")
+    }
+  }
+
   @Test func addedTaskIsListed() throws {
     try withShell { terminal in
       try terminal.runLine("add Buy milk +home")

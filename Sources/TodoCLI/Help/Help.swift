@@ -774,7 +774,7 @@ enum Help {
 
       Delivery, remind.notify (comma-separated): desktop (a notification
       through notify-send or gdbus), terminal (a line on this command's
-      output), command (remind.command gets the reminder as JSON on its
+      output, and before the next prompt of a running todo shell), command (remind.command gets the reminder as JSON on its
       input, under the hooks' rules and time limit). Reminders are VALARMs
       in iCalendar and sync (ACKNOWLEDGED says one was delivered), and a
       remind attribute in Taskwarrior's format.

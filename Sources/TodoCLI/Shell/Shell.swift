@@ -87,7 +87,9 @@ final class Shell {
     let interrupts = InterruptHandler.install()
     defer { interrupts.restore() }
 
+    var reminded = Set<String>()
     while true {
+      for line in session.reminderLines(shown: &reminded) { session.standardOutput.write(line + "\n") }
       for warning in editor.takeHistoryWarnings() {
         session.standardError.write("todo: warning: \(sanitizedLinesForTerminal(warning))\n")
       }

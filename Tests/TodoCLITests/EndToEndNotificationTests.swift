@@ -13,7 +13,9 @@ import Testing
       todo,
       """
       cd "$HOME" || exit 1
-      printf '[global]\\n    stack_duplicates = false\\n    history_length = 50\\n' > dunstrc
+      # dunst's context menu asks dmenu which action to take: this one takes the one named in ./choice.
+      printf '#!/bin/sh\\ngrep -i -- "$(cat %s/choice 2>/dev/null)" | head -n 1\\n' "$HOME" > dmenu.sh; chmod 700 dmenu.sh
+      printf '[global]\\n    stack_duplicates = false\\n    history_length = 50\\n    dmenu = %s/dmenu.sh\\n' "$HOME" > dunstrc
       wait_for() { i=0; while ! eval "$1" && [ $i -lt 100 ]; do sleep 0.1; i=$((i+1)); done; }
       # The test process may have SIGTERM blocked, and its children with it: KILL after a moment.
       stop() { kill "$@" 2>/dev/null; wait_for '! kill -0 '"$*"' 2>/dev/null'; kill -9 "$@" 2>/dev/null; wait; }
@@ -74,6 +76,36 @@ import Testing
     let missed = try #require(shown.first { $0.summary == "Missed: Water & feed" }, "\(shown)")
     #expect(missed.body.contains("Reminder for 2026-11-21 09:00 UTC"), "\(missed)")
     #expect(shown.contains { $0.summary == "Through gdbus" && $0.app == "todo" }, "\(shown)")
+  }
+
+  @Test func doneAndSnoozeOnTheNotificationOfAWatchAreDone() throws {
+    for tool in ["Xvfb", "dunst", "dunstctl", "notify-send", "dbus-daemon", "dbus-send"] {
+      try #require(TodoSandbox.hasTool(tool), "\(tool) is missing: 'make test' installs it")
+    }
+    let todo = try TodoSandbox()
+    todo.environment["TODO_NOW"] = nil
+    let run = withDunst(
+      todo,
+      """
+      "$TODO" add Call the dentist remind:now >/dev/null
+      "$TODO" remind --watch > watch.out 2>&1 & WPID=$!
+      wait_for 'grep -q "delivered the reminder of task 1" watch.out'
+      echo done > choice; sleep 0.3; timeout 5 dunstctl context
+      wait_for 'grep -q "task 1 is done" watch.out'
+      "$TODO" add Water the plants remind:now >/dev/null
+      wait_for 'grep -q "delivered the reminder of task 2" watch.out'
+      echo snooze > choice; sleep 0.3; timeout 5 dunstctl context
+      wait_for 'grep -q "task 2 snoozed" watch.out'
+      kill -9 $WPID
+      cat watch.out
+      """)
+    #expect(run.stdout.contains("task 1 is done (from its notification)"), "\(run)")
+    #expect(run.stdout.contains("task 2 snoozed until"), "\(run)")
+    #expect(try todo.task(1)["status"] as? String == "done")
+    #expect(try (todo.task(2)["remind"] as? [String])?.last?.hasPrefix("snooze@") == true)
+    // Each is an undo step.
+    todo("undo").expectSuccess()
+    #expect(try (todo.task(2)["remind"] as? [String])?.count == 1)
   }
 
   @Test func withNoNotificationServerTheReminderWaitsForTheNextCheck() throws {

@@ -12,7 +12,7 @@ extension CommandRunner {
   /// another process changes the database (a `todo add … remind:now+1min` in another terminal,
   /// a sync). Sleeps in quarter seconds, looking only at the database file's stamp.
   func watchReminders() throws(CommandFailure) {
-    let delivery = try ReminderDelivery(runner: self)
+    let delivery = try ReminderDelivery(runner: self, answering: true)
     let policy = try reminderPolicy()
     guard let (path, _) = FileSystem.databasePath(option: invocation.options.databasePath, environment: session.environment) else {
       throw .environment("no database path: set HOME, XDG_DATA_HOME or TODO_DB, or give --db")
@@ -25,6 +25,10 @@ extension CommandRunner {
     var wake: Int64 = 0
     while true {
       let current = session.now()
+      // Done or Snooze chosen on a notification.
+      for answer in delivery.answers?.finished() ?? [] where !answer.action.isEmpty {
+        answerNotification(taskID: answer.taskID, action: answer.action, at: current)
+      }
       let stamp = Self.stamp(of: path)
       if stamp != seen || current >= wake {
         do throws(CommandFailure) {
@@ -47,6 +51,30 @@ extension CommandRunner {
         seen = Self.stamp(of: path)
       }
       usleep(250_000)
+    }
+  }
+
+  /// Does what a notification's action asks: Done completes the task, Snooze makes it ring again
+  /// after `remind.snooze`. Each is an undo step, named as the command line it stands for.
+  private func answerNotification(taskID: Int64, action: String, at current: Int64) {
+    let length = UserAttribute.seconds(configuration.value("remind.snooze")) ?? 600
+    var filter = TodoFilter()
+    filter.references = [.id(taskID)]
+    do throws(CommandFailure) {
+      switch action {
+      case "done":
+        _ = try perform(TodoStore.complete(filter, now: current, command: "done \(taskID)"), access: .write)
+        output.write("\(text.describe(instant: current)) task \(taskID) is done (from its notification)\n")
+      case "snooze":
+        _ = try perform(
+          TodoStore.snooze(.id(taskID), until: current + length, now: current, command: "remind snooze \(taskID)"), access: .write)
+        output.write("\(text.describe(instant: current)) task \(taskID) snoozed until \(text.describe(instant: current + length))\n")
+      default: return
+      }
+      output.flush()
+    } catch {
+      session.standardError.write("todo: \(error.message)\n")
+      session.standardError.flush()
     }
   }
 

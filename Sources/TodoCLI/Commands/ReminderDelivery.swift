@@ -19,7 +19,46 @@ struct ReminderDelivery {
     case desktop, terminal, command
   }
 
+  /// Notifications waiting for an answer (`--watch` only): notify-send with the actions Done and
+  /// Snooze stays until the notification is closed, printing the action chosen.
+  final class Answers: @unchecked Sendable {
+    struct Waiting {
+      var pid: pid_t
+      var descriptor: Int32
+      var taskID: Int64
+      var output: [UInt8] = []
+    }
+
+    var waiting: [Waiting] = []
+
+    /// The answers of the notifications closed since the last call: task id, action (empty when
+    /// closed without one).
+    func finished() -> [(taskID: Int64, action: String)] {
+      var answers: [(Int64, String)] = []
+      var index = 0
+      while index < waiting.count {
+        var chunk = [UInt8](repeating: 0, count: 256)
+        while true {
+          let count = chunk.withUnsafeMutableBytes { read(waiting[index].descriptor, $0.baseAddress, $0.count) }
+          guard count > 0 else { break }
+          waiting[index].output += chunk[0..<count]
+        }
+        var status: Int32 = 0
+        if waitpid(waiting[index].pid, &status, WNOHANG) == waiting[index].pid {
+          close(waiting[index].descriptor)
+          let item = waiting.remove(at: index)
+          answers.append((item.taskID, String(decoding: item.output, as: UTF8.self).trimmingWhitespace()))
+        } else {
+          index += 1
+        }
+      }
+      return answers
+    }
+  }
+
   let channels: [Channel]
+  /// Non-nil in `--watch`: desktop notifications carry Done and Snooze.
+  let answers: Answers?
   let environment: [String: String]
   let timeout: Double
   let program: String?
@@ -30,7 +69,8 @@ struct ReminderDelivery {
   /// Terminal lines are written in human output only: with `--json` the JSON names what was delivered.
   let writesLines: Bool
 
-  init(runner: CommandRunner) throws(CommandFailure) {
+  init(runner: CommandRunner, answering: Bool = false) throws(CommandFailure) {
+    answers = answering ? Answers() : nil
     let configured = runner.configuration.value("remind.notify")
     var channels: [Channel] = []
     for word in configured.split(separator: ",").map({ String($0).trimmingWhitespace().lowercased() }) where !word.isEmpty {
@@ -130,7 +170,13 @@ struct ReminderDelivery {
 
   private func notify(_ item: ScheduledReminder, now: Int64) -> String? {
     let arguments: [String]
-    if let notifySend = Subprocess.find("notify-send", path: path) {
+    if let answers, let notifySend = Subprocess.find("notify-send", path: path) {
+      let command = [
+        notifySend, "--app-name=todo", "--urgency=normal", "--action=done=Done", "--action=snooze=Snooze", "--", summary(item),
+        Self.escapedMarkup(body(item, now: now)),
+      ]
+      return waitForAnswer(command, taskID: item.task.id, into: answers)
+    } else if let notifySend = Subprocess.find("notify-send", path: path) {
       arguments = [notifySend, "--app-name=todo", "--urgency=normal", "--", summary(item), Self.escapedMarkup(body(item, now: now))]
     } else if let gdbus = Subprocess.find("gdbus", path: path) {
       arguments = [
@@ -150,6 +196,31 @@ struct ReminderDelivery {
       return "\(arguments[0]) failed (exit \(outcome.status))" + (said.isEmpty ? "" : ": " + Self.plain(String(said.prefix(300))))
     case .success: return nil
     }
+  }
+
+  /// Starts notify-send with actions, its output read later (`Answers.finished`); the problem
+  /// when it cannot start.
+  private func waitForAnswer(_ command: [String], taskID: Int64, into answers: Answers) -> String? {
+    var ends: [Int32] = [0, 0]
+    guard pipe(&ends) == 0 else { return "cannot make a pipe for notify-send" }
+    var actions = posix_spawn_file_actions_t()
+    posix_spawn_file_actions_init(&actions)
+    posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0)
+    posix_spawn_file_actions_adddup2(&actions, ends[1], STDOUT_FILENO)
+    posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, "/dev/null", O_WRONLY, 0)
+    posix_spawn_file_actions_addclose(&actions, ends[0])
+    posix_spawn_file_actions_addclose(&actions, ends[1])
+    let spawned = Subprocess.spawn(command, environment: environment, actions: &actions, attributes: nil)
+    posix_spawn_file_actions_destroy(&actions)
+    close(ends[1])
+    guard case .success(let pid) = spawned else {
+      close(ends[0])
+      if case .failure(let problem) = spawned { return "\(command[0]) could not start: \(problem.reason)" }
+      return "\(command[0]) could not start"
+    }
+    _ = fcntl(ends[0], F_SETFL, fcntl(ends[0], F_GETFL) | O_NONBLOCK)
+    answers.waiting.append(Answers.Waiting(pid: pid, descriptor: ends[0], taskID: taskID))
+    return nil
   }
 
   /// A GVariant text string: `'it''s'` is not it; backslash escapes are.

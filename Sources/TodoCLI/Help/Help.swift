@@ -765,7 +765,8 @@ enum Help {
       unless it is older than remind.missed.limit (1d): that is recorded, not
       shown. remind.quiet = 22:00-07:00 holds them until the hours end.
       --watch stays running and delivers each at its time, looking again at
-      once when another process changes the database. --install writes a
+      once when another process changes the database; its notifications
+      carry Done and Snooze, which it does (each an undo step). --install writes a
       systemd user timer that runs --check every minute (and says how to
       start it); --cron, or no systemd, prints the crontab line instead;
       --uninstall removes what --install wrote. snooze rings the task again
@@ -774,9 +775,10 @@ enum Help {
 
       Delivery, remind.notify (comma-separated): desktop (a notification
       through notify-send or gdbus), terminal (a line on this command's
-      output, and before the next prompt of a running todo shell), command (remind.command gets the reminder as JSON on its
-      input, under the hooks' rules and time limit). Reminders are VALARMs
-      in iCalendar and sync (ACKNOWLEDGED says one was delivered), and a
+      output, and before the next prompt of a running todo shell),
+      command (remind.command gets the reminder as JSON on its input,
+      under the hooks' rules and time limit). Reminders are VALARMs in
+      iCalendar and sync (ACKNOWLEDGED says one was delivered), and a
       remind attribute in Taskwarrior's format.
 
       Examples:

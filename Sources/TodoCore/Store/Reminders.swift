@@ -143,17 +143,11 @@ extension TodoStore {
       DataOperation { connection throws(DatabaseError) in
         var claimed: [ScheduledReminder] = []
         var seen = Set<String>()
-        for var item in all where item.isWaiting(now: now) {
+        for item in all where item.isWaiting(now: now) {
           guard let outcome = policy.outcome(fire: item.fire, now: now) else { continue }
           // Two reminders of a task at one instant ring once.
           guard seen.insert("\(item.task.uuid) \(item.fire)").inserted else { continue }
-          try connection.execute(
-            "INSERT OR IGNORE INTO reminder_delivery (task_uuid, fire, delivered, outcome) VALUES (?, ?, ?, ?)",
-            [.text(item.task.uuid), .integer(item.fire), .integer(now), .text(outcome.rawValue)])
-          guard connection.changes == 1 else { continue }
-          item.outcome = outcome
-          item.decided = now
-          claimed.append(item)
+          if let recorded = try record(item, outcome, at: now, on: connection) { claimed.append(recorded) }
         }
         return claimed
       }.mapError(TodoError.init)
@@ -219,17 +213,26 @@ extension TodoStore {
   public static func decide(_ items: [ScheduledReminder], _ outcome: ReminderOutcome, now: Int64) -> DataOperation<[ScheduledReminder], TodoError> {
     DataOperation { connection throws(DatabaseError) in
       var decided: [ScheduledReminder] = []
-      for var item in items {
-        try connection.execute(
-          "INSERT OR IGNORE INTO reminder_delivery (task_uuid, fire, delivered, outcome) VALUES (?, ?, ?, ?)",
-          [.text(item.task.uuid), .integer(item.fire), .integer(now), .text(outcome.rawValue)])
-        guard connection.changes == 1 else { continue }
-        item.outcome = outcome
-        item.decided = now
-        decided.append(item)
+      for item in items {
+        if let recorded = try record(item, outcome, at: now, on: connection) { decided.append(recorded) }
       }
       return decided
     }.mapError(TodoError.init)
+  }
+
+  /// Records what became of a reminder, unless something already was: the reminder as recorded,
+  /// or nil when another check (or a dismissal) got there first.
+  private static func record(_ item: ScheduledReminder, _ outcome: ReminderOutcome, at now: Int64, on connection: Connection)
+    throws(DatabaseError) -> ScheduledReminder?
+  {
+    try connection.execute(
+      "INSERT OR IGNORE INTO reminder_delivery (task_uuid, fire, delivered, outcome) VALUES (?, ?, ?, ?)",
+      [.text(item.task.uuid), .integer(item.fire), .integer(now), .text(outcome.rawValue)])
+    guard connection.changes == 1 else { return nil }
+    var recorded = item
+    recorded.outcome = outcome
+    recorded.decided = now
+    return recorded
   }
 
   /// Records deliveries another device made (iCalendar's `ACKNOWLEDGED`): task UUID, instant.

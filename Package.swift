@@ -31,9 +31,12 @@ let package = Package(
     .target(name: "TodoInterchange", dependencies: ["TodoCore"], swiftSettings: crossModule),
     // Sync: the vdir mirror, the three-way field merge, the sync state, driving vdirsyncer.
     .target(name: "TodoSync", dependencies: ["TodoInterchange", "TodoCore", "TodoSystem", "DataOperation"], swiftSettings: crossModule),
+    // The full-screen interface: a termios/ANSI layer, a cell grid, its views and keys; it runs
+    // commands through a backend the command line provides (the same commands, in-process).
+    .target(name: "TodoUI", dependencies: ["TodoSystem"], swiftSettings: crossModule),
     .target(
       name: "TodoCLI",
-      dependencies: ["TodoCore", "TodoInterchange", "TodoSync", "TodoSystem", "DataOperation", "CEditLine", "CBuildInfo"],
+      dependencies: ["TodoCore", "TodoInterchange", "TodoSync", "TodoSystem", "TodoUI", "DataOperation", "CEditLine", "CBuildInfo"],
       swiftSettings: crossModule),
     .executableTarget(name: "todo", dependencies: ["TodoCLI"]),
     // `make bench`'s helper: makes the benchmark databases and times the data layer.
@@ -44,10 +47,11 @@ let package = Package(
     .testTarget(name: "DataOperationTests", dependencies: ["DataOperation", "TestSupport"]),
     .testTarget(name: "TodoCoreTests", dependencies: ["TodoCore", "DataOperation", "TestSupport"]),
     .testTarget(name: "TodoInterchangeTests", dependencies: ["TodoInterchange", "TodoCore", "TestSupport"]),
+    .testTarget(name: "TodoUITests", dependencies: ["TodoUI", "TodoSystem"]),
     .testTarget(name: "TodoSyncTests", dependencies: ["TodoSync", "TodoSystem", "TodoInterchange", "TodoCore", "DataOperation"]),
     // Fixtures/ holds files the tests copy and open by path (a database made by version 0.1.0).
     .testTarget(
-      name: "TodoCLITests", dependencies: ["TodoCLI", "TodoCore", "todo", "TestSupport"], exclude: ["Fixtures"]),
+      name: "TodoCLITests", dependencies: ["TodoCLI", "TodoCore", "TodoSystem", "TodoUI", "todo", "TestSupport"], exclude: ["Fixtures"]),
   ],
   swiftLanguageModes: [.v6]
 )

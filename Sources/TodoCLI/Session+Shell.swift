@@ -1,5 +1,6 @@
 import DataOperation
 import TodoCore
+import TodoSystem
 
 extension Session {
   /// Starts the interactive shell on the database the options name: every line typed in it runs

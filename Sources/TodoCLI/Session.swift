@@ -36,6 +36,10 @@ final class Session {
   var readAnswer: () -> String? = Session.readLineFromStandardInput
   /// True while the interactive shell runs (so `shell` inside it is refused).
   var inShell = false
+  /// True while `todo ui` runs commands in this session (so `ui` and `shell` are refused).
+  var inUI = false
+  /// The width tables are laid out for instead of the terminal's (`todo ui`'s detail pane).
+  var widthOverride: Int?
   /// Global options given before `shell`, applied to every command typed in it.
   var shellOptions: GlobalOptions?
   /// The line of the shell script being run (piped shell), for error messages.
@@ -110,8 +114,12 @@ final class Session {
         if invocation.options.color == .auto { invocation.options.color = shellOptions.color }
       }
       if invocation.command == .shell {
-        guard !inShell else { throw .environment("the shell is already running") }
+        guard !inShell && !inUI else { throw .environment(inUI ? "the shell cannot run inside todo ui" : "the shell is already running") }
         return runShell(options: invocation.options)
+      }
+      if case .ui(let report, let filter) = invocation.command {
+        guard !inShell && !inUI else { throw .environment("todo ui cannot run inside \(inUI ? "todo ui" : "the shell")") }
+        return try runUI(options: invocation.options, report: report, filter: filter)
       }
       // After the shell's options were taken: inside the shell, colour follows the
       // configuration as it is at each command.
@@ -190,7 +198,7 @@ final class Session {
 
   /// The width to fit tables to: `COLUMNS`, else the terminal's, else none (nil).
   var terminalWidth: Int? {
-    Terminal.width(of: STDOUT_FILENO, environment: environment)
+    widthOverride ?? Terminal.width(of: STDOUT_FILENO, environment: environment)
   }
 
   /// Whether the database file the options name exists (false when no path can be worked out).

@@ -5,6 +5,7 @@ import Testing
 import TestSupport
 
 @testable import TodoCLI
+import TodoSystem
 
 /// The output layer: JSON, display width, tables, terminal decisions, suggestions, streams.
 @Suite struct OutputTests {

@@ -2,6 +2,7 @@ import Testing
 import TodoCore
 
 @testable import TodoCLI
+import TodoSystem
 
 /// The list table past its window: the layout of the first tasks is kept, and the rest are
 /// written as they come, without being held.

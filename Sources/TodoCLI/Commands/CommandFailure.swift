@@ -1,5 +1,6 @@
 import DataOperation
 import TodoCore
+import TodoSystem
 
 /// Any failure a command can end with, and how it is shown: once, at the top, on stderr.
 enum CommandFailure: Error {

@@ -1,4 +1,5 @@
 import TodoCore
+import TodoSystem
 
 /// What Taskwarrior says after a change besides the change itself, on standard output: the tasks
 /// a completion or deletion unblocked (`Unblocked task 3 'Deploy'.`) and how far their projects

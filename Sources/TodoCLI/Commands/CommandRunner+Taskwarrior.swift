@@ -1,4 +1,5 @@
 import TodoCore
+import TodoSystem
 
 /// An attribute of a task as `_get` and `_unique` name it: ours, and Taskwarrior's names for the
 /// same (`description` is the title, `entry` the creation time, `end` the completion time).

@@ -1,5 +1,6 @@
 import DataOperation
 import TodoCore
+import TodoSystem
 
 /// The commands of "what next" and of work: `next`, `why`, `tree`, `timesheet` and `purge`.
 extension CommandRunner {

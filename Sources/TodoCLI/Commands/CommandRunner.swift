@@ -1,6 +1,7 @@
 import CBuildInfo
 import DataOperation
 import TodoCore
+import TodoSystem
 
 /// Runs one parsed command: builds its one operation from TodoCore, runs it as one transaction on
 /// the session's database, and renders the result. Commands stay thin: no domain rule lives here.
@@ -44,8 +45,8 @@ struct CommandRunner {
       try showDate(expression)
     case .completions(let shell):
       showCompletions(shell)
-    case .shell:
-      // Session.execute starts the shell before a runner is made; nothing to do here.
+    case .shell, .ui:
+      // Session.execute starts the shell and the interface before a runner is made; nothing to do here.
       break
     case .add(let changes):
       try change(TodoStore.add(Self.withUUID(changes), now: now, command: invocation.commandLine), verb: .add, selection: nil, oneObject: true)

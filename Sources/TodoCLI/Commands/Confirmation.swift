@@ -1,4 +1,5 @@
 import TodoCore
+import TodoSystem
 
 /// When a change asks "Delete 18 tasks? [y/N]" before it writes, and how the question looks.
 ///

@@ -1,4 +1,5 @@
 import TodoCore
+import TodoUI
 
 /// One configuration key: its name, default, what it takes, and what it does (for
 /// `todo config` and the man page).
@@ -7,6 +8,8 @@ struct ConfigKey: Sendable {
   enum Kind: Sendable, Equatable {
     /// `on`/`off` (also `yes`/`no`, `true`/`false`, `1`/`0`).
     case toggle
+    /// A key of `todo ui`: a character, `Space`, `Enter`, `Ctrl-L`, `PgDn`…
+    case key
     /// A whole number from `minimum` up.
     case count(minimum: Int)
     /// A decimal number (urgency coefficients may be negative).
@@ -100,6 +103,7 @@ struct ConfigKey: Sendable {
         name: "remind.missed.limit", defaultValue: "1d", kind: .text,
         summary: "a reminder missed longer ago than this is recorded, not shown"),
       ConfigKey(name: "remind.snooze", defaultValue: "10min", kind: .text, summary: "how long 'todo remind snooze' waits"),
+      ConfigKey(name: "ui.mouse", defaultValue: "on", kind: .toggle, summary: "todo ui: a click selects, the wheel scrolls"),
     ]
     return keys
   }()
@@ -143,6 +147,11 @@ struct ConfigKey: Sendable {
         return ConfigKey(name: name, defaultValue: "", kind: .text, summary: "the value a new task gets when add gives none")
       default: return nil
       }
+    }
+    // `todo ui`'s keys: `ui.key.ACTION = KEY`.
+    if parts.count == 3, parts[0] == "ui", parts[1] == "key", let action = UIAction(rawValue: parts[2]) {
+      return ConfigKey(
+        name: name, defaultValue: KeyMap.defaultKeyName(of: action), kind: .key, summary: "todo ui: the key that does this: \(action.summary)")
     }
     if parts.count == 2, parts[0] == "context", isName(parts[1]), !ArgumentDecoder.contextWords.contains(parts[1]) {
       return ConfigKey(name: name, defaultValue: "", kind: .filter, summary: "the filter of the context \(parts[1])")

@@ -1,4 +1,5 @@
 import TodoCore
+import TodoUI
 import TodoSystem
 
 /// Where a setting's value came from, from weakest to strongest.
@@ -205,6 +206,10 @@ struct Configuration: Sendable {
       }
     case .text:
       break
+    case .key:
+      guard Key(name: value) != nil else {
+        throw .invalid("'\(value)' is not a key; say a character, Space, Enter, Tab, Esc, Up, Down, PgUp, PgDn, Home, End or Ctrl-X")
+      }
     case .style:
       _ = try TextStyle.parse(value)
     case .dateFormat:
@@ -273,6 +278,13 @@ struct Configuration: Sendable {
         try fail("default.command", "'\(command)' changes tasks; the default command only shows them")
       }
     }
+  }
+
+  /// `todo ui`'s key bindings that are set (`ui.key.ACTION`), by action name.
+  var keyBindings: [String: String] {
+    var bindings: [String: String] = [:]
+    for (name, setting) in settings where name.hasPrefix("ui.key.") { bindings[String(name.dropFirst("ui.key.".count))] = setting.value }
+    return bindings
   }
 
   /// A key's value: its setting, else its default.

@@ -1,3 +1,5 @@
+import TodoSystem
+
 /// A table of the human output (`todo list`, `tags`, `history`…), fitted to the terminal width.
 ///
 /// Columns are separated by two spaces and get their natural width (the widest of header and

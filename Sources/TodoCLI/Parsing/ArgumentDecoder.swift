@@ -123,6 +123,15 @@ struct ArgumentDecoder {
       case .stats: return .stats
       default: return .shell
       }
+    case .ui:
+      // A first word naming a report picks it; the rest is a filter, checked when the list is read.
+      var words = tokens.map(\.text)
+      var report = "next"
+      if let first = words.first, configuration.report(first) != nil || CommandName.spellings[first].map({ [.list, .next, .waiting].contains($0) }) == true {
+        report = CommandName.spellings[first].map(\.rawValue) ?? first
+        words.removeFirst()
+      }
+      return .ui(report: report, filter: words)
     case .check, .diag:
       if let extra = tokens.first { throw .unexpectedArgument(command: command.rawValue, word: extra.text) }
       return command == .check ? .check : .diag

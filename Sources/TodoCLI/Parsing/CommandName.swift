@@ -4,7 +4,7 @@
 /// all read from the declarations.
 enum CommandName: String, CaseIterable, Sendable {
   case add, log, duplicate, list, next, tree, waiting, show, why, update, append, prepend, done, reopen, delete, purge, note
-  case start, stop, timesheet, undo, journal, tags, projects, stats, export, `import`, sync, date, help, shell
+  case start, stop, timesheet, undo, journal, tags, projects, stats, export, `import`, sync, date, help, shell, ui
   case calendar, agenda, burndown, summary, history, ghistory, diag, remind
   case config, context, edit, completions, check, recover, migrate
   /// Taskwarrior's helper commands, for scripts: the number of tasks a filter selects, their ids
@@ -132,6 +132,8 @@ extension CommandName {
     // No hooks: settings and help are not task commands, and a broken hook must not stand
     // between a damaged file and its copy (`check`, `recover`).
     case .date, .help, .shell, .config, .context, .completions, .check, .recover: return D(runsHooks: false)
+    // The commands it runs run their own hooks, as in the shell.
+    case .ui: return D(ids: .inFilter, runsHooks: false)
     case .diag: return D(taskwarriorNames: ["diagnostics"], onlyReads: true, runsHooks: false)
     // Run every minute by a timer: no hooks (a snooze is an undo step all the same).
     case .remind:

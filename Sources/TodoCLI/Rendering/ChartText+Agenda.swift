@@ -1,4 +1,5 @@
 import TodoCore
+import TodoSystem
 
 extension ChartText {
   /// How many overdue items an agenda lists (the most recent); the rest are counted.

@@ -1,4 +1,5 @@
 import TodoCore
+import TodoSystem
 
 extension ChartText {
   /// The columns one month takes: seven days three wide, and the week number before them.

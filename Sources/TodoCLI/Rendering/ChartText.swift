@@ -1,4 +1,5 @@
 import TodoCore
+import TodoSystem
 
 /// The text of the reports people look at (`calendar`, `agenda`, `burndown`, `summary`,
 /// `history`, `ghistory`): lines fitted to a width, in colour when it is on. What each mark

@@ -1,4 +1,5 @@
 import TodoCore
+import TodoSystem
 
 /// The human forms of tasks: one-line echoes of changes, the list table and `show`.
 struct TaskText {

@@ -173,6 +173,21 @@ public enum TodoStore {
     }.mapError(TodoError.init)
   }
 
+  /// The ids of the tasks a filter selects, in a list's order: what a screen that reads only
+  /// its visible rows (`todo ui`) keeps of a list (8 bytes a task).
+  ///
+  /// ```swift
+  /// let ids = try TodoStore.ids(filter, sort: [], now: now).operate(in: context)
+  /// ```
+  public static func ids(_ filter: TodoFilter, sort: [SortKey], limit: Int? = nil, now: Int64) -> DataOperation<[Int64], TodoError> {
+    let (sql, arguments) = listQuery("SELECT todo.id FROM todo", filter, sort: sort, limit: limit, now: now)
+    return DataOperation { [sql, arguments] connection throws(DatabaseError) in
+      var ids: [Int64] = []
+      try connection.query(sql, arguments) { row throws(DatabaseError) in ids.append(try row.integer(at: 0) ?? 0) }
+      return ids
+    }.mapError(TodoError.init)
+  }
+
   /// The tasks a filter selects, in order.
   ///
   /// ```swift

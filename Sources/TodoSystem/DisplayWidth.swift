@@ -13,7 +13,7 @@
 /// displayWidth(of: "日本")  // 4
 /// displayWidth(of: "🇫🇷")   // 2
 /// ```
-func displayWidth(of text: String) -> Int {
+public func displayWidth(of text: String) -> Int {
   if isPrintableASCII(text) { return text.utf8.count }
   // Outside emoji, a cluster is as wide as the sum of its scalars, so grapheme breaking is only
   // needed once an emoji shows up; none is below U+2000.
@@ -28,7 +28,7 @@ func displayWidth(of text: String) -> Int {
 }
 
 /// The number of terminal columns one grapheme cluster occupies.
-func displayWidth(of character: Character) -> Int {
+public func displayWidth(of character: Character) -> Int {
   clusterWidth(of: character.unicodeScalars)
 }
 
@@ -41,7 +41,7 @@ func displayWidth(of character: Character) -> Int {
 /// ```swift
 /// truncated("Buy milk and eggs", toWidth: 8)  // "Buy mil…"
 /// ```
-func truncated(_ text: String, toWidth width: Int) -> String {
+public func truncated(_ text: String, toWidth width: Int) -> String {
   guard width > 0 else { return "" }
   if displayWidth(of: text) <= width { return text }
   let budget = width - 1  // the ellipsis takes one column
@@ -63,7 +63,7 @@ func truncated(_ text: String, toWidth width: Int) -> String {
 /// ```swift
 /// truncatedInTheMiddle("personal.health", toWidth: 11)  // "pers…health"
 /// ```
-func truncatedInTheMiddle(_ text: String, toWidth width: Int) -> String {
+public func truncatedInTheMiddle(_ text: String, toWidth width: Int) -> String {
   guard width > 0 else { return "" }
   if displayWidth(of: text) <= width { return text }
   guard width >= 4 else { return truncated(text, toWidth: width) }
@@ -97,7 +97,7 @@ func truncatedInTheMiddle(_ text: String, toWidth width: Int) -> String {
 /// ```swift
 /// sanitizedForTerminal("a\u{1B}[31mb\n")  // #"a\u{1B}[31mb\n"#
 /// ```
-func sanitizedForTerminal(_ text: String) -> String {
+public func sanitizedForTerminal(_ text: String) -> String {
   // C1 controls are U+0080–U+009F, encoded as 0xC2 0x80–0x9F, the line separators, the
   // directional marks and bidirectional overrides start with 0xE2, and the Arabic letter mark
   // with 0xD8: those bytes send us the slow way.
@@ -123,7 +123,7 @@ func sanitizedForTerminal(_ text: String) -> String {
 /// Whether a terminal would interpret `scalar` instead of drawing it: C0, DEL and C1, the line
 /// and paragraph separators, and the bidirectional marks, embeddings, overrides and isolates
 /// (which could make a title display as something else).
-func isTerminalControl(_ scalar: Unicode.Scalar) -> Bool {
+public func isTerminalControl(_ scalar: Unicode.Scalar) -> Bool {
   let value = scalar.value
   return value < 0x20 || (0x7F...0x9F).contains(value) || (0x2028...0x202E).contains(value)
     || (0x2066...0x2069).contains(value) || value == 0x200E || value == 0x200F || value == 0x061C
@@ -133,12 +133,12 @@ func isTerminalControl(_ scalar: Unicode.Scalar) -> Bool {
 /// its line breaks, each line made safe, instead of showing them as `\n`. Every line after the
 /// first starts with white space (two spaces are put before one that does not), so that text in
 /// a message (a title holding a newline) can never pass for a line of todo's own (`todo: hint:`).
-func sanitizedLinesForTerminal(_ text: String) -> String {
+public func sanitizedLinesForTerminal(_ text: String) -> String {
   guard text.utf8.contains(UInt8(ascii: "\n")) else { return sanitizedForTerminal(text) }
   return text.split(separator: "\n", omittingEmptySubsequences: false).enumerated().map { index, line in
     let safe = sanitizedForTerminal(String(line.hasSuffix("\r") ? line.dropLast() : line))
     return index == 0 || safe.isEmpty || safe.hasPrefix(" ") || safe.hasPrefix("\t") ? safe : "  " + safe
-  }.joinedText("\n")
+  }.joined(separator: "\n")
 }
 
 /// The visible stand-in for a control character.
@@ -190,7 +190,7 @@ private func clusterWidth(of scalars: some Collection<Unicode.Scalar>) -> Int {
 /// Whether every byte of `text` is printable ASCII, where width is simply the byte count.
 /// Whether every byte is printable ASCII (0x20–0x7E): then a string is as wide as it is long
 /// and needs no escaping. One tight loop over the bytes: this runs for every cell of a list.
-func isPrintableASCII(_ text: String) -> Bool {
+public func isPrintableASCII(_ text: String) -> Bool {
   let answer = text.utf8.withContiguousStorageIfAvailable(isPrintableASCII(bytes:))
   if let answer { return answer }
   var text = text
@@ -222,7 +222,7 @@ private func isPrintableASCII(bytes: UnsafeBufferPointer<UInt8>) -> Bool {
 
 /// A cell's text made safe for the terminal, and its width: the two things a table needs of
 /// every cell, in one pass for the usual printable ASCII.
-func terminalTextAndWidth(_ text: String) -> (text: String, width: Int) {
+public func terminalTextAndWidth(_ text: String) -> (text: String, width: Int) {
   if isPrintableASCII(text) { return (text, text.utf8.count) }
   let safe = sanitizedForTerminal(text)
   return (safe, displayWidth(of: safe))

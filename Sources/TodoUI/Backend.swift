@@ -48,11 +48,14 @@ public struct CommandOutcome: Equatable, Sendable {
   public var status: Int32
   public var output: String
   public var error: String
+  /// It changed tasks, so that `undo` takes it back (the status line says so).
+  public var undoable: Bool
 
-  public init(status: Int32, output: String, error: String) {
+  public init(status: Int32, output: String, error: String, undoable: Bool = false) {
     self.status = status
     self.output = output
     self.error = error
+    self.undoable = undoable
   }
 }
 

@@ -374,26 +374,30 @@ public final class UIController {
   }
 
   /// The filter as it is typed: the list follows while it reads; an unfinished one waits.
-  private func applyFilter(_ text: String, final: Bool) {
+  @discardableResult
+  private func applyFilter(_ text: String, final: Bool) -> Bool {
     let previous = request.filter
     request.filter = text
     if case .failure(let failure) = backend.list(request) {
+      // The list stays on the last filter that read.
+      request.filter = previous
       if final {
-        request.filter = previous
         setError(failure.message)
       } else {
         setStatus("…")
       }
-      return
+      return false
     }
     reloadList(keeping: state.selectedID)
     setStatus(text.isEmpty ? "" : "filter: \(text)")
+    return true
   }
 
   private func submit(_ prompt: Prompt) {
     switch prompt.purpose {
     case .filter:
-      applyFilter(prompt.text, final: true)
+      // A filter that does not read keeps its prompt open, with the reason, to be mended.
+      if !applyFilter(prompt.text, final: true) { state.prompt = prompt }
     case .command(let words):
       switch backend.words(of: prompt.text) {
       case .failure(let failure): setError(failure.message)
@@ -430,9 +434,8 @@ public final class UIController {
         state.overlay = Overlay(kind: .output, title: command, lines: (output + errors).map { StyledText.pieces(ofANSI: $0) })
       }
     } else {
-      let changes = !["undo", "show", "list"].contains(words.first ?? "")
       let said = output.map { $0.trimmingPrefix(" ") }.joined(separator: " · ")
-      setStatus(command + (said.isEmpty ? "" : " — " + said) + (changes ? " · u undoes it" : ""))
+      setStatus(command + (said.isEmpty ? "" : " — " + said) + (outcome.undoable ? " · u undoes it" : ""))
       if showsOutput && output.count > 1 {
         state.overlay = Overlay(kind: .output, title: command, lines: output.map { StyledText.pieces(ofANSI: $0) })
       }

@@ -109,7 +109,7 @@ import Testing
       ("_projects", ["_projects"]), ("_tags", ["_tags"]), ("all", ["all"]), ("completed", ["completed"]),
       ("active", ["active"]), ("blocked", ["blocked"]), ("blocking", ["blocking"]), ("unblocked", ["unblocked"]),
       ("ready", ["ready"]), ("newest", ["newest"]), ("oldest", ["oldest"]), ("recurring", ["recurring"]),
-      ("denotate", ["denotate", "1", "Note"]), ("remind", ["remind", "--all"]),
+      ("denotate", ["denotate", "1", "Note"]), ("remind", ["remind", "--all"]), ("ui", ["ui", "project:" + h]),
     ]
     var covered = Set(invocations.map(\.command))
     // The shell runs any of them; a piped script is read line by line.

@@ -18,7 +18,7 @@ import Testing
     "shell", "help", "count", "ids", "uuids", "_ids", "_uuids", "_get", "_unique", "_projects", "_tags", "info", "information",
     "modify", "mod", "annotate", "denotate", "burndown.daily", "burndown.weekly", "burndown.monthly", "history.daily",
     "history.weekly", "history.monthly", "history.annual", "ghistory.daily", "ghistory.weekly", "ghistory.monthly",
-    "ghistory.annual", "diag", "diagnostics", "remind",
+    "ghistory.annual", "diag", "diagnostics", "remind", "ui",
   ]
 
   /// The sections a reader looks for, in the order the page gives them.

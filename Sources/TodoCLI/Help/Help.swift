@@ -62,6 +62,8 @@ enum Help {
       diag                           version, commit, SQLite, schema and paths
       recover FILE                   copy what can be read of a damaged database
       shell                          interactive shell (line editing, completion)
+      ui [REPORT] [FILTER]           a full-screen interface: list, details,
+                                     sidebar, keys
       all, completed, active, blocked, blocking
                                      Taskwarrior's reports, built in
       unblocked, ready, newest, oldest, recurring
@@ -897,6 +899,65 @@ enum Help {
       command failed. With 'todo --json shell', each command prints one JSON
       value on one line (JSON Lines).
       """,
+    "ui": """
+      Usage: todo ui [REPORT] [FILTER]
+
+      A full-screen interface: a list (the report next unless another is
+      named: todo ui list project:home), a sidebar (contexts, projects with
+      counts, tags, reports) and a status line with the last command run, as
+      the todo command it was (todo done 3 — Completed task 3 … · u undoes
+      it). Enter shows the selected task's details (what 'todo show' says)
+      beside or below the list. Every action runs the command line's own
+      command, in-process: a large change asks the same question, listing
+      the tasks it would change (as --dry-run does); hooks run; each is one
+      undo step. What another process changes (another terminal, sync, cron)
+      shows within a second, the selection staying on the same task.
+
+      Keys (the defaults):
+        j Down, k Up            next, previous task
+        g Home, G End           first, last task
+        PgDn Ctrl-F, PgUp Ctrl-B   a page down, up
+        Enter                   the selected task's details, shown or hidden
+        b                       the sidebar, shown or hidden
+        Tab                     move between the list and the sidebar
+        a                       add a task (todo add …)
+        m                       change the selected task (update ID …)
+        d, x                    done, delete
+        s                       start or stop work on it
+        n                       add a note to it
+        e                       edit it in $EDITOR (the screen is suspended,
+                                then restored)
+        u                       undo
+        /                       filter the list, live (the filter language);
+                                Enter keeps it, Esc puts back the previous
+        r, c                    choose a report, a context, in the sidebar
+        t                       subtasks under their parents (a tree), or not
+        Space                   mark a task: d, x and m then act on the
+                                marked tasks (Esc clears the marks)
+        :                       any todo command line (its output shown over
+                                the list)
+        q, Ctrl-L, ?            quit, redraw, the key list
+      In a prompt: Tab completes as in 'todo shell'; Ctrl-A, Ctrl-E go to the
+      start, the end; Ctrl-U cuts to the start; Esc cancels. Mouse: a click
+      selects a task or a sidebar line; the wheel scrolls.
+
+      ui.key.ACTION = KEY binds another key. Actions: down up top bottom
+      page-down page-up detail sidebar focus add modify done delete start
+      note edit undo filter report context tree mark command quit redraw
+      help. Keys: a character, Space, Enter, Tab, Esc, Up, Down, Left,
+      Right, PgUp, PgDn, Home, End, Ctrl-X. ui.mouse = off leaves the mouse
+      to the terminal (to select text). Colour follows color, --color,
+      NO_COLOR and TERM=dumb (without it, the selection is in reverse video).
+      Ctrl-Z suspends (fg redraws); the terminal is restored on q, on an
+      error, and on SIGINT, SIGTERM or SIGHUP. With standard input or output
+      not a terminal it is an error (exit 2); there is no --json (scripts
+      use 'todo list --json').
+
+      Examples:
+        todo ui
+        todo ui list project:home
+        todo config set ui.key.done D
+      """,
     "config": """
       Usage: todo config [list]
              todo config get KEY
@@ -1082,7 +1143,8 @@ enum Help {
       does: the executable files in ${XDG_CONFIG_HOME:-~/.config}/todo/hooks/
       whose names start with an event, run in name order.
         on-launch…   before any command but help, --version, date, config,
-                     context and shell; gets nothing on standard input
+                     context, shell and ui (the commands run in those two
+                     run hooks); gets nothing on standard input
         on-add…      before a new task is written (add, log, duplicate);
                      gets the task and prints it back
         on-modify…   before a change is written (update, edit, append,

@@ -33,7 +33,7 @@ extension Session {
     var palette = ScreenRenderer.Palette()
     if !color { palette.heading = .bold }
     let renderer = ScreenRenderer(keyMap: keyMap, palette: palette)
-    let mouse = configuration.value("ui.mouse").lowercased() != "no"
+    let mouse = Configuration.toggle(configuration.value("ui.mouse")) ?? true
     inUI = true
     defer { inUI = false }
     return TerminalApp(terminal: terminal, controller: controller, renderer: renderer, color: color, mouse: mouse).run()
@@ -245,7 +245,11 @@ final class SessionUIBackend: UIBackend {
     withoutActuallyEscaping(ask) { ask in
       runner.readAnswer = { [questions] in ask(questions.takeText()) ? "y" : "n" }
       defer { runner.readAnswer = Session.readLineFromStandardInput }
-      return execute(words)
+      var outcome = execute(words)
+      // What undo would take back: a command that changes tasks, and did.
+      let name = words.first { !$0.hasPrefix("-") }.flatMap { CommandName.spellings[$0] }
+      outcome.undoable = outcome.status == 0 && name.map { !$0.declaration.onlyReads && ![.undo, .config, .context, .help].contains($0) } ?? false
+      return outcome
     }
   }
 

@@ -118,11 +118,13 @@ public final class UIController {
 
   func setStatus(_ text: String) {
     state.status = text
+    state.statusHint = ""
     state.statusIsError = false
   }
 
   func setError(_ text: String) {
     state.status = text
+    state.statusHint = ""
     state.statusIsError = true
   }
 
@@ -180,8 +182,8 @@ public final class UIController {
     case .filter:
       state.prompt = Prompt(label: "filter: ", text: request.filter, purpose: .filter(previous: request.filter))
     case .command: state.prompt = Prompt(label: ":", purpose: .commandLine)
-    case .done: if let ids = targetIDs() { run(["done", ids]) }
-    case .delete: if let ids = targetIDs() { run(["delete", ids]) }
+    case .done: if let ids = targetIDs() { runAskingForMarks(["done", ids], verb: "Complete") }
+    case .delete: if let ids = targetIDs() { runAskingForMarks(["delete", ids], verb: "Delete") }
     case .start:
       guard let id = state.selectedID else { return }
       run([state.rows[id]?.isActive == true ? "stop" : "start", String(id)])
@@ -193,6 +195,20 @@ public final class UIController {
     case .redraw: load()
     case .help: showHelp()
     }
+  }
+
+  /// An action on several marked tasks: the command's own `--dry-run` shows what it would do,
+  /// and it runs only after a yes (a task named by id alone never asks on the command line, but
+  /// marks are made in passing, a screen at a time).
+  private func runAskingForMarks(_ words: [String], verb: String) {
+    guard state.marked.count > 1 else { return run(words) }
+    let preview = backend.run(words + ["--dry-run"], ask: { _ in false })
+    guard preview.status == 0 else { return run(words) }
+    let lines = preview.output.split(separator: "\n").filter { !$0.hasPrefix("Dry run") }.map(String.init)
+    guard ask((lines + ["\(verb) \(state.marked.count) tasks? [y/N] "]).joined(separator: "\n")) else {
+      return setStatus("todo \(words.joined(separator: " ")): not done; nothing was changed")
+    }
+    run(words)
   }
 
   /// The marked tasks (`3,7,9`), or the selected one; nil with an empty list.
@@ -435,7 +451,8 @@ public final class UIController {
       }
     } else {
       let said = output.map { $0.trimmingPrefix(" ") }.joined(separator: " · ")
-      setStatus(command + (said.isEmpty ? "" : " — " + said) + (outcome.undoable ? " · u undoes it" : ""))
+      setStatus(command + (said.isEmpty ? "" : " — " + said))
+      state.statusHint = outcome.undoable ? "u undoes it" : ""
       if showsOutput && output.count > 1 {
         state.overlay = Overlay(kind: .output, title: command, lines: output.map { StyledText.pieces(ofANSI: $0) })
       }

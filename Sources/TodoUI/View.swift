@@ -24,6 +24,8 @@ public struct ViewState: Equatable, Sendable {
   /// The status line: the last action's command and result, or an error.
   public var status = ""
   public var statusIsError = false
+  /// Said at the right of the status line, never cut: `u undoes it`.
+  public var statusHint = ""
   public var prompt: Prompt?
   public var overlay: Overlay?
 
@@ -325,6 +327,9 @@ public struct ScreenRenderer: Sendable {
       grid.put("y: yes · any other key: no", row: row, column: 0, style: palette.section)
       return
     }
-    grid.put(state.status, row: row, column: 0, style: state.statusIsError ? palette.error : .plain)
+    let hint = state.statusHint.isEmpty ? "" : " · " + state.statusHint
+    let room = max(0, grid.width - displayWidth(of: hint))
+    let end = grid.put(truncated(sanitizedForTerminal(state.status), toWidth: room), row: row, column: 0, style: state.statusIsError ? palette.error : .plain)
+    if !hint.isEmpty { grid.put(hint, row: row, column: end, style: palette.dim) }
   }
 }

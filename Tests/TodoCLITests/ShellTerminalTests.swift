@@ -102,6 +102,8 @@ final class ShellTerminal {
   private let name: String
   /// One tmux server per `start()`, so a restart never races with the previous server's exit.
   private var sockets: [String] = []
+  /// The window's columns and rows when a server starts.
+  var size = (width: 100, height: 30)
   private var socket: String { sockets.last ?? "" }
 
   init(sandbox: ShellSandbox, name: String = "tmux") {
@@ -144,7 +146,7 @@ final class ShellTerminal {
     close()
     sockets.append(sandbox.root.appendingPathComponent("\(name)-\(sockets.count).socket").path)
     let variables = environment.sorted { $0.key < $1.key }.map { quoted("\($0.key)=\($0.value)") }
-    try tmux(["-f", "/dev/null", "new-session", "-d", "-s", "main", "-x", "100", "-y", "30", "env -i " + variables.joined(separator: " ") + " " + command])
+    try tmux(["-f", "/dev/null", "new-session", "-d", "-s", "main", "-x", String(size.width), "-y", String(size.height), "env -i " + variables.joined(separator: " ") + " " + command])
   }
 
   /// Types `text` literally (no key names are interpreted).
@@ -196,6 +198,21 @@ final class ShellTerminal {
     #expect(
       waitForScreen { _ in self.countPrompts() > prompts } && waitForLastLine { $0 == "todo>" },
       "no prompt after \(command):\n\(screen())")
+  }
+
+  /// The pane's text with its SGR sequences (`capture-pane -e`).
+  func screenWithEscapes() -> String {
+    (try? tmux(["capture-pane", "-p", "-e", "-t", "main"])) ?? ""
+  }
+
+  /// Makes the window `width`×`height` (the program in it gets SIGWINCH).
+  func resize(width: Int, height: Int) throws {
+    try tmux(["resize-window", "-t", "main", "-x", String(width), "-y", String(height)])
+  }
+
+  /// The pid of the pane's first process (the shell that runs the command).
+  func panePID() throws -> Int32 {
+    Int32(try tmux(["display-message", "-p", "-t", "main", "#{pane_pid}"]).trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
   }
 
   /// Ends the tmux server and everything in it.

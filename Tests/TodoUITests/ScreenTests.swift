@@ -46,10 +46,7 @@ final class FakeBackend: UIBackend {
 
   func run(_ words: [String], ask: (String) -> Bool) -> CommandOutcome {
     ran.append(words)
-    if words.first == "done", words.count > 1, words[1].contains(",") {
-      questions.append("Complete \(words[1])? [y/N] ")
-      if !ask("Complete \(words[1])? [y/N] ") { return CommandOutcome(status: 1, output: "", error: "todo: error: nothing was changed\n") }
-    }
+    if words.last == "--dry-run" { return CommandOutcome(status: 0, output: "Would complete \(words[1]).\nDry run: nothing was changed.\n", error: "") }
     if words.first == "done", let ids = words.dropFirst().first {
       let done = Set(ids.split(separator: ",").compactMap { Int64($0) })
       tasks.removeAll { done.contains($0.id) }
@@ -168,16 +165,21 @@ final class FakeBackend: UIBackend {
     controller.handle(.character(" "))
     #expect(controller.state.marked == [1, 2])
     #expect(screen(controller).text(ofRow: 2).contains("│*  1"))
-    controller.ask = { _ in false }
+    var asked: [String] = []
+    controller.ask = { asked.append($0); return false }
     controller.handle(.character("d"))
-    #expect(backend.ran.last == ["done", "1,2"])
-    #expect(controller.state.statusIsError)
+    // The question shows the command's own dry run, and a no runs nothing.
+    #expect(asked == ["Would complete 1,2.\nComplete 2 tasks? [y/N] "])
+    #expect(backend.ran.last == ["done", "1,2", "--dry-run"])
     #expect(controller.state.list.ids.count == 6)
     controller.ask = { _ in true }
     controller.handle(.character("d"))
+    #expect(backend.ran.last == ["done", "1,2"])
     #expect(controller.state.list.ids.count == 4)
     #expect(controller.state.marked.isEmpty)
-    #expect(controller.state.status == "todo done 1,2 — Completed 1,2. · Project home is 50% complete. · u undoes it")
+    #expect(controller.state.status == "todo done 1,2 — Completed 1,2. · Project home is 50% complete.")
+    #expect(controller.state.statusHint == "u undoes it")
+    #expect(screen(controller).text.contains("· u undoes it"))
   }
 
   @Test func theFilterFollowsTypingAndEscapePutsTheOldOneBack() {

@@ -125,7 +125,14 @@ struct ArgumentDecoder {
       }
     case .ui:
       // A first word naming a report picks it; the rest is a filter, checked when the list is read.
-      var words = tokens.map(\.text)
+      var words: [String] = []
+      var reader = OptionReader(tokens: tokens[...], command: command)
+      while let token = try reader.next() {
+        switch token {
+        case .option(let name, _), .flag(let name): throw .unknownOption(name, suggestion: nil)
+        case .word(let word, _): words.append(word)
+        }
+      }
       var report = "next"
       if let first = words.first, configuration.report(first) != nil || CommandName.spellings[first].map({ [.list, .next, .waiting].contains($0) }) == true {
         report = CommandName.spellings[first].map(\.rawValue) ?? first

@@ -457,6 +457,17 @@ def main():
         ours, reference = hyperfine([f"{todo} --db {reminders} remind --check", f"{todo} --db {reminders} list"], runs, warmup)
         table.add("remind --check (nothing due) vs list", largest, ours, reference, budget(1.0))
 
+        # `todo ui` to its first frame (then `q`, typed ahead) against `todo list`, both on a
+        # terminal (`script`'s pty): the interface reads one screen of rows, the list all of them.
+        for size in [name for name in sizes if name in ("10k", "100k")] or [largest]:
+            screen = data[size]
+            ours, reference = hyperfine(
+                [f"printf q | script -qec {quoted(f'{todo} --db {screen} ui')} /dev/null > /dev/null",
+                 f"printf q | script -qec {quoted(f'{todo} --db {screen} list')} /dev/null > /dev/null"], runs, warmup)
+            table.add("ui: start to first frame vs list (on a pty)", size, ours, reference, budget(1.0))
+        memory = peak_memory(["sh", "-c", f"printf q | script -qec {quoted(f'{todo} --db {path} ui')} /dev/null"])
+        table.add("peak memory: ui (first frame)", largest, memory, 30.0, None if options.smoke else 1.0, unit="MiB")
+
         for name, arguments in [("peak memory: list (table)", ["list"]), ("peak memory: list --jsonl status:all", ["list", "--jsonl", "status:all"])]:
             memory = peak_memory([todo, "--db", path] + arguments)
             table.add(name, largest, memory, 30.0, None if options.smoke else 1.0, unit="MiB")

@@ -60,7 +60,7 @@ public final class TerminalDevice {
       bytes[Int(VMIN)] = 1
       bytes[Int(VTIME)] = 0
     }
-    _ = tcsetattr(input, TCSAFLUSH, &raw)
+    _ = tcsetattr(input, TCSADRAIN, &raw)
     let start = "\u{1B}[?1049h\u{1B}[?25l\u{1B}[?7l\u{1B}[?2004h" + (mouse ? "\u{1B}[?1000h\u{1B}[?1006h" : "")
     TerminalState.setRestoreSequence(mouse: mouse)
     TerminalState.outputDescriptor = output

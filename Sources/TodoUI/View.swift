@@ -327,6 +327,17 @@ public struct ScreenRenderer: Sendable {
       grid.put("y: yes · any other key: no", row: row, column: 0, style: palette.section)
       return
     }
+    if state.status.isEmpty {
+      // Nothing done yet: the keys a newcomer needs first.
+      let keys: [(UIAction, String)] = [(.help, "keys"), (.add, "add"), (.done, "done"), (.filter, "filter"), (.detail, "details"), (.quit, "quit")]
+      var parts: [String] = []
+      for (action, what) in keys {
+        guard let name = keyMap.keyNames(of: action).split(separator: " ").first else { continue }
+        parts.append(name + " " + what)
+      }
+      grid.put(parts.joined(separator: " · "), row: row, column: 0, style: palette.dim)
+      return
+    }
     let hint = state.statusHint.isEmpty ? "" : " · " + state.statusHint
     let room = max(0, grid.width - displayWidth(of: hint))
     let end = grid.put(truncated(sanitizedForTerminal(state.status), toWidth: room), row: row, column: 0, style: state.statusIsError ? palette.error : .plain)

@@ -196,6 +196,35 @@ import Testing
     #expect(option.error.contains("--bogus"), "\(option.error)")
   }
 
+  /// The README shows a screen of `todo ui`: it is what tmux captures of these tasks at 80×16,
+  /// on the README's date.
+  @Test func theReadmeScreenIsTheScreen() throws {
+    var sandbox = try ShellSandbox()
+    sandbox.extraEnvironment = ["TODO_NOW": "2026-11-21T10:42:00Z", "TZ": "UTC"]
+    defer { sandbox.remove() }
+    for arguments in [
+      ["add", "Pay the rent", "due:2026-12-01", "pri:H", "project:home"], ["add", "Book flights", "project:travel", "+online", "due:mon"],
+      ["add", "Renew the passport", "project:travel", "due:2026-12-15"], ["add", "Call the dentist", "+phone"],
+      ["add", "Fix the bike", "project:home.garage"],
+    ] {
+      #expect(try sandbox.run(arguments).status == 0)
+    }
+    let terminal = ShellTerminal(sandbox: sandbox, name: "ui")
+    terminal.size = (80, 16)
+    defer { terminal.close() }
+    try terminal.startProgram("todo ui")
+    try #require(terminal.waitForScreen(timeout: 20) { $0.contains("Fix the bike") }, "\(terminal.screen())")
+    try terminal.press("j", "Enter")
+    try #require(terminal.waitForScreen { $0.contains("Task 2: Book flights") }, "\(terminal.screen())")
+    let readme = try String(contentsOf: ShellSandbox.readme, encoding: .utf8)
+    let marker = try #require(readme.range(of: "<!-- todo ui at 80x16"), "no screen in the README")
+    let start = try #require(readme.range(of: "```text\n", range: marker.upperBound..<readme.endIndex))
+    let end = try #require(readme.range(of: "\n```", range: start.upperBound..<readme.endIndex))
+    let shown = String(readme[start.upperBound..<end.lowerBound])
+    #expect(shown == terminal.screen(), "the README's screen is not what todo ui draws; it draws:\n\(terminal.screen())")
+    try terminal.press("q")
+  }
+
   private func children(of pid: Int32) -> [Int32] {
     let text = (try? String(contentsOfFile: "/proc/\(pid)/task/\(pid)/children", encoding: .utf8)) ?? ""
     return text.split(separator: " ").compactMap { Int32($0) }

@@ -28,6 +28,15 @@ struct ShellSandbox {
     return products
   }()
 
+  /// The repository's README.md.
+  static let readme: URL = {
+    var folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+    while folder.path != "/" && !FileManager.default.fileExists(atPath: folder.appendingPathComponent("README.md").path) {
+      folder.deleteLastPathComponent()
+    }
+    return folder.appendingPathComponent("README.md")
+  }()
+
   init() throws {
     root = FileManager.default.temporaryDirectory
       .appendingPathComponent("todo-shell-test-\(UUID().uuidString.prefix(8))")
@@ -41,9 +50,12 @@ struct ShellSandbox {
   /// Where the shell keeps its history in this sandbox.
   var historyFile: URL { stateHome.appendingPathComponent("todo/history") }
 
+  /// Variables added to the clean environment (`TODO_NOW` for a screen that must not move).
+  var extraEnvironment: [String: String] = [:]
+
   /// A clean environment: nothing of the machine's HOME, locale or XDG folders leaks in.
   var environment: [String: String] {
-    [
+    extraEnvironment.merging([
       "PATH": "/usr/local/bin:/usr/bin:/bin",
       "HOME": home.path,
       "XDG_STATE_HOME": stateHome.path,
@@ -52,7 +64,7 @@ struct ShellSandbox {
       "TODO_DB": database.path,
       "LANG": "C.UTF-8",
       "TERM": "xterm",
-    ]
+    ]) { extra, _ in extra }
   }
 
   func remove() {

@@ -250,3 +250,39 @@ import Testing
     try Validation.changes(removing)
   }
 }
+
+@Suite struct UrgencyRankingTests {
+  /// The ranking from one query's counts is the ranking of the tasks read whole, on tasks with
+  /// notes, dependencies both ways, a running and a stopped interval, tags, priorities and dates.
+  @Test func rankingByCountsIsRankingOfWholeTasks() throws {
+    let context = try makeTodoContext()
+    for index in 1...40 {
+      try addTask("Task \(index)", in: context, at: storeNow - Int64(index) * 86_400) { changes in
+        if index % 3 == 0 { changes.addTags = ["next"] }
+        if index % 4 == 0 { changes.addTags += ["home", "errand", "x"] }
+        if index % 5 == 0 { changes.priority = .set(index % 2 == 0 ? .high : .low) }
+        if index % 6 == 0 { changes.project = .set("work") }
+        if index % 7 == 0 { changes.due = .set(.date(.day(CalendarDay(year: 2026, month: 11, day: 10 + index % 20)))) }
+        if index > 10 && index % 9 == 0 { changes.addDepends = [.id(Int64(index - 1)), .id(Int64(index - 2))] }
+      }
+    }
+    for (id, count) in [(2, 1), (4, 2), (8, 3), (16, 4)] {
+      for note in 0..<count {
+        _ = try TodoStore.addNote(to: .id(Int64(id)), text: "Note \(note)", now: storeNow, command: "note").operate(in: context)
+      }
+    }
+    _ = try TodoStore.start(.id(12), now: storeNow - 600, command: "start").operate(in: context)
+    _ = try TodoStore.start(.id(13), now: storeNow - 500, command: "start").operate(in: context)
+    _ = try TodoStore.stop(.id(13), now: storeNow - 100, command: "stop").operate(in: context)
+    _ = try TodoStore.complete(ids(.id(17)), now: storeNow, command: "done").operate(in: context)
+    var coefficients = Urgency.Coefficients()
+    coefficients.userTags = ["home": 2.5]
+    let filter = select { $0.status = .pending }
+    let whole = try TodoStore.list(filter, now: storeNow).operate(in: context)
+      .map { ($0.id, Urgency.score(of: $0, now: storeNow, coefficients: coefficients)) }
+      .sorted { $0.1 != $1.1 ? $0.1 > $1.1 : $0.0 < $1.0 }.map(\.0)
+    let counted = try TodoStore.idsByUrgency(filter, now: storeNow, coefficients: coefficients).operate(in: context)
+    #expect(counted == whole)
+    #expect(Set(counted).count == 39)
+  }
+}

@@ -1,3 +1,4 @@
+import DataOperation
 import TodoCore
 
 /// Reports: `list`, `next`, `waiting` and the configuration's own, each a filter, columns, an
@@ -30,13 +31,28 @@ extension CommandRunner {
     // A `--sort` typed after a report ranked by urgency orders it instead.
     let byUrgency = definition.byUrgency && query.sort.isEmpty
     let showsUrgency = byUrgency || definition.columns.contains(.urgency)
-    let todos = try perform(TodoStore.list(query.filter, sort: query.sort, now: now), access: .read)
     let coefficients = configuration.urgency
-    var ranked = todos.map { ($0, showsUrgency ? Urgency.score(of: $0, now: now, coefficients: coefficients) : 0) }
+    let total: Int
+    let shown: [(Todo, Double)]
     if byUrgency {
-      ranked.sort { left, right in left.1 != right.1 ? left.1 > right.1 : left.0.id < right.0.id }
+      // Ranked from one query's columns; only the tasks shown are read whole.
+      let limit = query.limit ?? Int.max
+      let (count, todos) = try perform(
+        TodoStore.idsByUrgency(query.filter, now: now, coefficients: coefficients).flatMap { ranked in
+          let first = Array(ranked.prefix(limit))
+          guard !first.isEmpty else { return DataOperation.pure((ranked.count, [Todo]())) }
+          return TodoStore.tasks(first.map { .id($0) }).map { tasks in
+            let byID = Dictionary(tasks.map { ($0.id, $0) }, uniquingKeysWith: { one, _ in one })
+            return (ranked.count, first.compactMap { byID[$0] })
+          }
+        }, access: .read)
+      total = count
+      shown = todos.map { ($0, Urgency.score(of: $0, now: now, coefficients: coefficients)) }
+    } else {
+      let todos = try perform(TodoStore.list(query.filter, sort: query.sort, now: now), access: .read)
+      total = todos.count
+      shown = todos.prefix(query.limit ?? Int.max).map { ($0, showsUrgency ? Urgency.score(of: $0, now: now, coefficients: coefficients) : 0) }
     }
-    let shown = ranked.prefix(query.limit ?? Int.max)
     switch format {
     case .human:
       guard !shown.isEmpty else {
@@ -53,9 +69,9 @@ extension CommandRunner {
       render(Table(columns: columns, rows: shown.map { todo, score in
         definition.columns.map { Self.cell($0, of: todo, urgency: score, text: text, progressInTitle: progressInTitle) }
       }))
-      if ranked.count > shown.count { output.write("\(shown.count) of \(ranked.count) tasks; --limit N shows more.\n") }
+      if total > shown.count { output.write("\(shown.count) of \(total) tasks; --limit N shows more.\n") }
     case .json, .jsonLines:
-      writeJSONList(Array(shown)) { json, item in json.task(item.0, urgency: showsUrgency ? item.1 : nil) }
+      writeJSONList(shown) { json, item in json.task(item.0, urgency: showsUrgency ? item.1 : nil) }
     }
   }
 

@@ -26,7 +26,12 @@ extension Session {
       throw .usage(.invalid(error.message))
     }
     let request = ListRequest(report: report, filter: CommandParser.quotedCommandLine(filter))
-    if case .failure(let failure) = backend.list(request) { throw .usage(.invalid(failure.message)) }
+    // Read once here to refuse a filter that does not read before the screen changes; the
+    // controller's first load takes this snapshot instead of reading it again.
+    switch backend.list(request) {
+    case .failure(let failure): throw .usage(.invalid(failure.message))
+    case .success(let snapshot): backend.primed = (request, snapshot)
+    }
     let controller = UIController(backend: backend, keyMap: keyMap, request: request)
     let mode = options.color == .auto ? configuration.colorMode : options.color
     let color = mode == .always || mode == .auto && autoColor
@@ -88,7 +93,14 @@ final class SessionUIBackend: UIBackend {
 
   // MARK: - The list
 
+  /// A list read just before the screen starts, for its first frame.
+  var primed: (ListRequest, ListSnapshot)?
+
   func list(_ request: ListRequest) -> Result<ListSnapshot, UIFailure> {
+    if let (primedRequest, snapshot) = primed {
+      primed = nil
+      if primedRequest == request { return .success(snapshot) }
+    }
     let configuration = configuration()
     let words: [String]
     do throws(WordSplitError) {
@@ -117,7 +129,7 @@ final class SessionUIBackend: UIBackend {
       if request.tree {
         (ids, depths) = try treeOrder(query)
       } else if definition.byUrgency && query.sort.isEmpty {
-        ids = try rankedByUrgency(query, coefficients: configuration.urgency)
+        ids = try read(TodoStore.idsByUrgency(query.filter, sort: query.sort, now: now, coefficients: configuration.urgency))
       } else {
         ids = try read(TodoStore.ids(query.filter, sort: query.sort.isEmpty ? SortKey.defaultOrder : query.sort, limit: query.limit, now: now))
       }
@@ -143,23 +155,6 @@ final class SessionUIBackend: UIBackend {
       let layout = column.layout
       return UIColumn(header: label, alignsRight: layout.alignment == .right, isFlexible: layout.isFlexible, mayDrop: layout.shrink != .never)
     }
-  }
-
-  /// A report ranked by urgency (`next`): every selected task is scored as it streams by, and
-  /// only its id and score are kept.
-  private func rankedByUrgency(_ query: ListQuery, coefficients: Urgency.Coefficients) throws(CommandFailure) -> [Int64] {
-    let now = self.now
-    let ranking = Ranking()
-    _ = try read(
-      TodoStore.forEach(query.filter, sort: query.sort, limit: nil, now: now, notes: true) { todo in
-        ranking.scores.append((todo.id, Urgency.score(of: todo, now: now, coefficients: coefficients)))
-      })
-    ranking.scores.sort { left, right in left.1 != right.1 ? left.1 > right.1 : left.0 < right.0 }
-    return ranking.scores.map(\.0)
-  }
-
-  private final class Ranking: @unchecked Sendable {
-    var scores: [(Int64, Double)] = []
   }
 
   /// Subtasks under their parents (a parent the filter leaves out puts its subtasks at the top).

@@ -59,14 +59,62 @@ public enum Urgency {
     }
   }
 
+  /// What urgency needs of a task's relations, counted: read with the task (`Facts(todo)`) or
+  /// counted by SQL beside its row (`TodoStore.idsByUrgency`), so that ranking every task does
+  /// not read each one's notes, links and intervals.
+  public struct Facts: Sendable, Equatable {
+    public var notes: Int
+    public var blocking: Int
+    public var isActive: Bool
+    public var isBlocked: Bool
+
+    public init(notes: Int, blocking: Int, isActive: Bool, isBlocked: Bool) {
+      self.notes = notes
+      self.blocking = blocking
+      self.isActive = isActive
+      self.isBlocked = isBlocked
+    }
+
+    public init(_ todo: Todo) {
+      self.init(notes: todo.notes.count, blocking: todo.blocking.count, isActive: todo.isActive, isBlocked: todo.isBlocked)
+    }
+  }
+
   /// Every term that applies to the task (a factor of 0 is left out), in Taskwarrior's order.
   /// Closed tasks have no urgency.
   public static func terms(of todo: Todo, now: Int64, coefficients: Coefficients = Coefficients()) -> [Term] {
-    let c = coefficients
-    guard todo.status == .pending else { return [] }
     var terms: [Term] = []
-    func add(_ name: String, _ factor: Double, _ coefficient: Double, _ reason: String) {
-      if factor != 0 { terms.append(Term(name: name, factor: factor, coefficient: coefficient, reason: reason)) }
+    walk(todo, Facts(todo), now: now, coefficients: coefficients, texts: true) { name, factor, coefficient, reason in
+      terms.append(Term(name: name, factor: factor, coefficient: coefficient, reason: reason))
+    }
+    return terms
+  }
+
+  /// The task's urgency: the sum of its terms (added in the same order, without their texts:
+  /// a list ranked by urgency scores every task it selects).
+  public static func score(of todo: Todo, now: Int64, coefficients: Coefficients = Coefficients()) -> Double {
+    score(of: todo, facts: Facts(todo), now: now, coefficients: coefficients)
+  }
+
+  /// The urgency of a task whose relations are given as counts (its own are not looked at).
+  public static func score(of todo: Todo, facts: Facts, now: Int64, coefficients: Coefficients = Coefficients()) -> Double {
+    var sum = 0.0
+    walk(todo, facts, now: now, coefficients: coefficients, texts: false) { _, factor, coefficient, _ in
+      sum += factor * coefficient
+    }
+    return sum
+  }
+
+  /// Calls `found` with each term that applies (a factor of 0 is left out), in Taskwarrior's
+  /// order; its name and reason are made only with `texts` (empty otherwise).
+  private static func walk(
+    _ todo: Todo, _ facts: Facts, now: Int64, coefficients: Coefficients, texts: Bool,
+    _ found: (_ name: String, _ factor: Double, _ coefficient: Double, _ reason: String) -> Void
+  ) {
+    let c = coefficients
+    guard todo.status == .pending else { return }
+    func add(_ name: @autoclosure () -> String, _ factor: Double, _ coefficient: Double, _ reason: @autoclosure () -> String) {
+      if factor != 0 { found(texts ? name() : "", factor, coefficient, texts ? reason() : "") }
     }
     if todo.tags.contains("next") { add("next", 1, c.next, "tagged +next") }
     if let date = todo.due {
@@ -75,7 +123,7 @@ public enum Urgency {
       let factor = days >= 7 ? 1 : days >= -14 ? (days + 14) * 0.8 / 21 + 0.2 : 0.2
       add("due", factor, c.due, days >= 0 ? "due \(rounded(days))d ago" : "due in \(rounded(-days))d")
     }
-    if !todo.blocking.isEmpty { add("blocking", 1, c.blocking, todo.blocking.count == 1 ? "1 task waits for it" : "\(todo.blocking.count) tasks wait for it") }
+    if facts.blocking > 0 { add("blocking", 1, c.blocking, facts.blocking == 1 ? "1 task waits for it" : "\(facts.blocking) tasks wait for it") }
     switch todo.priority {
     case .high?: add("priority", 1, c.high, "pri:H")
     case .medium?: add("priority", 1, c.medium, "pri:M")
@@ -83,13 +131,13 @@ public enum Urgency {
     case nil: break
     }
     if let date = todo.scheduled, date.sortInstant < now { add("scheduled", 1, c.scheduled, "scheduled date passed") }
-    if todo.isActive { add("active", 1, c.active, "being worked on") }
+    if facts.isActive { add("active", 1, c.active, "being worked on") }
     // Saturating: a database written before dates were range-checked may hold any number.
     let age = now.subtractingReportingOverflow(todo.created)
     let days = age.overflow ? (now > todo.created ? Int64.max : Int64.min) / 86_400 : age.partialValue / 86_400
     add("age", min(1, Double(days) / c.ageMax), c.age, "\(days) day\(days == 1 ? "" : "s") old")
-    let noteFactor = todo.notes.count >= 3 ? 1 : todo.notes.count == 2 ? 0.9 : todo.notes.count == 1 ? 0.8 : 0
-    add("notes", noteFactor, c.notes, "\(todo.notes.count) note\(todo.notes.count == 1 ? "" : "s")")
+    let noteFactor = facts.notes >= 3 ? 1 : facts.notes == 2 ? 0.9 : facts.notes == 1 ? 0.8 : 0
+    add("notes", noteFactor, c.notes, "\(facts.notes) note\(facts.notes == 1 ? "" : "s")")
     let tagFactor = todo.tags.count >= 3 ? 1 : todo.tags.count == 2 ? 0.9 : todo.tags.count == 1 ? 0.8 : 0
     add("tags", tagFactor, c.tags, "\(todo.tags.count) tag\(todo.tags.count == 1 ? "" : "s")")
     if todo.project != nil { add("project", 1, c.project, "has a project") }
@@ -99,14 +147,8 @@ public enum Urgency {
         add("project.\(name)", 1, coefficient, "in project \(name)")
       }
     }
-    if todo.isBlocked { add("blocked", 1, c.blocked, "waits for \(todo.depends.filter(\.isOpen).map { String($0.id) }.joinedText(", "))") }
+    if facts.isBlocked { add("blocked", 1, c.blocked, "waits for \(todo.depends.filter(\.isOpen).map { String($0.id) }.joinedText(", "))") }
     if let date = todo.wait, !date.isPast(now: now), date.sortInstant > now { add("waiting", 1, c.waiting, "hidden until its wait date") }
-    return terms
-  }
-
-  /// The task's urgency: the sum of its terms.
-  public static func score(of todo: Todo, now: Int64, coefficients: Coefficients = Coefficients()) -> Double {
-    terms(of: todo, now: now, coefficients: coefficients).reduce(0) { $0 + $1.contribution }
   }
 
   private static func rounded(_ days: Double) -> String {

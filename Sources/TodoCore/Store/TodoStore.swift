@@ -16,7 +16,7 @@ public enum TodoStore {
   static let selectTodo = "\(selectTodoColumns), \(hasNotesColumn) FROM todo"
   /// The same without asking whether there are notes, for readers that do not show them.
   static let selectTodoWithoutNotes = "\(selectTodoColumns) FROM todo"
-  private static let selectTodoColumns = """
+  static let selectTodoColumns = """
     SELECT todo.id, todo.uuid, todo.title, todo.status, todo.priority, todo.project, todo.due, todo.due_day,
       todo.wait, todo.wait_day, todo.scheduled, todo.scheduled_day, todo.until, todo.until_day, todo.end_reason,
       todo.created, todo.modified, todo.completed, (SELECT group_concat(name, ' ') FROM tag WHERE tag.todo_id = todo.id) AS tags,
@@ -130,7 +130,7 @@ public enum TodoStore {
   }
 
   /// `select` narrowed by a filter, in the order a list uses (ties broken), at most `limit` rows.
-  private static func listQuery(_ select: String, _ filter: TodoFilter, sort: [SortKey], limit: Int?, now: Int64)
+  static func listQuery(_ select: String, _ filter: TodoFilter, sort: [SortKey], limit: Int?, now: Int64)
     -> (String, [SQLValue])
   {
     let predicate = filter.predicate(now: now)

@@ -286,3 +286,15 @@ import Testing
     #expect(Set(counted).count == 39)
   }
 }
+
+@Suite struct PendingTagTests {
+  @Test func countsOnlyPendingTasks() throws {
+    let context = try makeTodoContext()
+    try addTask("one", in: context) { $0.addTags = ["home", "phone"] }
+    try addTask("two", in: context) { $0.addTags = ["home"] }
+    try addTask("three", in: context) { $0.addTags = ["phone", "gone"] }
+    _ = try TodoStore.complete(ids(.id(3)), now: storeNow, command: "done").operate(in: context)
+    let counts = try TodoStore.pendingTags().operate(in: context)
+    #expect(counts == [NameCount(name: "home", pending: 2, total: 2), NameCount(name: "phone", pending: 1, total: 1)])
+  }
+}

@@ -225,7 +225,7 @@ final class SessionUIBackend: UIBackend {
             label: String(parts.last ?? Substring(project.name)), count: project.pending, depth: parts.count - 1,
             action: .filter(CommandParser.quotedCommandLine(["project:" + project.name])))
         }))
-    let tags = ((try? read(TodoStore.tags())) ?? []).filter { $0.pending > 0 }
+    let tags = (try? read(TodoStore.pendingTags())) ?? []
     sections.append(
       SidebarSection(title: "Tags", items: tags.map { SidebarItem(label: "+" + $0.name, count: $0.pending, action: .filter("+" + $0.name)) }))
     sections.append(SidebarSection(title: "Reports", items: configuration.reportNames.map { SidebarItem(label: $0, action: .report($0)) }))

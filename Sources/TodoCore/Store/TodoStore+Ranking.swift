@@ -2,9 +2,9 @@ import DataOperation
 
 extension TodoStore {
   /// The ids of the tasks a filter selects, most urgent first (ties by id), as `next` ranks
-  /// them. One query reads each task's row with its notes, the tasks it waits for and that wait
-  /// for it, and whether it is being worked on, counted by SQL (only from the tables that have
-  /// rows): no task is read whole, and only ids and scores are kept.
+  /// them. One query reads the selected rows (no notes, no links); what urgency needs of notes,
+  /// dependencies and intervals is counted first by one aggregate query each (only for the
+  /// tables that have rows): no task is read whole, and only ids and scores are kept.
   ///
   /// ```swift
   /// let ids = try TodoStore.idsByUrgency(filter, now: now, coefficients: coefficients).operate(in: context)
@@ -14,36 +14,65 @@ extension TodoStore {
   {
     DataOperation { connection throws(DatabaseError) in
       let relations = try Relations(on: connection)
-      let notes = try connection.scalar("SELECT EXISTS (SELECT 1 FROM note)") == .integer(1)
-      var facts = [
-        notes ? "(SELECT count(*) FROM note WHERE note.todo_id = todo.id)" : "0",
-        relations.dependencies
-          ? """
-          (SELECT count(*) FROM dependency JOIN todo AS other ON other.id = dependency.todo_id
-            WHERE dependency.depends_on = todo.id AND other.status = 'pending')
-          """ : "0",
+      let notes = try counts("SELECT todo_id, count(*) FROM note GROUP BY todo_id", on: connection)
+      var blocking: [Int64: Int] = [:]
+      var blocked: [Int64: Int] = [:]
+      if relations.dependencies {
+        blocking = try counts(
+          """
+          SELECT dependency.depends_on, count(*) FROM dependency JOIN todo AS other ON other.id = dependency.todo_id
+          WHERE other.status = 'pending' GROUP BY dependency.depends_on
+          """, on: connection)
+        blocked = try counts(
+          """
+          SELECT dependency.todo_id, count(*) FROM dependency JOIN todo AS other ON other.id = dependency.depends_on
+          WHERE other.status = 'pending' GROUP BY dependency.todo_id
+          """, on: connection)
+      }
+      // Active: the task's last interval (by start, then id) is still running.
+      let active =
         relations.intervals
-          ? "coalesce((SELECT stopped IS NULL FROM interval WHERE interval.todo_id = todo.id ORDER BY started DESC, id DESC LIMIT 1), 0)"
-          : "0",
-      ]
-      facts.append(
-        relations.dependencies
-          ? """
-          EXISTS (SELECT 1 FROM dependency JOIN todo AS other ON other.id = dependency.depends_on
-            WHERE dependency.todo_id = todo.id AND other.status = 'pending')
-          """ : "0")
-      let (sql, arguments) = listQuery("\(selectTodoColumns), \(facts.joined(separator: ", ")) FROM todo", filter, sort: sort, limit: nil, now: now)
+        ? try counts(
+          """
+          SELECT running.todo_id, 1 FROM interval AS running WHERE running.stopped IS NULL AND NOT EXISTS (
+            SELECT 1 FROM interval AS later WHERE later.todo_id = running.todo_id
+              AND (later.started > running.started OR (later.started = running.started AND later.id > running.id)))
+          """, on: connection) : [:]
+      let (sql, arguments) = listQuery(selectTodoWithoutNotes, filter, sort: sort, limit: nil, now: now)
       var scores: [(id: Int64, score: Double)] = []
-      let first = Todo.hasNotesIndex
       try connection.query(sql, arguments) { row throws(DatabaseError) in
         let todo = try Todo(selected: row)
-        let counted = Urgency.Facts(
-          notes: Int(try row.integer(at: first) ?? 0), blocking: Int(try row.integer(at: first + 1) ?? 0),
-          isActive: try row.integer(at: first + 2) == 1, isBlocked: try row.integer(at: first + 3) == 1)
-        scores.append((todo.id, Urgency.score(of: todo, facts: counted, now: now, coefficients: coefficients)))
+        let facts = Urgency.Facts(
+          notes: notes[todo.id] ?? 0, blocking: blocking[todo.id] ?? 0, isActive: active[todo.id] != nil, isBlocked: blocked[todo.id] != nil)
+        scores.append((todo.id, Urgency.score(of: todo, facts: facts, now: now, coefficients: coefficients)))
       }
       scores.sort { left, right in left.score != right.score ? left.score > right.score : left.id < right.id }
       return scores.map(\.id)
+    }.mapError(TodoError.init)
+  }
+
+  /// A query's rows of (task id, number), as a dictionary.
+  private static func counts(_ sql: String, on connection: Connection) throws(DatabaseError) -> [Int64: Int] {
+    var counts: [Int64: Int] = [:]
+    try connection.query(sql, []) { row throws(DatabaseError) in
+      counts[try row.integer(at: 0) ?? 0] = Int(try row.integer(at: 1) ?? 0)
+    }
+    return counts
+  }
+
+  /// The tags of pending tasks, with how many pending tasks have each (`total` is the same), in
+  /// name order: a sidebar's counts, cheaper than `tags()` (which counts every status).
+  public static func pendingTags() -> DataOperation<[NameCount], TodoError> {
+    DataOperation { connection throws(DatabaseError) in
+      try connection.all(
+        """
+        SELECT name, count(*) FROM tag WHERE todo_id IN (SELECT id FROM todo WHERE status = 'pending')
+        GROUP BY name ORDER BY name
+        """
+      ) { row throws(DatabaseError) in
+        let count = Int(try row.integer(at: 1) ?? 0)
+        return NameCount(name: try row.text(at: 0) ?? "", pending: count, total: count)
+      }
     }.mapError(TodoError.init)
   }
 }

@@ -129,7 +129,7 @@ final class SessionUIBackend: UIBackend {
       if request.tree {
         (ids, depths) = try treeOrder(query)
       } else if definition.byUrgency && query.sort.isEmpty {
-        ids = try read(TodoStore.idsByUrgency(query.filter, sort: query.sort, now: now, coefficients: configuration.urgency))
+        ids = try read(TodoStore.idsByUrgency(query.filter, now: now, coefficients: configuration.urgency))
       } else {
         ids = try read(TodoStore.ids(query.filter, sort: query.sort.isEmpty ? SortKey.defaultOrder : query.sort, limit: query.limit, now: now))
       }

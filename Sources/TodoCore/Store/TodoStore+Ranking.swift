@@ -9,7 +9,7 @@ extension TodoStore {
   /// ```swift
   /// let ids = try TodoStore.idsByUrgency(filter, now: now, coefficients: coefficients).operate(in: context)
   /// ```
-  public static func idsByUrgency(_ filter: TodoFilter, sort: [SortKey] = [], now: Int64, coefficients: Urgency.Coefficients)
+  public static func idsByUrgency(_ filter: TodoFilter, now: Int64, coefficients: Urgency.Coefficients)
     -> DataOperation<[Int64], TodoError>
   {
     DataOperation { connection throws(DatabaseError) in
@@ -38,7 +38,8 @@ extension TodoStore {
             SELECT 1 FROM interval AS later WHERE later.todo_id = running.todo_id
               AND (later.started > running.started OR (later.started = running.started AND later.id > running.id)))
           """, on: connection) : [:]
-      let (sql, arguments) = listQuery(selectTodoWithoutNotes, filter, sort: sort, limit: nil, now: now)
+      // In id order (the table's own): the scores make the order, so SQLite need not sort.
+      let (sql, arguments) = listQuery(selectTodoWithoutNotes, filter, sort: [SortKey(.id)], limit: nil, now: now)
       var scores: [(id: Int64, score: Double)] = []
       try connection.query(sql, arguments) { row throws(DatabaseError) in
         let todo = try Todo(selected: row)

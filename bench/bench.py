@@ -463,7 +463,7 @@ def main():
             screen = data[size]
             ours, reference = hyperfine(
                 [f"printf q | script -qec {quoted(f'{todo} --db {screen} ui')} /dev/null > /dev/null",
-                 f"printf q | script -qec {quoted(f'{todo} --db {screen} list')} /dev/null > /dev/null"], runs, warmup)
+                 f"printf q | script -qec {quoted(f'{todo} --db {screen} list')} /dev/null > /dev/null"], runs, warmup, shell=True)
             table.add("ui: start to first frame vs list (on a pty)", size, ours, reference, budget(1.0))
         memory = peak_memory(["sh", "-c", f"printf q | script -qec {quoted(f'{todo} --db {path} ui')} /dev/null"])
         table.add("peak memory: ui (first frame)", largest, memory, 30.0, None if options.smoke else 1.0, unit="MiB")

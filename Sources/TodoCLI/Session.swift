@@ -117,9 +117,9 @@ final class Session {
         guard !inShell && !inUI else { throw .environment(inUI ? "the shell cannot run inside todo ui" : "the shell is already running") }
         return runShell(options: invocation.options)
       }
-      if case .ui(let report, let filter) = invocation.command {
+      if case .ui(let report, let filter, let tree) = invocation.command {
         guard !inShell && !inUI else { throw .environment("todo ui cannot run inside \(inUI ? "todo ui" : "the shell")") }
-        return try runUI(options: invocation.options, report: report, filter: filter)
+        return try runUI(options: invocation.options, report: report, filter: filter, tree: tree)
       }
       // After the shell's options were taken: inside the shell, colour follows the
       // configuration as it is at each command.

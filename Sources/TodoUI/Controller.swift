@@ -51,8 +51,8 @@ public final class UIController {
 
   /// Reads the list again, keeping the selection on the same task where it still shows.
   @discardableResult
-  func reloadList(keeping id: Int64?) -> Bool {
-    switch backend.list(request) {
+  func reloadList(keeping id: Int64?, read: Result<ListSnapshot, UIFailure>? = nil) -> Bool {
+    switch read ?? backend.list(request) {
     case .failure(let failure):
       setError(failure.message)
       return false
@@ -156,6 +156,11 @@ public final class UIController {
       state.showsDetail.toggle()
       if state.showsDetail { loadDetail() }
       scrollToSelection()
+    case .detailDown, .detailUp:
+      guard state.showsDetail else { return }
+      let step = max(1, layout.detailRows / 2)
+      let last = max(0, state.detail.count - layout.detailRows)
+      state.detailTop = max(0, min(last, state.detailTop + (action == .detailDown ? step : -step)))
     case .sidebar:
       state.showsSidebar.toggle()
       if !state.showsSidebar { state.sidebarFocused = false }
@@ -186,6 +191,8 @@ public final class UIController {
     case .delete: if let ids = targetIDs() { runAskingForMarks(["delete", ids], verb: "Delete") }
     case .start:
       guard let id = state.selectedID else { return }
+      // The rows are read again after each command: read this one before deciding.
+      if state.rows[id] == nil { prepareFrame() }
       run([state.rows[id]?.isActive == true ? "stop" : "start", String(id)])
     case .edit:
       guard let id = state.selectedID else { return }
@@ -203,7 +210,11 @@ public final class UIController {
   private func runAskingForMarks(_ words: [String], verb: String) {
     guard state.marked.count > 1 else { return run(words) }
     let preview = backend.run(words + ["--dry-run"], ask: { _ in false })
-    guard preview.status == 0 else { return run(words) }
+    guard preview.status == 0 else {
+      // What cannot be previewed is not done.
+      let reason = preview.error.split(separator: "\n").first.map { String($0.trimmingPrefix("todo: error: ")) } ?? "failed"
+      return setError("todo \(words.joined(separator: " ")) --dry-run: \(reason); nothing was changed")
+    }
     let lines = preview.output.split(separator: "\n").filter { !$0.hasPrefix("Dry run") }.map(String.init)
     guard ask((lines + ["\(verb) \(state.marked.count) tasks? [y/N] "]).joined(separator: "\n")) else {
       return setStatus("todo \(words.joined(separator: " ")): not done; nothing was changed")
@@ -267,11 +278,13 @@ public final class UIController {
       request.report = name
       request.filter = ""
       state.selected = 0
-      if load() { setStatus("todo \(name)") }
+      state.top = 0
       refreshSidebar()
+      if reloadList(keeping: nil) { setStatus("todo \(name)") }
     case .filter(let filter):
       request.filter = filter
       state.selected = 0
+      state.top = 0
       if reloadList(keeping: nil) { setStatus("todo \(request.report) \(filter)") }
       refreshSidebar()
     case .command(let words):
@@ -287,20 +300,12 @@ public final class UIController {
     case .release: break
     case .press:
       if event.column < layout.sidebarWidth {
-        var row = 1
-        var index = 0
-        for section in state.sidebar {
-          row += 1
-          for item in section.items {
-            if row == event.row {
-              state.sidebarSelected = index
-              choose(item)
-              return
-            }
-            row += 1
-            index += 1
-          }
-        }
+        let lines = state.sidebarLines(rows: max(0, size.height - 2))
+        let line = event.row - 1
+        guard lines.indices.contains(line), case .item(let index) = lines[line] else { return }
+        state.sidebarSelected = index
+        choose(state.sidebarItems[index])
+        state.sidebarFocused = false
       } else if event.column >= layout.listColumn, event.column < layout.listColumn + layout.listWidth,
         event.row >= layout.listFirstRow, event.row < layout.listFirstRow + layout.listRows
       {
@@ -327,6 +332,7 @@ public final class UIController {
   private func handlePrompt(_ key: Key) {
     guard var prompt = state.prompt else { return }
     var characters = Array(prompt.text)
+    prompt.cursor = min(max(0, prompt.cursor), characters.count)
     switch key {
     case .character(let character):
       characters.insert(character, at: prompt.cursor)
@@ -367,7 +373,11 @@ public final class UIController {
     default:
       return
     }
-    prompt.text = String(characters)
+    // Characters typed one scalar at a time may join (a flag, a skin tone, an accent): count
+    // the cursor again in the text as it reads now.
+    let text = String(characters)
+    prompt.cursor = min(String(characters[..<min(prompt.cursor, characters.count)]).count, text.count)
+    prompt.text = text
     state.prompt = prompt
     if case .filter = prompt.purpose { applyFilter(prompt.text, final: false) }
   }
@@ -394,7 +404,8 @@ public final class UIController {
   private func applyFilter(_ text: String, final: Bool) -> Bool {
     let previous = request.filter
     request.filter = text
-    if case .failure(let failure) = backend.list(request) {
+    let read = backend.list(request)
+    if case .failure(let failure) = read {
       // The list stays on the last filter that read.
       request.filter = previous
       if final {
@@ -404,7 +415,7 @@ public final class UIController {
       }
       return false
     }
-    reloadList(keeping: state.selectedID)
+    reloadList(keeping: state.selectedID, read: read)
     setStatus(text.isEmpty ? "" : "filter: \(text)")
     return true
   }
@@ -419,6 +430,7 @@ public final class UIController {
       case .failure(let failure): setError(failure.message)
       case .success(let typed):
         guard !typed.isEmpty else { return setStatus("") }
+        if words.first == "update" && state.marked.count > 1 { return runAskingForMarks(words + typed, verb: "Change") }
         run(words + typed)
       }
     case .commandLine:

@@ -2,7 +2,7 @@
 /// configuration binds another (which then replaces the action's first default key).
 public enum UIAction: String, CaseIterable, Sendable {
   case down, up, top, bottom, pageDown = "page-down", pageUp = "page-up"
-  case detail, sidebar, focus, add, modify, done, delete, start, note, edit, undo
+  case detail, detailDown = "detail-down", detailUp = "detail-up", sidebar, focus, add, modify, done, delete, start, note, edit, undo
   case filter, report, context, tree, mark, command, quit, redraw, help
 
   /// The default keys.
@@ -15,6 +15,8 @@ public enum UIAction: String, CaseIterable, Sendable {
     case .pageDown: [.pageDown, .control("f")]
     case .pageUp: [.pageUp, .control("b")]
     case .detail: [.enter]
+    case .detailDown: [.character("J")]
+    case .detailUp: [.character("K")]
     case .sidebar: [.character("b")]
     case .focus: [.tab]
     case .add: [.character("a")]
@@ -47,6 +49,8 @@ public enum UIAction: String, CaseIterable, Sendable {
     case .pageDown: "a page down"
     case .pageUp: "a page up"
     case .detail: "show or hide the selected task's details"
+    case .detailDown: "scroll the details down"
+    case .detailUp: "scroll the details up"
     case .sidebar: "show or hide the sidebar"
     case .focus: "move between the list and the sidebar"
     case .add: "add a task (as todo add)"

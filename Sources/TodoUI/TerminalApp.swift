@@ -85,13 +85,28 @@ public final class TerminalApp {
     var state = controller.state
     state.overlay = Overlay(kind: .question, title: "Confirm", lines: lines)
     state.prompt = nil
-    let grid = renderer.render(state, width: controller.size.width, height: controller.size.height)
-    terminal.write(writer.output(for: grid))
+    func draw() {
+      let grid = renderer.render(state, width: controller.size.width, height: controller.size.height)
+      terminal.write(writer.output(for: grid))
+    }
+    draw()
     while true {
-      let (bytes, ended) = terminal.read(waiting: -1)
+      let (bytes, ended) = terminal.read(waiting: decoder.hasPendingBytes ? 30 : 250)
       if ended { return false }
-      let keys = decoder.feed(bytes)
-      guard let key = keys.first else { continue }
+      var keys = decoder.feed(bytes)
+      if bytes.isEmpty && decoder.hasPendingBytes { keys += decoder.flushPendingEscape() }
+      // Stopped and continued, or resized, while asking: the question is drawn again.
+      if terminal.takeResumed() {
+        terminal.enter(mouse: mouse)
+        writer.reset()
+        draw()
+      }
+      if terminal.takeResized() {
+        controller.size = terminal.size
+        writer.reset()
+        draw()
+      }
+      guard let key = keys.first(where: { if case .mouse = $0 { false } else { true } }) else { continue }
       return key == .character("y") || key == .character("Y")
     }
   }

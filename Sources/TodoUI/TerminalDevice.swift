@@ -8,7 +8,8 @@ import Glibc
 /// bracketed paste, and putting all of it back on every way out.
 ///
 /// What is restored and when: `leave()` on a normal exit and around `$EDITOR` and Ctrl-Z; a
-/// handler for SIGTERM, SIGHUP, SIGINT and SIGQUIT that restores the terminal (with `write(2)`
+/// handler for SIGTERM, SIGHUP, SIGINT, SIGQUIT and the crashes (SIGILL, SIGTRAP, SIGABRT,
+/// SIGBUS, SIGFPE, SIGSEGV) that restores the terminal (with `write(2)`
 /// and `tcsetattr(3)`, both async-signal-safe) and then dies of the signal as it would have;
 /// SIGTSTP sent from outside (`kill -TSTP`) restores and stops, and SIGCONT brings the screen
 /// back (`takeResumed()`). SIGWINCH sets a flag (`takeResized()`).
@@ -60,13 +61,15 @@ public final class TerminalDevice {
       bytes[Int(VMIN)] = 1
       bytes[Int(VTIME)] = 0
     }
-    _ = tcsetattr(input, TCSADRAIN, &raw)
-    let start = "\u{1B}[?1049h\u{1B}[?25l\u{1B}[?7l\u{1B}[?2004h" + (mouse ? "\u{1B}[?1000h\u{1B}[?1006h" : "")
-    TerminalState.setRestoreSequence(mouse: mouse)
+    // Everything a handler needs is in place before the terminal changes.
+    TerminalState.prepareRestoreSequences()
+    TerminalState.mouse = mouse
     TerminalState.outputDescriptor = output
     TerminalState.inputDescriptor = input
     TerminalState.active = true
     installHandlers()
+    _ = tcsetattr(input, TCSADRAIN, &raw)
+    let start = "\u{1B}[?1049h\u{1B}[?25l\u{1B}[?7l\u{1B}[?2004h" + (mouse ? "\u{1B}[?1000h\u{1B}[?1006h" : "")
     write(start)
   }
 
@@ -133,7 +136,8 @@ public final class TerminalDevice {
     TerminalState.handlersInstalled = true
     _ = Self.resized.load(ordering: .sequentiallyConsistent)
     _ = Self.resumed.load(ordering: .sequentiallyConsistent)
-    for number in [SIGTERM, SIGHUP, SIGINT, SIGQUIT] {
+    // A crash (a trap, a bad access) puts the terminal back too, then dies as it would have.
+    for number in [SIGTERM, SIGHUP, SIGINT, SIGQUIT, SIGILL, SIGTRAP, SIGABRT, SIGBUS, SIGFPE, SIGSEGV] {
       var action = sigaction()
       action.__sigaction_handler.sa_handler = TerminalState.onFatal
       sigemptyset(&action.sa_mask)
@@ -166,24 +170,29 @@ private enum TerminalState {
   nonisolated(unsafe) static var handlersInstalled = false
   nonisolated(unsafe) static var inputDescriptor: Int32 = STDIN_FILENO
   nonisolated(unsafe) static var outputDescriptor: Int32 = STDOUT_FILENO
-  /// The bytes that undo `enter`, with a NUL after them, allocated once (no allocation in a handler).
-  nonisolated(unsafe) static var restoreBytes: UnsafeMutablePointer<CChar>?
-  nonisolated(unsafe) static var restoreCount = 0
+  nonisolated(unsafe) static var mouse = false
+  /// The bytes that undo `enter` (with the mouse, and without), allocated once and never freed:
+  /// a handler only reads them.
+  nonisolated(unsafe) static var withMouse: (UnsafeMutablePointer<CChar>, Int)?
+  nonisolated(unsafe) static var withoutMouse: (UnsafeMutablePointer<CChar>, Int)?
 
-  static func setRestoreSequence(mouse: Bool) {
-    let text = (mouse ? "\u{1B}[?1006l\u{1B}[?1000l" : "") + "\u{1B}[?2004l\u{1B}[?7h\u{1B}[0m\u{1B}[?25h\u{1B}[?1049l"
-    restoreBytes?.deallocate()
-    let bytes = Array(text.utf8CString)
-    let pointer = UnsafeMutablePointer<CChar>.allocate(capacity: bytes.count)
-    pointer.initialize(from: bytes, count: bytes.count)
-    restoreBytes = pointer
-    restoreCount = bytes.count - 1
+  static func prepareRestoreSequences() {
+    guard withMouse == nil else { return }
+    func allocate(_ text: String) -> (UnsafeMutablePointer<CChar>, Int) {
+      let bytes = Array(text.utf8CString)
+      let pointer = UnsafeMutablePointer<CChar>.allocate(capacity: bytes.count)
+      pointer.initialize(from: bytes, count: bytes.count)
+      return (pointer, bytes.count - 1)
+    }
+    let common = "\u{1B}[?2004l\u{1B}[?7h\u{1B}[0m\u{1B}[?25h\u{1B}[?1049l"
+    withoutMouse = allocate(common)
+    withMouse = allocate("\u{1B}[?1006l\u{1B}[?1000l" + common)
   }
 
   /// Async-signal-safe: `write(2)` and `tcsetattr(3)` only.
   static func restore() {
     active = false
-    if let restoreBytes { _ = Glibc.write(outputDescriptor, restoreBytes, restoreCount) }
+    if let (bytes, count) = mouse ? withMouse : withoutMouse { _ = Glibc.write(outputDescriptor, bytes, count) }
     _ = tcsetattr(inputDescriptor, TCSAFLUSH, &original)
   }
 

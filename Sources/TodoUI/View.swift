@@ -40,6 +40,34 @@ public struct ViewState: Equatable, Sendable {
   public var sidebarItems: [SidebarItem] { sidebar.flatMap(\.items) }
 }
 
+/// A line of the sidebar as drawn: a section's title, or an item (its index among all items).
+public enum SidebarLine: Equatable, Sendable {
+  case title(String)
+  case item(Int)
+}
+
+extension ViewState {
+  /// The sidebar's lines that fit in `rows` rows, scrolled (while it has the focus) so that the
+  /// selected item shows: what is drawn, and what a click on a row chooses.
+  public func sidebarLines(rows: Int) -> [SidebarLine] {
+    var lines: [SidebarLine] = []
+    var index = 0
+    for section in sidebar {
+      lines.append(.title(section.title))
+      for _ in section.items {
+        lines.append(.item(index))
+        index += 1
+      }
+    }
+    guard lines.count > rows, rows > 0 else { return lines }
+    var skip = 0
+    if sidebarFocused, let position = lines.firstIndex(of: .item(sidebarSelected)) {
+      skip = max(0, min(position + 4 - rows, lines.count - rows))
+    }
+    return Array(lines[skip..<min(lines.count, skip + rows)])
+  }
+}
+
 /// A line being typed at the bottom: `add`, `update 3 `, `/`, `:`.
 public struct Prompt: Equatable, Sendable {
   public enum Purpose: Equatable, Sendable {
@@ -105,6 +133,8 @@ public struct Layout: Equatable, Sendable {
     self.height = height
     let middle = max(0, height - 2)
     sidebarWidth = state.showsSidebar && width >= 60 ? min(28, width / 4) : 0
+    // Too narrow for both: the sidebar, while it has the focus, takes the whole width.
+    if state.sidebarFocused && sidebarWidth == 0 { sidebarWidth = width }
     listColumn = sidebarWidth > 0 ? sidebarWidth + 1 : 0
     let area = max(0, width - listColumn)
     listWidth = area
@@ -161,8 +191,8 @@ public struct ScreenRenderer: Sendable {
       drawOverlay(overlay, into: &grid, height: height)
     } else {
       if layout.sidebarWidth > 0 { drawSidebar(state, layout: layout, into: &grid) }
-      drawList(state, layout: layout, into: &grid)
-      if state.showsDetail { drawDetail(state, layout: layout, into: &grid) }
+      if layout.listWidth > 2 { drawList(state, layout: layout, into: &grid) }
+      if state.showsDetail && layout.detailWidth > 1 { drawDetail(state, layout: layout, into: &grid) }
     }
     if height > 1 { drawStatus(state, into: &grid, row: height - 1) }
     return grid
@@ -182,37 +212,28 @@ public struct ScreenRenderer: Sendable {
 
   private func drawSidebar(_ state: ViewState, layout: Layout, into grid: inout Grid) {
     let bottom = grid.height - 1
-    var row = 1
-    var index = 0
-    // Scroll so that the selected item is on screen.
-    let lines = state.sidebar.reduce(0) { $0 + 1 + $1.items.count }
-    let room = bottom - 1
-    var skip = state.sidebarFocused ? max(0, min(state.sidebarSelected + 4 - room, lines - room)) : 0
-    for section in state.sidebar {
-      if skip > 0 { skip -= 1 } else if row < bottom {
-        grid.put(section.title, row: row, column: 1, style: palette.section, limit: layout.sidebarWidth - 1)
-        row += 1
-      }
-      for item in section.items {
-        defer { index += 1 }
-        if skip > 0 {
-          skip -= 1
-          continue
-        }
-        guard row < bottom else { continue }
+    let items = state.sidebarItems
+    for (offset, line) in state.sidebarLines(rows: max(0, bottom - 1)).enumerated() {
+      let row = 1 + offset
+      switch line {
+      case .title(let title):
+        grid.put(title, row: row, column: 1, style: palette.section, limit: layout.sidebarWidth - 1)
+      case .item(let index):
+        let item = items[index]
         let count = item.count.map { " \($0)" } ?? ""
         let indent = String(repeating: " ", count: 2 + 2 * item.depth)
         let style = item.isCurrent ? palette.marked : CellStyle.plain
         let room = layout.sidebarWidth - indent.count - displayWidth(of: count)
         grid.put(indent + truncated(item.label, toWidth: max(0, room)), row: row, column: 0, style: style, limit: layout.sidebarWidth)
-        if !count.isEmpty { grid.put(count, row: row, column: layout.sidebarWidth - displayWidth(of: count), style: palette.dim) }
+        if !count.isEmpty && room > 0 { grid.put(count, row: row, column: layout.sidebarWidth - displayWidth(of: count), style: palette.dim) }
         if state.sidebarFocused && index == state.sidebarSelected {
           grid.paint(row: row, from: 0, to: layout.sidebarWidth, style: palette.selection)
         }
-        row += 1
       }
     }
-    for separator in 1..<max(1, bottom) { grid.put("│", row: separator, column: layout.sidebarWidth, style: palette.dim) }
+    if layout.sidebarWidth < grid.width {
+      for separator in 1..<max(1, bottom) { grid.put("│", row: separator, column: layout.sidebarWidth, style: palette.dim) }
+    }
   }
 
   /// The column widths for the rows on screen: each column as wide as its widest cell or its

@@ -32,7 +32,12 @@ final class FakeBackend: UIBackend {
     }
   }
 
-  func detail(of id: Int64, width: Int) -> [[StyledText]] { [[StyledText("Task \(id)")], [StyledText("  Status  pending")]] }
+  var detailLines = 2
+  var previewFails = false
+
+  func detail(of id: Int64, width: Int) -> [[StyledText]] {
+    [[StyledText("Task \(id)")]] + (1..<max(2, detailLines)).map { [StyledText("  Line \($0)")] }
+  }
 
   func sidebar() -> [SidebarSection] {
     [
@@ -46,6 +51,7 @@ final class FakeBackend: UIBackend {
 
   func run(_ words: [String], ask: (String) -> Bool) -> CommandOutcome {
     ran.append(words)
+    if words.last == "--dry-run" && previewFails { return CommandOutcome(status: 1, output: "", error: "todo: error: the database is locked\n") }
     if words.last == "--dry-run" { return CommandOutcome(status: 0, output: "Would complete \(words[1]).\nDry run: nothing was changed.\n", error: "") }
     if words.first == "done", let ids = words.dropFirst().first {
       let done = Set(ids.split(separator: ",").compactMap { Int64($0) })
@@ -252,5 +258,89 @@ final class FakeBackend: UIBackend {
     #expect(map.action(for: .character("d")) == nil)
     #expect(throws: UIFailure.self) { try KeyMap(bindings: ["dnoe": "D"]) }
     #expect(throws: UIFailure.self) { try KeyMap(bindings: ["done": "Hyper-Q"]) }
+  }
+
+  @Test func joiningCharactersInAPromptKeepTheCursorInTheText() {
+    let (controller, backend) = controller(count: 2)
+    controller.handle(.character("a"))
+    // 👍🏽: two scalars typed one after the other become one character; a flag likewise.
+    for key: Key in [.character("👍"), .character("🏽"), .character(" "), .character("🇫"), .character("🇷"), .backspace, .character("x")] {
+      controller.handle(key)
+      let prompt = try! #require(controller.state.prompt)
+      #expect(prompt.cursor <= prompt.text.count)
+    }
+    controller.handle(.control("u"))
+    controller.handle(.character("o"))
+    controller.handle(.enter)
+    #expect(backend.ran.last == ["add", "o"])
+  }
+
+  @Test(arguments: [(1, 1), (10, 3), (20, 5), (59, 8), (200, 60)]) func tinyAndHugeScreensDrawWithoutTrapping(size: (Int, Int)) {
+    let (controller, _) = controller(count: 40, width: size.0, height: size.1)
+    for key: Key in [.enter, .character("J"), .tab, .character("j"), .tab, .character(" "), .character("G"), .character("?")] {
+      controller.handle(key)
+      let grid = screen(controller)
+      #expect(grid.rows.count == size.1 && grid.rows.allSatisfy { $0.count == size.0 })
+    }
+    controller.handle(.escape)
+    controller.handle(.character("/"))
+    controller.handle(.paste(String(repeating: "日本", count: 80)))
+    #expect(screen(controller).rows.count == size.1)
+  }
+
+  @Test func aNarrowScreensSidebarTakesTheWidthWhileItHasTheFocus() {
+    let (controller, _) = controller(count: 5, width: 50)
+    #expect(!screen(controller).text.contains("Contexts"))
+    controller.handle(.tab)
+    let grid = screen(controller)
+    #expect(grid.text.contains("Contexts") && grid.text.contains("next") && !grid.text.contains("Task 1"))
+    controller.handle(.tab)
+    #expect(screen(controller).text.contains("Task 1"))
+  }
+
+  @Test func aClickChoosesTheSidebarLineDrawnThere() {
+    let (controller, backend) = controller(count: 5, width: 80, height: 6)
+    // Four rows of sidebar: scrolled to the reports while they have the focus.
+    controller.handle(.character("r"))
+    let grid = screen(controller)
+    let lines = controller.state.sidebarLines(rows: 4)
+    let row = try! #require(lines.firstIndex(of: .item(2))) + 1
+    #expect(grid.text(ofRow: row).contains("list"))
+    controller.handle(.mouse(MouseEvent(kind: .press(button: 0), row: row, column: 2)))
+    #expect(controller.request.report == "list")
+    #expect(backend.ran.isEmpty)
+    // The status line is not a sidebar line.
+    controller.handle(.mouse(MouseEvent(kind: .press(button: 0), row: 5, column: 2)))
+    #expect(backend.ran.isEmpty)
+  }
+
+  @Test func theDetailsScrollAndAChosenReportStartsAtItsTop() {
+    let (controller, backend) = controller(count: 5, width: 120, height: 12)
+    backend.detailLines = 40
+    controller.handle(.character("j"))
+    controller.handle(.enter)
+    #expect(screen(controller).text.contains("Task 2"))
+    controller.handle(.character("J"))
+    #expect(controller.state.detailTop > 0)
+    // The pane's first row is the line half a pane further down.
+    let layout = Layout(width: 120, height: 12, state: controller.state)
+    #expect(screen(controller).text(ofRow: layout.detailRow).contains("Line \(controller.state.detailTop) "))
+    controller.handle(.character("K"))
+    #expect(controller.state.detailTop == 0)
+    controller.handle(.character("r"))
+    controller.handle(.character("k"))
+    controller.handle(.enter)
+    #expect(controller.state.selected == 0)
+  }
+
+  @Test func marksAreNotChangedWhenTheirPreviewFails() {
+    let (controller, backend) = controller(count: 5)
+    backend.previewFails = true
+    controller.handle(.character(" "))
+    controller.handle(.character(" "))
+    controller.ask = { _ in true }
+    controller.handle(.character("x"))
+    #expect(backend.ran == [["delete", "1,2", "--dry-run"]])
+    #expect(controller.state.statusIsError && controller.state.status.contains("the database is locked; nothing was changed"))
   }
 }

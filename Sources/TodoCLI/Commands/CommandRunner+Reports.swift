@@ -1,4 +1,3 @@
-import DataOperation
 import TodoCore
 
 /// Reports: `list`, `next`, `waiting` and the configuration's own, each a filter, columns, an
@@ -24,8 +23,8 @@ extension CommandRunner {
     }
   }
 
-  /// A report with its own columns, or ranked by urgency: every selected task is read whole,
-  /// ordered, then cut to the limit.
+  /// A report with its own columns, or ranked by urgency: ranked by one query, and only the
+  /// tasks shown read whole (a report in another order reads every selected task, then cuts).
   func report(_ query: ListQuery, _ definition: ReportDefinition) throws(CommandFailure) {
     try warnAboutCase(in: query.filter)
     // A `--sort` typed after a report ranked by urgency orders it instead.
@@ -40,8 +39,7 @@ extension CommandRunner {
       let (count, todos) = try perform(
         TodoStore.idsByUrgency(query.filter, now: now, coefficients: coefficients).flatMap { ranked in
           let first = Array(ranked.prefix(limit))
-          guard !first.isEmpty else { return DataOperation.pure((ranked.count, [Todo]())) }
-          return TodoStore.tasks(first.map { .id($0) }).map { tasks in
+          return TodoStore.tasks(ids: first).map { tasks in
             let byID = Dictionary(tasks.map { ($0.id, $0) }, uniquingKeysWith: { one, _ in one })
             return (ranked.count, first.compactMap { byID[$0] })
           }

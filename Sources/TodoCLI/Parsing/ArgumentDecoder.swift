@@ -134,11 +134,17 @@ struct ArgumentDecoder {
         }
       }
       var report = "next"
-      if let first = words.first, configuration.report(first) != nil || CommandName.spellings[first].map({ [.list, .next, .waiting].contains($0) }) == true {
+      var tree = false
+      if let first = words.first, configuration.report(first) != nil || CommandName.spellings[first].map({ [.list, .next, .waiting, .tree].contains($0) }) == true {
         report = CommandName.spellings[first].map(\.rawValue) ?? first
         words.removeFirst()
       }
-      return .ui(report: report, filter: words)
+      // `todo ui tree`: the list, subtasks under their parents (the `t` key's view).
+      if report == "tree" {
+        report = "list"
+        tree = true
+      }
+      return .ui(report: report, filter: words, tree: tree)
     case .check, .diag:
       if let extra = tokens.first { throw .unexpectedArgument(command: command.rawValue, word: extra.text) }
       return command == .check ? .check : .diag

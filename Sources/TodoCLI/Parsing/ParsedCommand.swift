@@ -67,8 +67,9 @@ enum Command: Equatable, Sendable {
   /// `diag` (`--version --verbose`): the version, the commit, SQLite, the schema and the paths in use.
   case diag
   case shell
-  /// `ui [REPORT] [FILTER]`: the full-screen interface on a report (`next` unless named) and a filter.
-  case ui(report: String, filter: [String])
+  /// `ui [REPORT] [FILTER]`: the full-screen interface on a report (`next` unless named; `tree`:
+  /// the list with subtasks under their parents) and a filter.
+  case ui(report: String, filter: [String], tree: Bool)
   /// `update --series`: the tasks and their series' templates.
   case updateSeries(TodoFilter, TodoChanges)
   /// `delete --series`: the tasks' series end.

@@ -11,7 +11,7 @@ extension Session {
   /// `todo ui [REPORT] [FILTER]`: the full-screen interface, running this session's commands
   /// in-process. Needs a terminal on both ends (exit 2 otherwise); exits 1 when the database
   /// cannot be opened or the first list cannot be read.
-  func runUI(options: GlobalOptions, report: String, filter: [String]) throws(CommandFailure) -> Int32 {
+  func runUI(options: GlobalOptions, report: String, filter: [String], tree: Bool) throws(CommandFailure) -> Int32 {
     let terminal = TerminalDevice()
     guard terminal.isTerminal else {
       throw .usage(.invalid("todo ui needs a terminal (standard input and output); use 'todo list' in scripts"))
@@ -25,7 +25,7 @@ extension Session {
     } catch {
       throw .usage(.invalid(error.message))
     }
-    let request = ListRequest(report: report, filter: CommandParser.quotedCommandLine(filter))
+    let request = ListRequest(report: report, filter: CommandParser.quotedCommandLine(filter), tree: tree)
     // Read once here to refuse a filter that does not read before the screen changes; the
     // controller's first load takes this snapshot instead of reading it again.
     switch backend.list(request) {
@@ -179,7 +179,7 @@ final class SessionUIBackend: UIBackend {
 
   func rows(_ ids: [Int64], of snapshot: ListSnapshot) -> [UIRow] {
     guard let definition else { return [] }
-    let loaded = (try? read(TodoStore.tasks(ids.map { .id($0) }))) ?? ids.compactMap { try? read(TodoStore.task(.id($0))) }
+    let loaded = (try? read(TodoStore.tasks(ids: ids))) ?? []
     let byID = Dictionary(loaded.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
     let configuration = configuration()
     var text = TaskText(now: now, color: true)

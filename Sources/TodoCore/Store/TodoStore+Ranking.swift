@@ -52,6 +52,16 @@ extension TodoStore {
     }.mapError(TodoError.init)
   }
 
+  /// The tasks with these ids that exist, whole, in id order (one query however many: a
+  /// ranked report reads the tasks it shows by their ids).
+  ///
+  /// ```swift
+  /// let tasks = try TodoStore.tasks(ids: [3, 7]).operate(in: context)
+  /// ```
+  public static func tasks(ids: [Int64]) -> DataOperation<[Todo], TodoError> {
+    DataOperation { connection throws(DatabaseError) in try loadAll(ids, on: connection) }.mapError(TodoError.init)
+  }
+
   /// A query's rows of (task id, number), as a dictionary.
   private static func counts(_ sql: String, on connection: Connection) throws(DatabaseError) -> [Int64: Int] {
     var counts: [Int64: Int] = [:]

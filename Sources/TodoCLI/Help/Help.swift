@@ -903,7 +903,8 @@ enum Help {
       Usage: todo ui [REPORT] [FILTER]
 
       A full-screen interface: a list (the report next unless another is
-      named: todo ui list project:home), a sidebar (contexts, projects with
+      named: todo ui list project:home; todo ui tree: subtasks under their
+      parents), a sidebar (contexts, projects with
       counts, tags, reports) and a status line with the last command run, as
       the todo command it was (todo done 3 — Completed task 3 … · u undoes
       it). Enter shows the selected task's details (what 'todo show' says)
@@ -918,6 +919,7 @@ enum Help {
         g Home, G End           first, last task
         PgDn Ctrl-F, PgUp Ctrl-B   a page down, up
         Enter                   the selected task's details, shown or hidden
+        J, K                    scroll the details down, up
         b                       the sidebar, shown or hidden
         Tab                     move between the list and the sidebar
         a                       add a task (todo add …)
@@ -933,7 +935,8 @@ enum Help {
         r, c                    choose a report, a context, in the sidebar
         t                       subtasks under their parents (a tree), or not
         Space                   mark a task: d, x and m then act on the
-                                marked tasks (Esc clears the marks)
+                                marked tasks, after a question showing what
+                                --dry-run says (Esc clears the marks)
         :                       any todo command line (its output shown over
                                 the list)
         q, Ctrl-L, ?            quit, redraw, the key list
@@ -942,20 +945,22 @@ enum Help {
       selects a task or a sidebar line; the wheel scrolls.
 
       ui.key.ACTION = KEY binds another key. Actions: down up top bottom
-      page-down page-up detail sidebar focus add modify done delete start
+      page-down page-up detail detail-down detail-up sidebar focus add
+      modify done delete start
       note edit undo filter report context tree mark command quit redraw
       help. Keys: a character, Space, Enter, Tab, Esc, Up, Down, Left,
       Right, PgUp, PgDn, Home, End, Ctrl-X. ui.mouse = off leaves the mouse
       to the terminal (to select text). Colour follows color, --color,
       NO_COLOR and TERM=dumb (without it, the selection is in reverse video).
       Ctrl-Z suspends (fg redraws); the terminal is restored on q, on an
-      error, and on SIGINT, SIGTERM or SIGHUP. With standard input or output
-      not a terminal it is an error (exit 2); there is no --json (scripts
-      use 'todo list --json').
+      error or a crash, and on SIGINT, SIGTERM or SIGHUP. With standard
+      input or output not a terminal it is an error (exit 2); there is no
+      --json (scripts use 'todo list --json').
 
       Examples:
         todo ui
         todo ui list project:home
+        todo ui tree +release
         todo config set ui.key.done D
       """,
     "config": """

@@ -465,6 +465,13 @@ def main():
                 [f"printf q | script -qec {quoted(f'{todo} --db {screen} ui')} /dev/null > /dev/null",
                  f"printf q | script -qec {quoted(f'{todo} --db {screen} list')} /dev/null > /dev/null"], runs, warmup, shell=True)
             table.add("ui: start to first frame vs list (on a pty)", size, ours, reference, budget(1.0))
+        # The keys' own work: 400 moves (through pages, to the end and back) typed ahead, so
+        # handled in a batch and drawn once, against none.
+        keys = "j" * 300 + "G" + "k" * 99 + "q"
+        ours, reference = hyperfine(
+            [f"printf {keys} | script -qec {quoted(f'{todo} --db {path} ui')} /dev/null > /dev/null",
+             f"printf q | script -qec {quoted(f'{todo} --db {path} ui')} /dev/null > /dev/null"], runs, warmup, shell=True)
+        table.add("ui: 400 keys vs none (the keys' work)", largest, ours, reference, budget(1.1))
         memory = peak_memory(["sh", "-c", f"printf q | script -qec {quoted(f'{todo} --db {path} ui')} /dev/null"])
         table.add("peak memory: ui (first frame)", largest, memory, 30.0, None if options.smoke else 1.0, unit="MiB")
 

@@ -26,6 +26,13 @@ import TodoCore
     #expect(Token.tokenize(["add", "x"]) == [Token(text: "add", position: 1), Token(text: "x", position: 2)])
   }
 
+  @Test func uiTakesAReportOrTreeThenAFilter() throws {
+    #expect(try parse("ui").command == .ui(report: "next", filter: [], tree: false))
+    #expect(try parse("ui", "waiting", "+home").command == .ui(report: "waiting", filter: ["+home"], tree: false))
+    #expect(try parse("ui", "tree", "project:x").command == .ui(report: "list", filter: ["project:x"], tree: true))
+    #expect(parseError("ui", "--bogus") != nil)
+  }
+
   @Test func noCommandIsThePendingList() throws {
     #expect(try parse().command == .list(ListQuery()))
     var query = ListQuery()

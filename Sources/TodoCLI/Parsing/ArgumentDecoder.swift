@@ -124,27 +124,7 @@ struct ArgumentDecoder {
       default: return .shell
       }
     case .ui:
-      // A first word naming a report picks it; the rest is a filter, checked when the list is read.
-      var words: [String] = []
-      var reader = OptionReader(tokens: tokens[...], command: command)
-      while let token = try reader.next() {
-        switch token {
-        case .option(let name, _), .flag(let name): throw .unknownOption(name, suggestion: nil)
-        case .word(let word, _): words.append(word)
-        }
-      }
-      var report = "next"
-      var tree = false
-      if let first = words.first, configuration.report(first) != nil || CommandName.spellings[first].map({ [.list, .next, .waiting, .tree].contains($0) }) == true {
-        report = CommandName.spellings[first].map(\.rawValue) ?? first
-        words.removeFirst()
-      }
-      // `todo ui tree`: the list, subtasks under their parents (the `t` key's view).
-      if report == "tree" {
-        report = "list"
-        tree = true
-      }
-      return .ui(report: report, filter: words, tree: tree)
+      return try uiCommand(tokens)
     case .check, .diag:
       if let extra = tokens.first { throw .unexpectedArgument(command: command.rawValue, word: extra.text) }
       return command == .check ? .check : .diag
@@ -209,6 +189,31 @@ struct ArgumentDecoder {
     }
     try Self.checkTitleWords(parsed)
     return series ? .updateSeries(selection, parsed.changes) : .update(selection, parsed.changes)
+  }
+
+  /// `ui [REPORT] [FILTER]`: a first word naming a report (or `tree`) picks it; the rest is a
+  /// filter, checked when the list is read.
+  private mutating func uiCommand(_ tokens: [Token]) throws(UsageError) -> Command {
+    var words: [String] = []
+    var reader = OptionReader(tokens: tokens[...], command: command)
+    while let token = try reader.next() {
+      switch token {
+      case .option(let name, _), .flag(let name): throw .unknownOption(name, suggestion: nil)
+      case .word(let word, _): words.append(word)
+      }
+    }
+    var report = "next"
+    var tree = false
+    if let first = words.first, configuration.report(first) != nil || CommandName.spellings[first].map({ [.list, .next, .waiting, .tree].contains($0) }) == true {
+      report = CommandName.spellings[first].map(\.rawValue) ?? first
+      words.removeFirst()
+    }
+    // `todo ui tree`: the list, subtasks under their parents (the `t` key's view).
+    if report == "tree" {
+      report = "list"
+      tree = true
+    }
+    return .ui(report: report, filter: words, tree: tree)
   }
 
   /// `append` and `prepend`: the tasks, then the words added to their titles.

@@ -33,6 +33,14 @@ public protocol UIBackend: AnyObject {
 
   /// Splits a typed line into words as the shell does (quotes), or says why it cannot.
   func words(of line: String) -> Result<[String], UIFailure>
+
+  /// With `terminal` in `remind.notify`: a line for each reminder whose time has come and that
+  /// was not shown yet in this run (as `todo shell` shows them). Nothing is recorded.
+  func dueReminders() -> [String]
+}
+
+extension UIBackend {
+  public func dueReminders() -> [String] { [] }
 }
 
 /// A message for the status line (an error the backend reports).

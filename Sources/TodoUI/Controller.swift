@@ -79,6 +79,16 @@ public final class UIController {
     return true
   }
 
+  /// Shows on the status line the reminders whose time has come (with `terminal` in
+  /// `remind.notify`); true when there was one.
+  @discardableResult
+  public func showDueReminders() -> Bool {
+    let lines = backend.dueReminders()
+    guard !lines.isEmpty else { return false }
+    setStatus(lines.joined(separator: " · "))
+    return true
+  }
+
   /// Makes sure the rows on screen are read, and the detail pane is up to date.
   public func prepareFrame() {
     let layout = self.layout

@@ -35,7 +35,9 @@ public final class TerminalApp {
     }
     controller.ask = { [unowned self] question in self.askOnScreen(question) }
     controller.load()
+    controller.showDueReminders()
     var lastCheck = monotonicMilliseconds()
+    var lastReminders = lastCheck
     draw()
     while !controller.wantsToQuit {
       let (bytes, ended) = terminal.read(waiting: decoder.hasPendingBytes ? 30 : 250)
@@ -66,6 +68,11 @@ public final class TerminalApp {
       if now - lastCheck >= 500 {
         lastCheck = now
         _ = controller.refreshIfChanged()
+      }
+      // Reminders are set to the minute: a look every 15 seconds is on time.
+      if now - lastReminders >= 15_000 {
+        lastReminders = now
+        controller.showDueReminders()
       }
       if !controller.wantsToQuit { draw() }
     }

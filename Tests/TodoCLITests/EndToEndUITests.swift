@@ -185,6 +185,24 @@ import Testing
     try sttyIsRestored(sandbox)
   }
 
+  /// With `terminal` in `remind.notify`, a reminder whose time has come shows on the status
+  /// line, once, as in `todo shell`; another process's new reminder shows too.
+  @Test func dueRemindersShowOnTheStatusLine() throws {
+    let sandbox = try ShellSandbox()
+    defer { sandbox.remove() }
+    let folder = sandbox.root.appendingPathComponent("config/todo")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    try "remind.notify = terminal\n".write(to: folder.appendingPathComponent("config"), atomically: true, encoding: .utf8)
+    #expect(try sandbox.run(["add", "Ping", "remind:now"]).status == 0)
+    let terminal = ShellTerminal(sandbox: sandbox, name: "ui")
+    terminal.size = (100, 20)
+    defer { terminal.close() }
+    try terminal.startProgram("todo ui")
+    #expect(terminal.waitForScreen(timeout: 20) { $0.contains("Reminder: Ping (task 1, ") }, "\(terminal.screen())")
+    try terminal.press("j")
+    try terminal.press("q")
+  }
+
   @Test func withoutATerminalItSaysSoAndAnUnknownWordIsNamed() throws {
     let sandbox = try ShellSandbox()
     defer { sandbox.remove() }

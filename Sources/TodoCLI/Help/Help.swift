@@ -912,7 +912,9 @@ enum Help {
       command, in-process: a large change asks the same question, listing
       the tasks it would change (as --dry-run does); hooks run; each is one
       undo step. What another process changes (another terminal, sync, cron)
-      shows within a second, the selection staying on the same task.
+      shows within a second, the selection staying on the same task. With
+      terminal in remind.notify, a reminder whose time has come shows on the
+      status line.
 
       Keys (the defaults):
         j Down, k Up            next, previous task

@@ -274,6 +274,13 @@ final class SessionUIBackend: UIBackend {
     return (base + (common.count > completion.word.count ? common : completion.word), completion.candidates.map(\.display))
   }
 
+  /// The reminder lines shown in this run already.
+  private var shownReminders: Set<String> = []
+
+  func dueReminders() -> [String] {
+    runner.reminderLines(shown: &shownReminders)
+  }
+
   func words(of line: String) -> Result<[String], UIFailure> {
     do throws(WordSplitError) {
       return .success(try WordSplitter.split(line))

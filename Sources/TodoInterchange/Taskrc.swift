@@ -59,7 +59,9 @@ public struct Taskrc: Sendable {
   }
 
   /// What `entry` becomes in todo's configuration.
-  public static func translate(_ entry: Entry) -> Translation {
+  /// `attributes`: the user-defined attributes the file defines, which reports may show and
+  /// sort by.
+  public static func translate(_ entry: Entry, attributes: Set<String> = []) -> Translation {
     let key = entry.key, value = entry.value
     let parts = key.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
     switch key {
@@ -88,7 +90,7 @@ public struct Taskrc: Sendable {
       return .untranslated("uda.NAME takes type, label, values and default")
     }
     if parts.count >= 3, parts[0] == "urgency" { return urgency(parts, value) }
-    if parts.count == 3, parts[0] == "report" { return report(parts[1], parts[2], value) }
+    if parts.count == 3, parts[0] == "report" { return report(parts[1], parts[2], value, attributes: attributes) }
     return .untranslated("todo has no setting for it")
   }
 
@@ -105,6 +107,9 @@ public struct Taskrc: Sendable {
     if parts.count == 5, parts[1] == "uda", parts[2] == "priority", ["H", "M", "L"].contains(parts[3]) {
       return .settings([Setting("urgency.priority.\(parts[3])", value)])
     }
+    if parts.count >= 4, parts[1] == "uda", parts[2] != "priority" {
+      return .settings([Setting(parts.joined(separator: "."), value)])
+    }
     if parts.count >= 5, parts[1] == "user", parts[2] == "tag" || parts[2] == "project" {
       return .settings([Setting(parts.joined(separator: "."), value)])
     }
@@ -112,7 +117,8 @@ public struct Taskrc: Sendable {
   }
 
   /// A report's property: columns and sort in todo's names, the rest as it is.
-  private static func report(_ name: String, _ property: String, _ value: String) -> Translation {
+  private static func report(_ name: String, _ property: String, _ value: String, attributes: Set<String>) -> Translation {
+    func column(_ spelled: String) -> String? { Self.column(spelled, attributes: attributes) }
     switch property {
     case "description", "filter": return .settings([Setting("report.\(name).\(property)", value)])
     case "columns":
@@ -131,7 +137,7 @@ public struct Taskrc: Sendable {
         var field = String(part).trimmingSpaces.replacing("/", with: "")
         var descending = false
         if field.hasSuffix("-") { descending = true; field.removeLast() } else if field.hasSuffix("+") { field.removeLast() }
-        let mapped = sortField(field)
+        let mapped = sortField(field) ?? (attributes.contains(field) ? field : nil)
         guard let mapped else { continue }
         fields.append((descending ? "-" : "") + mapped)
       }
@@ -149,8 +155,9 @@ public struct Taskrc: Sendable {
 
   /// todo's column for one of Taskwarrior's (`due.relative`, `description.count`,
   /// `start.active`…); nil for one todo has no counterpart for.
-  public static func column(_ spelled: String) -> String? {
+  public static func column(_ spelled: String, attributes: Set<String> = []) -> String? {
     let base = String(spelled.prefix { $0 != "." })
+    if attributes.contains(base) { return base }
     let style = spelled.contains(".") ? String(spelled.drop { $0 != "." }.dropFirst()) : ""
     switch base {
     case "id", "uuid", "status", "priority", "due", "wait", "scheduled", "until", "project", "tags", "urgency": return base
@@ -200,7 +207,14 @@ public struct Taskrc: Sendable {
   /// Every entry translated, a report's labels paired with the columns kept (a label of a
   /// column todo has no counterpart for is dropped with it).
   public func translated() -> [(entry: Entry, translation: Translation)] {
-    var result: [(entry: Entry, translation: Translation)] = entries.map { (entry: $0, translation: Self.translate($0)) }
+    var attributes: Set<String> = []
+    for entry in entries {
+      let parts = entry.key.split(separator: ".", omittingEmptySubsequences: false)
+      if parts.count == 3, parts[0] == "uda", parts[1] != "priority" { attributes.insert(String(parts[1])) }
+    }
+    var result: [(entry: Entry, translation: Translation)] = entries.map {
+      (entry: $0, translation: Self.translate($0, attributes: attributes))
+    }
     for index in result.indices where result[index].entry.key.hasSuffix(".labels") && result[index].entry.key.hasPrefix("report.") {
       let name = result[index].entry.key.dropFirst("report.".count).dropLast(".labels".count)
       guard let columns = entries.last(where: { $0.key == "report.\(name).columns" }) else {
@@ -213,7 +227,7 @@ public struct Taskrc: Sendable {
         result[index].translation = .untranslated("it has \(labels.count) labels for \(spelled.count) columns")
         continue
       }
-      let kept = zip(spelled, labels).filter { Self.column($0.0) != nil }.map(\.1)
+      let kept = zip(spelled, labels).filter { Self.column($0.0, attributes: attributes) != nil }.map(\.1)
       result[index].translation =
         kept.isEmpty ? .untranslated("none of its columns is one of todo's") : .settings([Setting("report.\(name).labels", kept.joinedText(","))])
     }

@@ -27,6 +27,7 @@ import Testing
     report.mine.sort=urgency-,due+
     report.mine.filter=status:pending
     color.active=rgb555 on rgb410
+    urgency.uda.client.acme.coefficient=2.5
 
     """
 
@@ -48,9 +49,9 @@ import Testing
     #expect(dry.lines.contains("    Would set date.format = %d.%m.%Y"))
     #expect(dry.lines.contains("    Would set urgency.priority.H = 8.0") && dry.lines.contains("    Would set urgency.notes = 1.5"))
     #expect(dry.lines.contains("    Would set context.home = +home"))
-    #expect(dry.lines.contains("    Would set report.mine.columns = id,active,priority,project,title,due,urgency"))
-    #expect(dry.lines.contains("    not moved: no column here for client"))
-    #expect(dry.lines.contains("    Would set report.mine.labels = ID,Active,P,Project,Description,Due,Urg"))
+    #expect(dry.lines.contains("    Would set urgency.uda.client.acme.coefficient = 2.5"), "\(dry)")
+    #expect(dry.lines.contains("    Would set report.mine.columns = id,active,priority,project,title,due,client,urgency"), "\(dry)")
+    #expect(dry.lines.contains("    Would set report.mine.labels = ID,Active,P,Project,Description,Due,Client,Urg"))
     #expect(dry.lines.contains("    Would set report.mine.sort = urgency") && dry.lines.contains("    not moved: urgency ranks alone here; due left out"))
     #expect(dry.lines.contains("  line 3: include /usr/share/taskwarrior/dark-256.theme"))
     #expect(dry.lines.contains("  line 22: color.active=rgb555 on rgb410") && dry.lines.contains("    not moved: todo has no setting for it"))
@@ -65,6 +66,8 @@ import Testing
     #expect(todo("config", "get", "default.command").stdout == "next\n")
     #expect(todo.ids("client:acme") == [1] && todo.ids("estimate.over:30min") == [1])
     #expect(todo.ids(report: "mine").sorted() == [1, 2])
+    let mine = todo("mine")
+    #expect(mine.lines.first?.contains("Client") == true && mine.lines.contains { $0.contains("acme") }, "\(mine)")
     // Again later: what changed in Taskwarrior comes over, nothing twice.
     todo.shell("TASKRC=\(rc) task rc.verbose=nothing rc.confirmation=off add Third one").expectSuccess()
     let again = todo.run(["migrate", "taskwarrior"], environment: environment)

@@ -363,4 +363,45 @@ import Testing
     // The same numbers from count and ids.
     #expect(taskwarrior(todo, "status:pending +errand count").stdout == todo("+errand", "count").stdout)
   }
+
+  @Test func urgencyWithUserAttributesAndStartFiltersSelectWhatTaskwarriorSelects() throws {
+    try #require(TodoSandbox.hasTool("task"), "make test installs taskwarrior")
+    let todo = try TodoSandbox()
+    let rc = ["uda.client.type=string", "urgency.uda.client.coefficient=3", "urgency.uda.client.acme.coefficient=4"]
+    for command in [
+      "add Alpha client:acme priority:H", "add Beta client:globex due:2030-01-15", "add Gamma +home", "add Delta project:work",
+      "2 start",
+    ] {
+      todo.taskwarrior("tw", command, rc: rc).expectSuccess()
+    }
+    let file = todo.folder.appendingPathComponent("tw.json").path
+    try todo.taskwarrior("tw", "export", rc: rc).stdout.write(toFile: file, atomically: true, encoding: .utf8)
+    for setting in rc {
+      let parts = setting.split(separator: "=").map(String.init)
+      todo("config", "set", parts[0], parts[1]).expectSuccess()
+    }
+    todo("import", file).expectSuccess()
+    // Alpha 6 + 3 + 4, Beta 2.4 + 3 + 4 (started), Gamma 0.8, Delta 1 (and a trace of age).
+    let why = todo("why", "1").lines
+    #expect(why.contains { $0.hasPrefix("uda.client ") && $0.hasSuffix("+3") }, "\(why)")
+    #expect(why.contains { $0.hasPrefix("uda.client.acme ") && $0.hasSuffix("+4") }, "\(why)")
+    var differences: [String] = []
+    for filter in [
+      "urgency.over:5", "urgency.under:2", "urgency.above:10", "urgency.below:9.5", "start.any:", "start.none:",
+      "start.before:2099-01-01", "start.after:2000-01-01", "urgency.over:5 start.none:",
+    ] {
+      let theirs = Set(todo.taskwarrior("tw", "status:pending \(filter) _uuids", rc: rc).lines.filter { !$0.isEmpty })
+      let ours = Set(todo.run(["_uuids"] + filter.split(separator: " ").map(String.init)).lines.filter { !$0.isEmpty })
+      if theirs != ours || theirs.isEmpty { differences.append("\(filter): task \(theirs.count), todo \(ours.count)") }
+    }
+    #expect(differences.isEmpty, "\(differences)")
+    // Ranked the same way: next puts the attribute's tasks first.
+    #expect(todo.ids(report: "next") == [1, 2, 4, 3])
+    // Not a number, or a modifier urgency does not take: an error naming it.
+    #expect(todo("list", "urgency.over:high").errorLines.first == "todo: error: bad value 'high' for urgency.over: give a number, like urgency.over:5 (word 2)")
+    #expect(todo("list", "urgency.abve:3").errorLines.first == "todo: error: filter: unknown attribute 'urgency.abve' at word 2; did you mean 'urgency.above:'?")
+    // A change by urgency changes what the list shows.
+    #expect(todo("done", "urgency.over:10").lines.first == "Completed task 1: Alpha  pri:H status:done")
+  }
 }
+

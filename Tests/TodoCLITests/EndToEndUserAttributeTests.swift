@@ -104,6 +104,37 @@ import Testing
     #expect(modifier.status == 2 && modifier.stderr.contains("did you mean 'size.over:'?"), "\(modifier)")
   }
 
+  @Test func reportsShowAndSortByThem() throws {
+    let todo = try configured()
+    let now = ["TODO_NOW": "2026-11-27T09:00:00Z"]
+    for words in [
+      ["add", "One", "client:acme", "size:1", "estimate:2h"], ["add", "Two", "client:globex", "size:10", "estimate:30min"],
+      ["add", "Three"],
+    ] {
+      todo.run(words, environment: now).expectSuccess()
+    }
+    todo("config", "set", "report.work.columns", "id,client,size,estimate,title").expectSuccess()
+    todo("config", "set", "report.work.sort", "-size").expectSuccess()
+    // A column each, headed by the label; numbers to the right; sorted as numbers (10 after 1).
+    #expect(todo("work").lines == [
+      "ID  Client  Size  Estimate  Title", " 2  globex    10  PT30M     Two", " 1  acme       1  PT2H      One", " 3                          Three",
+    ], "\(todo("work"))")
+    // --sort takes them too, durations by their length; tasks without one last.
+    #expect(todo.ids(report: "list") == [1, 2, 3])
+    let sorted = todo("list", "--sort", "estimate", "--json")
+    #expect(((try? sorted.jsonArray()) ?? []).compactMap { $0["id"] as? Int } == [2, 1, 3], "\(sorted)")
+    let byClient = todo("list", "--sort", "-client", "--json")
+    #expect(((try? byClient.jsonArray()) ?? []).compactMap { $0["id"] as? Int } == [2, 1, 3], "\(byClient)")
+    // A name that is not defined is an error naming the nearest.
+    let typo = todo("list", "--sort", "clint")
+    #expect(typo.status != 0 && typo.stderr.contains("unknown sort key 'clint'") && typo.stderr.contains("client"), "\(typo)")
+    let column = todo("config", "set", "report.work.columns", "id,clint")
+    #expect(column.status != 0 && column.stderr.contains("did you mean 'client'?"), "\(column)")
+    // The urgency coefficients of an attribute rank next.
+    todo("config", "set", "urgency.uda.client.globex.coefficient", "20").expectSuccess()
+    #expect(todo.ids(report: "next").first == 2)
+  }
+
   /// A Taskwarrior database's UDAs come in, are filtered by once defined, and go back to the
   /// real `task` as themselves; hooks see them and may change a defined one.
   @Test func taskwarriorsUDAsAndHooks() throws {

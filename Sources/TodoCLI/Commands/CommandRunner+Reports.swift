@@ -45,11 +45,14 @@ extension CommandRunner {
           }
         }, access: .read)
       total = count
-      shown = todos.map { ($0, Urgency.score(of: $0, now: now, coefficients: coefficients)) }
+      let scores = try perform(TodoStore.urgencies(of: todos, now: now, coefficients: coefficients), access: .read)
+      shown = todos.map { ($0, scores[$0.id] ?? 0) }
     } else {
       let todos = try perform(TodoStore.list(query.filter, sort: query.sort, now: now), access: .read)
       total = todos.count
-      shown = todos.prefix(query.limit ?? Int.max).map { ($0, showsUrgency ? Urgency.score(of: $0, now: now, coefficients: coefficients) : 0) }
+      let first = Array(todos.prefix(query.limit ?? Int.max))
+      let scores = showsUrgency ? try perform(TodoStore.urgencies(of: first, now: now, coefficients: coefficients), access: .read) : [:]
+      shown = first.map { ($0, scores[$0.id] ?? 0) }
     }
     switch format {
     case .human:
@@ -64,13 +67,24 @@ extension CommandRunner {
         return layout
       }
       let progressInTitle = !definition.columns.contains(.progress)
+      let attributes = try attributeValues(of: shown.map(\.0), for: definition.columns)
       render(Table(columns: columns, rows: shown.map { todo, score in
-        definition.columns.map { Self.cell($0, of: todo, urgency: score, text: text, progressInTitle: progressInTitle) }
+        definition.columns.map {
+          Self.cell($0, of: todo, urgency: score, text: text, progressInTitle: progressInTitle, attributes: attributes[todo.id] ?? [:])
+        }
       }))
       if total > shown.count { output.write("\(shown.count) of \(total) tasks; --limit N shows more.\n") }
     case .json, .jsonLines:
       writeJSONList(shown) { json, item in json.task(item.0, urgency: showsUrgency ? item.1 : nil) }
     }
+  }
+
+  /// The values of the user-defined attributes a report's columns show, by task id and name
+  /// (stored JSON text); none read when no column shows one.
+  func attributeValues(of todos: [Todo], for columns: [ReportColumn]) throws(CommandFailure) -> [Int64: [String: String]] {
+    guard columns.contains(where: { $0.attribute != nil }) else { return [:] }
+    let read = try perform(TodoStore.userAttributes(of: todos.map(\.id)), access: .read)
+    return read.mapValues { Dictionary($0.map { ($0.name, $0.value) }, uniquingKeysWith: { first, _ in first }) }
   }
 
   /// What an empty list says: that there is nothing yet (nothing narrowed it: no typed terms,
@@ -87,9 +101,9 @@ extension CommandRunner {
   }
 
   /// One cell of a report's table.
-  static func cell(_ column: ReportColumn, of todo: Todo, urgency: Double, text: TaskText, progressInTitle: Bool)
-    -> Table.Cell
-  {
+  static func cell(
+    _ column: ReportColumn, of todo: Todo, urgency: Double, text: TaskText, progressInTitle: Bool, attributes: [String: String] = [:]
+  ) -> Table.Cell {
     func time(_ value: Int64?) -> Table.Cell {
       Table.Cell(value.map { Timestamp.relative($0, now: text.now, past: .ago) } ?? "", style: .dim)
     }
@@ -124,6 +138,9 @@ extension CommandRunner {
     case .created: return time(todo.created)
     case .modified: return time(todo.modified)
     case .completed: return time(todo.completed)
+    case .attribute(let attribute):
+      let value = attributes[attribute.name].map(attribute.shown) ?? ""
+      return Table.Cell(value)
     }
   }
 }

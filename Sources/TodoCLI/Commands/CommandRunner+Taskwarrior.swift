@@ -110,7 +110,8 @@ extension CommandRunner {
         todo = nil
       }
       let attribute = TaskAttribute(rawValue: reference.attribute)!
-      values.append(todo.map { attribute.text(of: $0, urgency: urgency(of: $0, attribute)) })
+      let score = try todo.map { todo throws(CommandFailure) in try urgency(of: todo, attribute) } ?? 0
+      values.append(todo.map { attribute.text(of: $0, urgency: score) })
     }
     if format == .human {
       output.write(values.map { sanitizedForTerminal($0 ?? "") }.joined(separator: " ") + "\n")
@@ -119,15 +120,18 @@ extension CommandRunner {
     }
   }
 
-  private func urgency(of todo: Todo, _ attribute: TaskAttribute) -> Double {
-    attribute == .urgency ? Urgency.score(of: todo, now: now, coefficients: configuration.urgency) : 0
+  private func urgency(of todo: Todo, _ attribute: TaskAttribute) throws(CommandFailure) -> Double {
+    guard attribute == .urgency else { return 0 }
+    return try perform(TodoStore.urgencies(of: [todo], now: now, coefficients: configuration.urgency), access: .read)[todo.id] ?? 0
   }
 
   /// `_unique project`: each value the attribute takes among the selected tasks, once, sorted.
   func unique(_ attributeName: String, _ query: ListQuery) throws(CommandFailure) {
     let attribute = TaskAttribute(rawValue: attributeName)!
     let todos = try perform(TodoStore.list(query.filter, sort: [SortKey(.id)], now: now), access: .read)
-    let values = Set(todos.flatMap { attribute.values(of: $0, urgency: urgency(of: $0, attribute)) }).sorted()
+    let scores =
+      attribute == .urgency ? try perform(TodoStore.urgencies(of: todos, now: now, coefficients: configuration.urgency), access: .read) : [:]
+    let values = Set(todos.flatMap { attribute.values(of: $0, urgency: scores[$0.id] ?? 0) }).sorted()
     if format == .human {
       for value in values { output.write(sanitizedForTerminal(value) + "\n") }
     } else {

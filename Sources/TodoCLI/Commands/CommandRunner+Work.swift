@@ -13,7 +13,10 @@ extension CommandRunner {
   /// `todo why ID`: each term of the task's urgency, its factor, coefficient and contribution.
   func why(_ reference: TaskReference) throws(CommandFailure) {
     let todo = try perform(TodoStore.task(reference), access: .read)
-    let terms = Urgency.terms(of: todo, now: now, coefficients: session.configuration.urgency)
+    let coefficients = session.configuration.urgency
+    let attributes = coefficients.attributeNames.isEmpty ? [:] : try perform(TodoStore.userAttributes(of: [todo.id]), access: .read)
+    let terms = Urgency.terms(
+      of: todo, userAttributes: Urgency.attributeTexts(attributes[todo.id] ?? []), now: now, coefficients: coefficients)
     let total = terms.reduce(0) { $0 + $1.contribution }
     switch format {
     case .human:

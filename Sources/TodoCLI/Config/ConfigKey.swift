@@ -132,6 +132,12 @@ struct ConfigKey: Sendable {
       let what = parts[2] == "tag" ? "tagged +\(target)" : "in the project \(target) or a sub-project"
       return ConfigKey(name: name, defaultValue: "0", kind: .number, summary: "urgency: a term for tasks \(what)")
     }
+    // Taskwarrior's `urgency.uda.NAME.coefficient` and `urgency.uda.NAME.VALUE.coefficient`.
+    if parts.count >= 4, parts[0] == "urgency", parts[1] == "uda", parts.last == "coefficient", UserAttribute.isName(parts[2]) {
+      let value = parts[3..<(parts.count - 1)].joined(separator: ".")
+      let what = value.isEmpty ? "that have \(parts[2])" : "whose \(parts[2]) is \(value)"
+      return ConfigKey(name: name, defaultValue: "0", kind: .number, summary: "urgency: a term for tasks \(what)")
+    }
     // Taskwarrior's user-defined attributes: `uda.NAME.type`, `.label`, `.values`, `.default`.
     if parts.count == 3, parts[0] == "uda", UserAttribute.isName(parts[1]) {
       let attribute = parts[1]

@@ -223,11 +223,11 @@ struct Configuration: Sendable {
     case .filter:
       _ = try filter(value, now: now)
     case .columns:
-      _ = try ReportColumn.parseList(value)
+      _ = try ReportColumn.parseList(value, attributes: nil)
     case .labels:
       break
     case .sort:
-      _ = try ReportDefinition.parseSort(value)
+      _ = try ReportDefinition.parseSort(value, attributes: nil)
     case .contextName:
       guard value.isEmpty || ConfigKey.isName(value) else { throw .invalid("'\(value)' is not a context name") }
     }
@@ -250,9 +250,21 @@ struct Configuration: Sendable {
       try fail("context", "there is no context '\(context)'; 'todo context define \(context) FILTER' makes one")
     }
     for name in reportNames where sets(prefix: "report.\(name).") {
+      // Columns and sort keys that name user-defined attributes: defined, now that all are read.
+      for property in ["columns", "sort"] where settings["report.\(name).\(property)"] != nil {
+        do throws(UsageError) {
+          if property == "columns" {
+            _ = try ReportColumn.parseList(value("report.\(name).columns"), attributes: userAttributes)
+          } else {
+            _ = try ReportDefinition.parseSort(value("report.\(name).sort"), attributes: userAttributes)
+          }
+        } catch {
+          try fail("report.\(name).\(property)", error.message)
+        }
+      }
       let labels = value("report.\(name).labels")
       guard !labels.isEmpty else { continue }
-      let columns = (try? ReportColumn.parseList(value("report.\(name).columns"))) ?? []
+      let columns = (try? ReportColumn.parseList(value("report.\(name).columns"), attributes: nil)) ?? []
       let count = labels.split(separator: ",", omittingEmptySubsequences: false).count
       if count != columns.count {
         try fail("report.\(name).labels", "\(count) labels for \(columns.count) columns")
@@ -363,6 +375,16 @@ struct Configuration: Sendable {
       let target = parts[3..<(parts.count - 1)].joined(separator: ".")
       if parts[2] == "tag" { coefficients.userTags[target] = number } else { coefficients.userProjects[target] = number }
     }
+    for (key, setting) in settings where key.hasPrefix("urgency.uda.") && key.hasSuffix(".coefficient") {
+      let parts = key.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+      guard parts.count >= 4, let number = Double(setting.value) else { continue }
+      let value = parts[3..<(parts.count - 1)].joined(separator: ".")
+      if value.isEmpty {
+        coefficients.userAttributes[parts[2]] = number
+      } else {
+        coefficients.userAttributeValues[parts[2], default: [:]][value] = number
+      }
+    }
     return coefficients
   }
 
@@ -424,7 +446,7 @@ struct Configuration: Sendable {
   func report(_ name: String) -> ReportDefinition? {
     if !sets(prefix: "report.\(name).") { return ReportDefinition.builtInDefinitions[name] }
     guard reportNames.contains(name) else { return nil }
-    return try? ReportDefinition(name: name, value: { self.value("report.\(name).\($0)") })
+    return try? ReportDefinition(name: name, attributes: userAttributes, value: { self.value("report.\(name).\($0)") })
   }
 
   // MARK: - words

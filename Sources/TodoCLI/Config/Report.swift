@@ -1,9 +1,50 @@
 import TodoCore
 
-/// A column a report can show.
-enum ReportColumn: String, CaseIterable, Sendable {
+/// A column a report can show: one of todo's fields, or a user-defined attribute
+/// (`uda.client.type`), which any report may name (`columns = id,client,title`).
+enum ReportColumn: Equatable, Sendable, RawRepresentable, CaseIterable {
   case id, uuid, status, priority, due, wait, scheduled, until, project, tags, title, urgency, age, progress, active
   case notes, created, modified, completed
+  case attribute(UserAttribute)
+
+  /// todo's own columns.
+  static let allCases: [ReportColumn] = [
+    .id, .uuid, .status, .priority, .due, .wait, .scheduled, .until, .project, .tags, .title, .urgency, .age, .progress, .active,
+    .notes, .created, .modified, .completed,
+  ]
+
+  private static let byName: [String: ReportColumn] = Dictionary(uniqueKeysWithValues: allCases.map { ($0.rawValue, $0) })
+
+  /// One of todo's own columns by name (a user-defined attribute needs its definition).
+  init?(rawValue: String) {
+    guard let column = Self.byName[rawValue] else { return nil }
+    self = column
+  }
+
+  var rawValue: String {
+    switch self {
+    case .id: "id"
+    case .uuid: "uuid"
+    case .status: "status"
+    case .priority: "priority"
+    case .due: "due"
+    case .wait: "wait"
+    case .scheduled: "scheduled"
+    case .until: "until"
+    case .project: "project"
+    case .tags: "tags"
+    case .title: "title"
+    case .urgency: "urgency"
+    case .age: "age"
+    case .progress: "progress"
+    case .active: "active"
+    case .notes: "notes"
+    case .created: "created"
+    case .modified: "modified"
+    case .completed: "completed"
+    case .attribute(let attribute): attribute.name
+    }
+  }
 
   /// The heading when the report gives no labels.
   var label: String {
@@ -13,21 +54,38 @@ enum ReportColumn: String, CaseIterable, Sendable {
     case .priority: "Pri"
     case .urgency: "Urg"
     case .progress: "Done"
+    case .attribute(let attribute): attribute.label
     default: rawValue.prefix(1).uppercased() + rawValue.dropFirst()
     }
   }
 
-  /// Reads `id,due,title` (spaces around the commas allowed).
-  static func parseList(_ text: String) throws(UsageError) -> [ReportColumn] {
+  /// The user-defined attribute the column shows, if it is one.
+  var attribute: UserAttribute? {
+    if case .attribute(let attribute) = self { attribute } else { nil }
+  }
+
+  /// Reads `id,due,title` (spaces around the commas allowed); `attributes` are the defined
+  /// user attributes a column may name. Nil `attributes`: any name one could have is taken (a
+  /// file's report line may come before the `uda.` lines that define its columns; the whole
+  /// configuration is checked once read).
+  static func parseList(_ text: String, attributes: [String: UserAttribute]?) throws(UsageError) -> [ReportColumn] {
     var columns: [ReportColumn] = []
     for part in text.split(separator: ",", omittingEmptySubsequences: false) {
-      let name = String(part).trimmingWhitespace().lowercased()
-      guard let column = ReportColumn(rawValue: name) else {
-        let known = allCases.map(\.rawValue)
+      let typed = String(part).trimmingWhitespace()
+      let name = typed.lowercased()
+      let column: ReportColumn
+      if let own = ReportColumn(rawValue: name) {
+        column = own
+      } else if let attribute = attributes?[typed] {
+        column = .attribute(attribute)
+      } else if attributes == nil, UserAttribute.isName(typed) {
+        column = .attribute(UserAttribute(name: typed))
+      } else {
+        let known = allCases.map(\.rawValue) + (attributes?.keys.sorted() ?? [])
         let meant = closestMatch(to: name, in: known).map { " (did you mean '\($0)'?)" } ?? ""
-        throw .invalid("'\(name)' is not a column\(meant); columns: \(known.joinedText(", "))")
+        throw .invalid("'\(typed)' is not a column\(meant); columns: \(known.joinedText(", "))")
       }
-      guard !columns.contains(column) else { throw .invalid("the column '\(name)' is named twice") }
+      guard !columns.contains(where: { $0.rawValue == column.rawValue }) else { throw .invalid("the column '\(typed)' is named twice") }
       columns.append(column)
     }
     guard columns.contains(.id) || columns.contains(.uuid) else {
@@ -44,6 +102,8 @@ enum ReportColumn: String, CaseIterable, Sendable {
     case .title: Table.Column(header: label, flexible: true)
     case .project: Table.Column(header: label, shrink: .truncateThenDrop, cutsInTheMiddle: true)
     case .tags: Table.Column(header: label, shrink: .truncateThenDrop)
+    case .attribute(let attribute) where attribute.kind == .numeric: Table.Column(header: label, alignment: .right, shrink: .drop)
+    case .attribute: Table.Column(header: label, shrink: .truncateThenDrop)
     default: Table.Column(header: label, shrink: .drop)
     }
   }
@@ -131,17 +191,17 @@ struct ReportDefinition: Sendable {
   static let listColumns = "id,status,priority,due,project,tags,title"
 
   /// Builds a report from its properties (`value("columns")`).
-  init(name: String, value: (String) -> String) throws(UsageError) {
+  init(name: String, attributes: [String: UserAttribute] = [:], value: (String) -> String) throws(UsageError) {
     self.name = name
     description = value("description")
     let columnsText = value("columns")
-    columns = try ReportColumn.parseList(columnsText.isEmpty ? Self.listColumns : columnsText)
+    columns = try ReportColumn.parseList(columnsText.isEmpty ? Self.listColumns : columnsText, attributes: attributes)
     let labelsText = value("labels")
     labels =
       labelsText.isEmpty
       ? columns.map(\.label)
       : labelsText.split(separator: ",", omittingEmptySubsequences: false).map { String($0).trimmingWhitespace() }
-    (sort, byUrgency) = try Self.parseSort(value("sort"))
+    (sort, byUrgency) = try Self.parseSort(value("sort"), attributes: attributes)
     filter = value("filter")
     let limitValue = Int(value("limit")) ?? 0
     limit = limitValue > 0 ? limitValue : nil
@@ -154,13 +214,13 @@ struct ReportDefinition: Sendable {
 
   /// Reads a sort: `due,-priority` (see `SortKey.parseList`), or `urgency` (most urgent first,
   /// alone); empty: the usual order.
-  static func parseSort(_ text: String) throws(UsageError) -> ([SortKey], byUrgency: Bool) {
+  static func parseSort(_ text: String, attributes: [String: UserAttribute]?) throws(UsageError) -> ([SortKey], byUrgency: Bool) {
     let trimmed = text.trimmingWhitespace()
     if trimmed.isEmpty { return ([], false) }
     if trimmed == "urgency" || trimmed == "-urgency" { return ([], true) }
     if trimmed.split(separator: ",").contains(where: { $0.hasSuffix("urgency") }) {
       throw .invalid("urgency sorts alone: write sort = urgency")
     }
-    return (try ArgumentDecoder.checked { () throws(TodoError) in try SortKey.parseList(trimmed) }, false)
+    return (try ArgumentDecoder.checked { () throws(TodoError) in try SortKey.parseList(trimmed, attributes: attributes) }, false)
   }
 }

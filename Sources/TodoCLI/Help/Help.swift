@@ -431,7 +431,10 @@ enum Help {
         active 4, age 2 (over 365 days), notes 1, tags 1, project 1,
         blocked -5, waiting -3.
       The urgency.* settings change the coefficients, and [report.next] the
-      columns, filter and limit ('todo help config', 'todo help reports').
+      columns, filter and limit ('todo help config', 'todo help reports');
+      urgency.user.tag.T.coefficient, urgency.user.project.P.coefficient,
+      urgency.uda.NAME.coefficient and urgency.uda.NAME.VALUE.coefficient
+      add terms of your own. urgency.over:N selects by urgency.
       'todo why ID' shows the terms of one task. --json adds "urgency".
       """,
     "why": """
@@ -560,7 +563,8 @@ enum Help {
       todo has), labels, sort, filter, uda.NAME.type, label, values and
       default, urgency coefficients (urgency.due.coefficient is urgency.due,
       urgency.uda.priority.H.coefficient urgency.priority.H,
-      urgency.user.tag/project), search.case.sensitive and verbose. Not
+      urgency.user.tag/project, urgency.uda.NAME), search.case.sensitive and
+      verbose. Not
       moved: themes and colours, include lines, data.location, confirmation,
       uda.priority.values and what todo has no setting for. --dry-run shows
       it all and changes nothing. Running it again later brings over what
@@ -1311,6 +1315,10 @@ enum Help {
         due.is: due.isnt: due.above: due.below:   also for dates; entry is
                                     created, end is completed
         status:completed, status:waiting   status:done, +WAITING
+        urgency.over:N, urgency.under:N   urgency (as next ranks) above,
+                                    below N; closed tasks have 0
+        start.before:DATE, start.after:, start.any:, start.none:   being
+                                    worked on since before, after DATE; at all
         WORDS                       match in title and notes, in any case and
                                     Unicode form (CAFÉ finds Café)
         --                          every word after it is a plain word to match

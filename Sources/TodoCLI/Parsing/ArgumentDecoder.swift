@@ -658,7 +658,8 @@ struct ArgumentDecoder {
         changes.addTags.append(tag)
       }
       return .tag
-    case .status, .title, .created, .modified, .completed, .tags, .id, .uuid, .depends, .parent, .recur: return .titleWord
+    case .status, .title, .created, .modified, .completed, .tags, .id, .uuid, .depends, .parent, .recur, .urgency, .start:
+      return .titleWord
     }
   }
 
@@ -678,7 +679,7 @@ struct ArgumentDecoder {
     else { return nil }
     let base = String(key.prefix { $0 != "." })
     // A key filters know that a change does not set.
-    if let known = FilterKey.parse(key), key.contains(".") || [.status, .created, .modified, .completed, .id, .uuid].contains(known.name) {
+    if let known = FilterKey.parse(key), key.contains(".") || [.status, .created, .modified, .completed, .id, .uuid, .urgency, .start].contains(known.name) {
       let hint =
         known.name == .status ? "done, reopen and delete change the status" : "\(base): is a filter term, which a change does not set"
       return "'\(word)': \(hint); put -- before the words to make them title text"
@@ -1040,7 +1041,8 @@ struct ArgumentDecoder {
     while let token = try reader.next() {
       switch token {
       case .option("--sort", let value):
-        query.sort = try Self.checked { () throws(TodoError) in try SortKey.parseList(value) }
+        let attributes = configuration.userAttributes
+        query.sort = try Self.checked { () throws(TodoError) in try SortKey.parseList(value, attributes: attributes) }
       case .option("--limit", let value):
         query.limit = try Self.positiveCount(value, option: "--limit")
       case .option("--tag", let value): filterWords.append(FilterWord("+" + value, at: reader.position))

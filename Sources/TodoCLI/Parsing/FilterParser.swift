@@ -8,7 +8,7 @@ import TodoCore
 struct FilterKey: Equatable {
   enum Name: String, CaseIterable {
     case project, priority, status, title, due, wait, scheduled, until, created, modified, completed
-    case tags, id, uuid, depends, parent, recur
+    case tags, id, uuid, depends, parent, recur, urgency, start
   }
 
   var name: Name
@@ -55,7 +55,8 @@ struct FilterKey: Equatable {
       spellings.append(field.rawValue)
       spellings += ["by", "before", "after", "none", "any"].map { "\(field.rawValue).\($0)" }
     }
-    spellings += ["entry.before", "entry.after", "end.before", "end.after"]
+    spellings += ["entry.before", "entry.after", "end.before", "end.after", "urgency.over", "urgency.under"]
+    spellings += ["", ".before", ".after", ".by", ".any", ".none"].map { "start" + $0 }
     return spellings
   }()
 }
@@ -379,7 +380,42 @@ extension ArgumentDecoder {
       return .term(try linkTerm(key, value: value, word: word, at: at))
     case .due, .wait, .scheduled, .until, .created, .modified, .completed:
       return try dateTerm(key, value: value, word: word, at: at)
+    case .urgency:
+      return .term(try urgencyTerm(key, value: value, word: word, at: at))
+    case .start:
+      // As a date of its own (`created`, which has no days), then put on the running interval.
+      let inner = try dateTerm(FilterKey(name: .created, modifier: key.modifier), value: value, word: word, at: at)
+      guard case .term(let term) = inner else { return inner }
+      return .term(Self.started(term))
     }
+  }
+
+  /// A date term on `created` (as `dateTerm` makes it) as the same term on the start of the
+  /// running interval: `start.any:` is active, `start.none:` (and `start:`) not active.
+  private static func started(_ term: FilterTerm) -> FilterTerm {
+    switch term {
+    case .date(let condition) where condition.comparison == .any: return .started(nil)
+    case .date(let condition) where condition.comparison == .none: return .not(.started(nil))
+    case .date(let condition): return .started(condition)
+    case .not(let inner): return .not(started(inner))
+    default: return term
+    }
+  }
+
+  /// `urgency.over:5` (`.above`, `.gt`), `urgency.under:2` (`.below`, `.lt`), `urgency:4.5`
+  /// (`.is`): the urgency `next` ranks by, with the configured coefficients.
+  private func urgencyTerm(_ key: FilterKey, value: String, word: String, at: Int) throws(UsageError) -> FilterTerm {
+    let comparison: UrgencyCondition.Comparison
+    switch key.modifier {
+    case nil, "is", "equals": comparison = .equal
+    case "over", "above", "gt", "after": comparison = .over
+    case "under", "below", "lt", "before": comparison = .under
+    default: throw unknownModifier(["", "over", "under", "above", "below"], word: word, at: at)
+    }
+    guard let number = Double(value), number.isFinite else {
+      throw .badValue(option: word.prefix { $0 != ":" }.lowercased(), value: value, reason: "give a number, like urgency.over:5 (word \(at))")
+    }
+    return .urgency(UrgencyCondition(comparison, number, coefficients: configuration.urgency))
   }
 
   /// `client:acme`, `client:` (none), `client.not:acme`, `client.any:`, `estimate.over:PT1H`,

@@ -187,11 +187,19 @@ final class SessionUIBackend: UIBackend {
     text.dateFormat = configuration.dateFormat
     let progressInTitle = !definition.columns.contains(.progress)
     let showsUrgency = definition.columns.contains(.urgency)
+    let scores = showsUrgency ? (try? read(TodoStore.urgencies(of: loaded, now: now, coefficients: configuration.urgency))) ?? [:] : [:]
+    var attributes: [Int64: [String: String]] = [:]
+    if definition.columns.contains(where: { $0.attribute != nil }) {
+      for (id, values) in (try? read(TodoStore.userAttributes(of: ids))) ?? [:] {
+        attributes[id] = Dictionary(values.map { ($0.name, $0.value) }, uniquingKeysWith: { first, _ in first })
+      }
+    }
     return ids.compactMap { id in
       guard let todo = byID[id] else { return nil }
-      let urgency = showsUrgency ? Urgency.score(of: todo, now: now, coefficients: configuration.urgency) : 0
+      let urgency = scores[id] ?? 0
       let cells = definition.columns.map { column in
-        let cell = CommandRunner.cell(column, of: todo, urgency: urgency, text: text, progressInTitle: progressInTitle)
+        let cell = CommandRunner.cell(
+          column, of: todo, urgency: urgency, text: text, progressInTitle: progressInTitle, attributes: attributes[id] ?? [:])
         return StyledText(cell.text, style: CellStyle(parameters: cell.style?.parameters ?? ""))
       }
       return UIRow(id: id, cells: cells, isActive: todo.isActive)

@@ -39,8 +39,16 @@ public enum Urgency {
     public var userTags: [String: Double] = [:]
     /// `urgency.user.project.NAME.coefficient`: a term for the project and its sub-projects.
     public var userProjects: [String: Double] = [:]
+    /// `urgency.uda.NAME.coefficient`: a term for tasks that have the user-defined attribute.
+    public var userAttributes: [String: Double] = [:]
+    /// `urgency.uda.NAME.VALUE.coefficient`: a term for tasks whose attribute has that value
+    /// (its text, as `show` writes a string or a number).
+    public var userAttributeValues: [String: [String: Double]] = [:]
 
     public init() {}
+
+    /// The user-defined attributes a term looks at: a task's urgency needs their values.
+    public var attributeNames: Set<String> { Set(userAttributes.keys).union(userAttributeValues.keys) }
 
     /// Each coefficient's configuration name (after `urgency.`), default and meaning, and where
     /// it is kept.
@@ -67,24 +75,41 @@ public enum Urgency {
     public var blocking: Int
     public var isActive: Bool
     public var isBlocked: Bool
+    /// The values of the user-defined attributes the coefficients look at, by name, as text
+    /// (`Urgency.attributeTexts`); others may be left out.
+    public var userAttributes: [String: String]
 
-    public init(notes: Int, blocking: Int, isActive: Bool, isBlocked: Bool) {
+    public init(notes: Int, blocking: Int, isActive: Bool, isBlocked: Bool, userAttributes: [String: String] = [:]) {
       self.notes = notes
       self.blocking = blocking
       self.isActive = isActive
       self.isBlocked = isBlocked
+      self.userAttributes = userAttributes
     }
 
-    public init(_ todo: Todo) {
-      self.init(notes: todo.notes.count, blocking: todo.blocking.count, isActive: todo.isActive, isBlocked: todo.isBlocked)
+    public init(_ todo: Todo, userAttributes: [String: String] = [:]) {
+      self.init(
+        notes: todo.notes.count, blocking: todo.blocking.count, isActive: todo.isActive, isBlocked: todo.isBlocked,
+        userAttributes: userAttributes)
     }
+  }
+
+  /// A task's user-defined attributes (name, stored JSON text, as `TodoStore.userAttributes`
+  /// reads them) as the text a `urgency.uda.NAME.VALUE` coefficient names: a string's text, a
+  /// number as written.
+  public static func attributeTexts(_ attributes: [(name: String, value: String)]) -> [String: String] {
+    var texts: [String: String] = [:]
+    for (name, stored) in attributes { texts[name] = JSONText.stringValue(stored) ?? stored }
+    return texts
   }
 
   /// Every term that applies to the task (a factor of 0 is left out), in Taskwarrior's order.
   /// Closed tasks have no urgency.
-  public static func terms(of todo: Todo, now: Int64, coefficients: Coefficients = Coefficients()) -> [Term] {
+  public static func terms(
+    of todo: Todo, userAttributes: [String: String] = [:], now: Int64, coefficients: Coefficients = Coefficients()
+  ) -> [Term] {
     var terms: [Term] = []
-    walk(todo, Facts(todo), now: now, coefficients: coefficients, texts: true) { name, factor, coefficient, reason in
+    walk(todo, Facts(todo, userAttributes: userAttributes), now: now, coefficients: coefficients, texts: true) { name, factor, coefficient, reason in
       terms.append(Term(name: name, factor: factor, coefficient: coefficient, reason: reason))
     }
     return terms
@@ -92,8 +117,10 @@ public enum Urgency {
 
   /// The task's urgency: the sum of its terms (added in the same order, without their texts:
   /// a list ranked by urgency scores every task it selects).
-  public static func score(of todo: Todo, now: Int64, coefficients: Coefficients = Coefficients()) -> Double {
-    score(of: todo, facts: Facts(todo), now: now, coefficients: coefficients)
+  public static func score(
+    of todo: Todo, userAttributes: [String: String] = [:], now: Int64, coefficients: Coefficients = Coefficients()
+  ) -> Double {
+    score(of: todo, facts: Facts(todo, userAttributes: userAttributes), now: now, coefficients: coefficients)
   }
 
   /// The urgency of a task whose relations are given as counts (its own are not looked at).
@@ -146,6 +173,12 @@ public enum Urgency {
       for (name, coefficient) in c.userProjects.sorted(by: { $0.key < $1.key }) where project == name || project.hasPrefix(name + ".") {
         add("project.\(name)", 1, coefficient, "in project \(name)")
       }
+    }
+    for (name, coefficient) in c.userAttributes.sorted(by: { $0.key < $1.key }) where facts.userAttributes[name] != nil {
+      add("uda.\(name)", 1, coefficient, "has \(name)")
+    }
+    for (name, values) in c.userAttributeValues.sorted(by: { $0.key < $1.key }) {
+      if let value = facts.userAttributes[name], let coefficient = values[value] { add("uda.\(name).\(value)", 1, coefficient, "\(name):\(value)") }
     }
     if facts.isBlocked { add("blocked", 1, c.blocked, "waits for \(todo.depends.filter(\.isOpen).map { String($0.id) }.joinedText(", "))") }
     if let date = todo.wait, !date.isPast(now: now), date.sortInstant > now { add("waiting", 1, c.waiting, "hidden until its wait date") }

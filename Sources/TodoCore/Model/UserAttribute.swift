@@ -282,6 +282,16 @@ public enum JSONText {
     return out
   }
 
+  /// A JSON array of strings.
+  static func array(_ texts: [String]) -> String {
+    var out = "["
+    for (index, text) in texts.enumerated() {
+      if index > 0 { out += "," }
+      write(text, into: &out)
+    }
+    return out + "]"
+  }
+
   /// Writes a quoted JSON string. RFC 8259 asks for U+0000–U+001F to be escaped; DEL, C1 and
   /// the bidirectional and line-separating controls are escaped too, so that a file shown on a
   /// terminal cannot drive it.

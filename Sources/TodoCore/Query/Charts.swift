@@ -157,6 +157,7 @@ extension TodoStore {
   /// Tasks added, completed and deleted per period, for the tasks a filter selects (every status
   /// unless it names one). A deleted task counts when it was last changed, as it has no end time.
   public static func activity(_ filter: TodoFilter, by period: ChartPeriod, now: Int64) -> DataOperation<ActivityHistory, TodoError> {
+    if filter.comparesUrgency { return resolvingUrgency(filter, now: now) { activity($0, by: period, now: now) } }
     var filter = filter
     filter.defaultStatus = .all
     let predicate = filter.predicate(now: now)
@@ -205,6 +206,7 @@ extension TodoStore {
   public static func burndown(_ filter: TodoFilter, by period: ChartPeriod, count: Int, now: Int64)
     -> DataOperation<Burndown, TodoError>
   {
+    if filter.comparesUrgency { return resolvingUrgency(filter, now: now) { burndown($0, by: period, count: count, now: now) } }
     var filter = filter
     filter.defaultStatus = .all
     let predicate = filter.predicate(now: now)
@@ -285,6 +287,7 @@ extension TodoStore {
   /// tasks counted in; deleted tasks are not counted. Tasks without a project come first
   /// (name ""), then the projects by name.
   public static func summary(_ filter: TodoFilter, now: Int64) -> DataOperation<[ProjectSummary], TodoError> {
+    if filter.comparesUrgency { return resolvingUrgency(filter, now: now) { summary($0, now: now) } }
     var filter = filter
     filter.defaultStatus = .all
     let predicate = filter.predicate(now: now)
@@ -324,6 +327,7 @@ extension TodoStore {
   public static func datedTasks(_ filter: TodoFilter, from: Int64, to: Int64, overdue: Bool, now: Int64)
     -> DataOperation<[DatedTask], TodoError>
   {
+    if filter.comparesUrgency { return resolvingUrgency(filter, now: now) { datedTasks($0, from: from, to: to, overdue: overdue, now: now) } }
     var filter = filter
     filter.defaultStatus = .pending
     let predicate = filter.predicate(now: now)

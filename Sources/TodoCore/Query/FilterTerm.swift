@@ -221,6 +221,33 @@ public enum VirtualTag: String, Sendable, Equatable, CaseIterable {
   }
 }
 
+/// `urgency.over:5`, `urgency.under:2`, `urgency:4.5`: a task's urgency, with these
+/// coefficients, compared with a number.
+public struct UrgencyCondition: Sendable, Equatable {
+  public enum Comparison: String, Sendable, Equatable {
+    case over, under, equal
+  }
+
+  public var comparison: Comparison
+  public var value: Double
+  public var coefficients: Urgency.Coefficients
+
+  public init(_ comparison: Comparison, _ value: Double, coefficients: Urgency.Coefficients) {
+    self.comparison = comparison
+    self.value = value
+    self.coefficients = coefficients
+  }
+
+  /// Whether a score meets the condition; `equal` compares as `why` shows a score (two decimals).
+  public func holds(_ score: Double) -> Bool {
+    switch comparison {
+    case .over: score > value
+    case .under: score < value
+    case .equal: (score * 100).rounded() == (value * 100).rounded()
+    }
+  }
+}
+
 /// A link between tasks a filter can ask about.
 public enum LinkKind: Sendable, Equatable {
   case depends, parent, series
@@ -264,6 +291,12 @@ public indirect enum FilterTerm: Sendable, Equatable {
   case all([FilterTerm])
   case any([FilterTerm])
   case not(FilterTerm)
+  /// The task's urgency compared with a number (`urgency.over:5`); closed tasks have none (0).
+  /// Run through `TodoFilter.resolvingUrgency` first, which scores the tasks.
+  case urgency(UrgencyCondition)
+  /// The task is being worked on, since a time compared as a date (`start.before:9:00`), or
+  /// at all (`start.any:`, nil).
+  case started(DateCondition?)
   /// Ready-made SQL (for virtual tags).
   case sql(Predicate)
 
@@ -325,9 +358,46 @@ public indirect enum FilterTerm: Sendable, Equatable {
       // `IS NOT TRUE`: a comparison with a missing date is NULL, and NOT NULL would drop the task.
       let inner = term.predicate(now: now)
       return Predicate(sql: "(\(inner.sql)) IS NOT TRUE", arguments: inner.arguments)
+    case .urgency:
+      // Not resolved: an SQL error rather than a silent answer.
+      return Predicate(sql: "todo_urgency_is_not_resolved()")
+    case .started(nil): return VirtualTag.active.term(now: now).predicate(now: now)
+    case .started(let condition?):
+      // The running interval's start as a date: the condition's own SQL, on the interval.
+      let inner = DateCondition(field: .created, comparison: condition.comparison, value: condition.value).predicate(now: now)
+      let sql = inner.sql.replacing("todo.created", with: "interval.started")
+      return Predicate(sql: "todo.id IN (SELECT todo_id FROM interval WHERE stopped IS NULL AND \(sql))", arguments: inner.arguments)
     case .sql(let predicate): return predicate
     }
   }
+
+  /// The term with each `urgency` condition replaced by the tasks whose urgency meets it,
+  /// scored by `score` (run once per set of coefficients); the same term when it has none.
+  func resolvingUrgency(_ score: (Urgency.Coefficients) throws(DatabaseError) -> [Int64: Double]) throws(DatabaseError) -> FilterTerm {
+    switch self {
+    case .urgency(let condition):
+      let scores = try score(condition.coefficients)
+      let ids = scores.filter { condition.holds($0.value) }.keys.sorted()
+      let chosen = "todo.id IN (SELECT value FROM json_each(?))"
+      let arguments: [SQLValue] = [.text("[" + ids.map(String.init).joinedText(",") + "]")]
+      // A task with no score (closed) has 0.
+      if condition.holds(0) { return .sql(Predicate(sql: "(todo.status <> 'pending' OR \(chosen))", arguments: arguments)) }
+      return .sql(Predicate(sql: chosen, arguments: arguments))
+    case .all(let terms):
+      var resolved: [FilterTerm] = []
+      for term in terms { resolved.append(try term.resolvingUrgency(score)) }
+      return .all(resolved)
+    case .any(let terms):
+      var resolved: [FilterTerm] = []
+      for term in terms { resolved.append(try term.resolvingUrgency(score)) }
+      return .any(resolved)
+    case .not(let term): return .not(try term.resolvingUrgency(score))
+    default: return self
+    }
+  }
+
+  /// Whether any part of the term compares urgency.
+  var mentionsUrgency: Bool { contains { if case .urgency = $0 { true } else { false } } }
 
   /// Whether any part of the term is about the wait date (then waiting tasks are not hidden).
   var mentionsWait: Bool { contains { term in

@@ -34,6 +34,7 @@ extension TodoStore {
   public static func timesheet(_ filter: TodoFilter, since: Int64?, until: Int64?, by grouping: TimesheetGrouping, now: Int64)
     -> DataOperation<Timesheet, TodoError>
   {
+    if filter.comparesUrgency { return resolvingUrgency(filter, now: now) { timesheet($0, since: since, until: until, by: grouping, now: now) } }
     let predicate = filter.predicate(now: now)
     let end = min(until ?? now, now)
     let start = since ?? Int64.min

@@ -149,6 +149,27 @@ public struct TodoFilter: Sendable, Equatable {
     return .all(terms)
   }
 
+  /// The filter with its urgency conditions (`urgency.over:5`) replaced by the tasks that meet
+  /// them, scored as `next` scores them (pending tasks, waiting ones included); the same filter
+  /// when it has none. Every query of a filter goes through it.
+  public func resolvingUrgency(on connection: Connection, now: Int64) throws(DatabaseError) -> TodoFilter {
+    guard conditions.contains(where: \.mentionsUrgency) else { return self }
+    var cache: [(Urgency.Coefficients, [Int64: Double])] = []
+    func score(_ coefficients: Urgency.Coefficients) throws(DatabaseError) -> [Int64: Double] {
+      if let known = cache.first(where: { $0.0 == coefficients }) { return known.1 }
+      var pending = TodoFilter()
+      pending.status = .pending
+      var scores: [Int64: Double] = [:]
+      for (id, value) in try TodoStore.scores(pending, now: now, coefficients: coefficients, on: connection) { scores[id] = value }
+      cache.append((coefficients, scores))
+      return scores
+    }
+    var resolved = self
+    resolved.conditions = []
+    for term in conditions { resolved.conditions.append(try term.resolvingUrgency(score)) }
+    return resolved
+  }
+
   static func predicate(for reference: TaskReference) -> Predicate {
     switch reference {
     case .id(let id):
@@ -169,14 +190,25 @@ public struct TodoFilter: Sendable, Equatable {
 public struct SortKey: Sendable, Equatable {
   public enum Field: String, Sendable, CaseIterable {
     case id, due, priority, project, title, status, created, modified, completed, wait, scheduled, until
+    /// A user-defined attribute (`attribute` names it).
+    case attribute
   }
 
   public var field: Field
   public var descending: Bool
+  /// The user-defined attribute of an `attribute` key.
+  public var attribute: UserAttribute?
 
   public init(_ field: Field, descending: Bool = false) {
     self.field = field
     self.descending = descending
+  }
+
+  /// A user-defined attribute's value: numbers, dates and durations by their magnitude,
+  /// strings by their text; tasks without one last.
+  public init(attribute: UserAttribute, descending: Bool = false) {
+    self.init(.attribute, descending: descending)
+    self.attribute = attribute
   }
 
   /// The default order of a list: soonest due first (undated last), then most urgent, then id.
@@ -197,9 +229,10 @@ public struct SortKey: Sendable, Equatable {
     return order
   }
 
-  /// Reads `due,-priority,id` (a leading `-` sorts descending, `+` ascending).
+  /// Reads `due,-priority,id` (a leading `-` sorts descending, `+` ascending); a key may name one
+  /// of `attributes` (nil: any name one could have, for a check before the attributes are known).
   /// - Throws: `TodoError.invalid` naming an unknown field.
-  public static func parseList(_ text: String) throws(TodoError) -> [SortKey] {
+  public static func parseList(_ text: String, attributes: [String: UserAttribute]? = [:]) throws(TodoError) -> [SortKey] {
     var keys: [SortKey] = []
     for part in text.split(separator: ",", omittingEmptySubsequences: false) {
       var name = Substring(part)
@@ -210,8 +243,16 @@ public struct SortKey: Sendable, Equatable {
       } else if name.hasPrefix("+") {
         name = name.dropFirst()
       }
-      guard let field = Field(rawValue: name.lowercased()) else {
-        let known = Field.allCases.map(\.rawValue).joinedText(", ")
+      if let attribute = attributes?[String(name)] {
+        keys.append(SortKey(attribute: attribute, descending: descending))
+        continue
+      }
+      if attributes == nil, UserAttribute.isName(String(name)), Field(rawValue: name.lowercased()) == nil {
+        keys.append(SortKey(attribute: UserAttribute(name: String(name)), descending: descending))
+        continue
+      }
+      guard let field = Field(rawValue: name.lowercased()), field != .attribute else {
+        let known = (Field.allCases.filter { $0 != .attribute }.map(\.rawValue) + (attributes?.keys.sorted() ?? [])).joinedText(", ")
         throw .invalid("unknown sort key '\(part)' (known: \(known))")
       }
       keys.append(SortKey(field, descending: descending))
@@ -227,6 +268,14 @@ public struct SortKey: Sendable, Equatable {
       return .expression(rank, ascending: !descending, nullsLast: true)
     case .title:
       return .expression("todo.title COLLATE NOCASE", ascending: !descending)
+    case .attribute:
+      // The name is letters, digits and '_' (`UserAttribute.isName`): safe inside the quotes.
+      let attribute = attribute ?? UserAttribute(name: "")
+      let value = attribute.kind == .string ? "json_extract(extra.value, '$')" : "todo_uda_magnitude(extra.value, '\(attribute.kind.rawValue)')"
+      let sql = """
+        (SELECT \(value) FROM extra WHERE extra.todo_id = todo.id AND extra.format = 'taskwarrior' AND extra.name = '\(attribute.name)')
+        """
+      return .expression(sql, ascending: !descending, nullsLast: true)
     default:
       return .expression("todo.\(field.rawValue)", ascending: !descending, nullsLast: true)
     }

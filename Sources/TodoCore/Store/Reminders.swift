@@ -127,6 +127,7 @@ extension TodoStore {
 
   /// The reminders of the pending tasks a filter selects (none when it selects none).
   public static func reminders(matching filter: TodoFilter, now: Int64) -> DataOperation<[ScheduledReminder], TodoError> {
+    if filter.comparesUrgency { return resolvingUrgency(filter, now: now) { reminders(matching: $0, now: now) } }
     let matching = resolve(filter, now: now)
     return DataOperation { connection throws(TodoError) in
       let ids: [Int64]

@@ -156,6 +156,7 @@ extension TodoStore {
   /// Every task a filter selects, in id order, as records to export (with notes, links, series,
   /// intervals and extras).
   public static func records(_ filter: TodoFilter, now: Int64) -> DataOperation<[TaskRecord], TodoError> {
+    if filter.comparesUrgency { return resolvingUrgency(filter, now: now) { records($0, now: now) } }
     let matching = resolve(filter, now: now)
     return DataOperation { connection throws(TodoError) in
       // A filter that matches nothing exports nothing (an empty file), rather than failing.

@@ -132,6 +132,7 @@ extension TodoStore {
   /// step that touched them (an undo must not bring back what was purged, nor half of a step). Only deleted tasks: a selection naming another is refused.
   /// This cannot be undone.
   public static func purge(_ filter: TodoFilter, now: Int64) -> DataOperation<PurgeReport, TodoError> {
+    if filter.comparesUrgency { return resolvingUrgency(filter, now: now) { purge($0, now: now) } }
     var selection = filter
     selection.defaultStatus = .deleted
     let resolved: DataOperation<[Int64], TodoError> = selection.narrowsSelection || selection.effectiveStatus == .deleted

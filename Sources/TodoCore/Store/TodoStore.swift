@@ -112,6 +112,7 @@ public enum TodoStore {
     _ filter: TodoFilter, sort: [SortKey], limit: Int?, now: Int64, notes: Bool = true,
     _ body: @escaping @Sendable (Todo) -> Void
   ) -> DataOperation<Int, TodoError> {
+    if filter.comparesUrgency { return resolvingUrgency(filter, now: now) { forEach($0, sort: sort, limit: limit, now: now, notes: notes, body) } }
     let (sql, arguments) = listQuery(notes ? selectTodo : selectTodoWithoutNotes, filter, sort: sort, limit: limit, now: now)
     return DataOperation { [sql, arguments] connection throws(DatabaseError) in
       var count = 0
@@ -155,6 +156,7 @@ public enum TodoStore {
   public static func forEachRow(
     _ filter: TodoFilter, sort: [SortKey], limit: Int?, now: Int64, _ body: @escaping @Sendable (TaskRow) -> Void
   ) -> DataOperation<Int, TodoError> {
+    if filter.comparesUrgency { return resolvingUrgency(filter, now: now) { forEachRow($0, sort: sort, limit: limit, now: now, body) } }
     // A list of done tasks shows when each was completed (StreamedTaskTable's Completed column).
     let times = TaskRow.showsTimes(sortedBy: sort) || filter.effectiveStatus == .done
     return DataOperation { connection throws(DatabaseError) in
@@ -180,6 +182,7 @@ public enum TodoStore {
   /// let ids = try TodoStore.ids(filter, sort: [], now: now).operate(in: context)
   /// ```
   public static func ids(_ filter: TodoFilter, sort: [SortKey], limit: Int? = nil, now: Int64) -> DataOperation<[Int64], TodoError> {
+    if filter.comparesUrgency { return resolvingUrgency(filter, now: now) { ids($0, sort: sort, limit: limit, now: now) } }
     let (sql, arguments) = listQuery("SELECT todo.id FROM todo", filter, sort: sort, limit: limit, now: now)
     return DataOperation { [sql, arguments] connection throws(DatabaseError) in
       var ids: [Int64] = []
@@ -196,7 +199,8 @@ public enum TodoStore {
   public static func list(_ filter: TodoFilter, sort: [SortKey] = [], limit: Int? = nil, now: Int64)
     -> DataOperation<[Todo], TodoError>
   {
-    DataOperation { connection throws(TodoError) in
+    if filter.comparesUrgency { return resolvingUrgency(filter, now: now) { list($0, sort: sort, limit: limit, now: now) } }
+    return DataOperation { connection throws(TodoError) in
       // A collector per run: the operation value can be run again, or on two contexts at once.
       let collector = Collector()
       _ = try forEach(filter, sort: sort, limit: limit, now: now) { collector.todos.append($0) }.run(connection)
@@ -242,6 +246,7 @@ public enum TodoStore {
   /// The ids a selection names, checking that every id and UUID prefix the user typed exists
   /// (and that a prefix is unambiguous); `noMatch` when nothing is selected.
   public static func resolve(_ filter: TodoFilter, now: Int64) -> DataOperation<[Int64], TodoError> {
+    if filter.comparesUrgency { return resolvingUrgency(filter, now: now) { resolve($0, now: now) } }
     let predicate = filter.predicate(now: now)
     return DataOperation { connection throws(TodoError) in
       for reference in filter.references {

@@ -88,6 +88,36 @@ public func truncatedInTheMiddle(_ text: String, toWidth width: Int) -> String {
   return String(characters[..<head]) + "…" + String(characters[(characters.count - tail)...])
 }
 
+/// Words (a task's tags) cut to a width without cutting one: those that fit, then how many are
+/// left out (`errand home +2`), so that no two cells are cut to the same prefix; when not even
+/// the first fits beside the count, it is cut in the middle (`gro…ies +1`).
+///
+/// ```swift
+/// truncatedByWords("errand home urgent work", toWidth: 14)  // "errand home +2"
+/// ```
+public func truncatedByWords(_ text: String, toWidth width: Int) -> String {
+  guard width > 0 else { return "" }
+  if displayWidth(of: text) <= width { return text }
+  let words = text.split(separator: " ").map(String.init)
+  var kept: [String] = []
+  var used = 0
+  for (index, word) in words.enumerated() {
+    let rest = words.count - index - 1
+    let wordWidth = displayWidth(of: word) + (kept.isEmpty ? 0 : 1)
+    let countWidth = rest > 0 ? 2 + String(rest).count : 0
+    guard used + wordWidth + countWidth <= width else { break }
+    kept.append(word)
+    used += wordWidth
+  }
+  let left = words.count - kept.count
+  if kept.isEmpty, let first = words.first {
+    let count = left > 1 ? " +\(left - 1)" : ""
+    guard width - count.count >= 4 else { return truncatedInTheMiddle(text, toWidth: width) }
+    return truncatedInTheMiddle(first, toWidth: width - count.count) + count
+  }
+  return kept.joined(separator: " ") + (left > 0 ? " +\(left)" : "")
+}
+
 /// Renders control characters visibly so a title can neither break a table nor inject escapes.
 ///
 /// Newline, tab and carriage return become `\n`, `\t`, `\r`; every other C0 control, DEL and C1

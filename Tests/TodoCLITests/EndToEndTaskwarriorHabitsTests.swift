@@ -300,6 +300,33 @@ import Testing
     todo.add("Read a good book about something", "project:personal.hobbies.reading")
     let narrow = todo.run(["list"], environment: ["COLUMNS": "34"])
     #expect(narrow.lines == ["ID  Project      Title", " 2  per…fitness  Walk the dog aro…", " 3  per…reading  Read a good book…"], "\(narrow)")
+    // Tags are cut between tags, saying how many are left out: never two cells cut alike.
+    let tags = try TodoSandbox()
+    tags.add("Buy milk", "+errand")
+    tags.add("Pick up the parcel from the post office", "+errand", "+home", "+urgent", "+weekend")
+    tags.add("Fix the garden fence before winter", "+home", "+garden", "+weekend")
+    let cut = tags.run(["list"], environment: ["COLUMNS": "40"])
+    #expect(cut.lines == [
+      "ID  Tags            Title", " 1  errand          Buy milk", " 2  errand home +2  Pick up the parcel…", " 3  garden home +1  Fix the garden fenc…",
+    ], "\(cut)")
+  }
+
+  @Test func feedbackSaysWhatAChangeDidBesides() throws {
+    let todo = try errands()
+    // Task 5 waits for 3: completing 3 unblocks it, and says how far home has come.
+    let done = todo("done", "3")
+    #expect(done.lines == [
+      "Completed task 3: Pay the rent  project:home pri:H due:2026-11-30 status:done", "Unblocked task 5 'Read'.", "Project home is 33% complete (2 of 3 tasks remaining).",
+    ], "\(done)")
+    // A wait date cleared or moved into the past takes the task out of waiting, and says so.
+    todo("update", "1", "wait:2030-01-01").expectSuccess()
+    #expect(todo("update", "1", "wait:").lines == ["Updated task 1: Buy milk  +errand", "Task 1 'Buy milk' is no longer waiting."])
+    todo("update", "1", "wait:2030-01-01").expectSuccess()
+    #expect(todo("update", "1", "wait:yesterday").lines.last == "Task 1 'Buy milk' is no longer waiting.")
+    // A task that was not waiting says nothing; verbose turns each note off.
+    #expect(todo("update", "1", "wait:").lines == ["Updated task 1: Buy milk  +errand"])
+    todo("update", "2", "wait:2030-01-01").expectSuccess()
+    #expect(todo("-c", "verbose=project", "update", "2", "wait:").lines == ["Updated task 2: Call Bob  +errand project:home"])
   }
 
   @Test func taskwarriorsStatusNames() throws {

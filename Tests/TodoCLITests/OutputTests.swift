@@ -179,6 +179,19 @@ import TodoSystem
     #expect(truncated("abc", toWidth: 0) == "")
   }
 
+  @Test func tagsAreCutBetweenThemSayingHowManyAreLeftOut() {
+    #expect(truncatedByWords("errand home urgent work", toWidth: 14) == "errand home +2")
+    #expect(truncatedByWords("errand home urgent work", toWidth: 13) == "errand +3")
+    #expect(truncatedByWords("errand home", toWidth: 11) == "errand home")
+    #expect(truncatedByWords("groceries errand", toWidth: 8) == "gr…es +1")
+    #expect(truncatedByWords("groceries", toWidth: 8) == "groc…ies")
+    // Two cells that share a first tag stay apart when the rest differ in number.
+    #expect(truncatedByWords("home a b", toWidth: 7) != truncatedByWords("home a b c", toWidth: 7))
+    for width in 0...24 {
+      #expect(displayWidth(of: truncatedByWords("errand home urgent 日本語 work", toWidth: width)) <= width)
+    }
+  }
+
   @Test func projectsAreCutInTheMiddleKeepingWhatTellsThemApart() {
     #expect(truncatedInTheMiddle("personal.health", toWidth: 11) == "pers…health")
     #expect(truncatedInTheMiddle("personal.fitness", toWidth: 11) == "per…fitness")

@@ -118,3 +118,31 @@ import TodoSystem
     #expect(streamed[3].contains("done"))
   }
 }
+
+/// One style for relative dates: a day reads the same whether the date is all-day or timed.
+@Suite struct RelativeDateTests {
+  @Test func aDayReadsTheSameAllDayOrTimed() throws {
+    // Wednesday 2026-11-25 10:00 UTC (TZ is UTC in tests).
+    let now = Timestamp.parseTaskTime("2026-11-25T10:00:00Z")!
+    let text = TaskText(now: now, color: false)
+    func both(_ day: String, _ time: String) -> (String, String) {
+      let parts = day.split(separator: "-").map { Int($0)! }
+      let date = CalendarDay(year: Int64(parts[0]), month: parts[1], day: parts[2])
+      return (
+        text.relative(.day(date), past: .overdue), text.relative(.instant(Timestamp.parseTaskTime("\(day)T\(time):00Z")!), past: .overdue)
+      )
+    }
+    #expect(both("2026-11-26", "09:00") == ("tomorrow", "tomorrow"))
+    #expect(both("2026-11-27", "18:00") == ("fri", "fri"))
+    #expect(both("2026-12-04", "08:00") == ("in 9d", "in 9d"))
+    #expect(both("2026-11-24", "23:00") == ("overdue 1d", "overdue 1d"))
+    #expect(both("2026-11-20", "12:00") == ("overdue 5d", "overdue 5d"))
+    // Today, a time says more: soon, later, or past.
+    let today = CalendarDay(year: 2026, month: 11, day: 25)
+    #expect(text.relative(.day(today), past: .overdue) == "today")
+    #expect(text.relative(.instant(now + 2 * 3_600), past: .overdue) == "in 2h")
+    #expect(text.relative(.instant(now + 7 * 3_600), past: .overdue) == "17:00")
+    #expect(text.relative(.instant(now - 3 * 3_600), past: .overdue) == "overdue 3h")
+    #expect(text.relative(.instant(now - 30 * 3_600), past: .ago) == "yesterday")
+  }
+}

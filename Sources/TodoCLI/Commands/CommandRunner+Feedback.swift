@@ -1,13 +1,20 @@
 import TodoCore
 import TodoSystem
 
-/// What Taskwarrior says after a change besides the change itself, on standard output: the tasks
-/// a completion or deletion unblocked (`Unblocked task 3 'Deploy'.`) and how far their projects
-/// have come (`Project home is 80% complete (1 of 5 tasks remaining).`). The `verbose` setting
+/// What Taskwarrior says after a change besides the change itself, on standard output: a task a
+/// change took out of waiting (`Task 5 'Call' is no longer waiting.`), the tasks a completion or
+/// deletion unblocked (`Unblocked task 3 'Deploy'.`) and how far their projects have come
+/// (`Project home is 80% complete (1 of 5 tasks remaining).`). The `verbose` setting
 /// turns them off (`off`, or Taskwarrior's `nothing`), or picks them (`project`, `unwait`).
 extension CommandRunner {
   func showFeedback(after report: ChangeReport, verb: ChangeVerb) throws(CommandFailure) {
-    guard format == .human, verb == .complete || verb == .delete else { return }
+    guard format == .human else { return }
+    if configuration.shows(feedback: "unwait") {
+      for todo in report.tasks where report.unwaited.contains(todo.id) {
+        output.write("Task \(todo.id) '\(sanitizedForTerminal(todo.title))' is no longer waiting.\n")
+      }
+    }
+    guard verb == .complete || verb == .delete else { return }
     if configuration.shows(feedback: "unwait") {
       let waiting = Set(report.tasks.filter { $0.status != .pending }.flatMap(\.blocking)).subtracting(report.tasks.map(\.id))
       if !waiting.isEmpty {

@@ -73,7 +73,7 @@ struct ConfigKey: Sendable {
         name: "calendar.weeknumbers", defaultValue: "off", kind: .toggle, summary: "week numbers beside the calendar's weeks"),
       ConfigKey(
         name: "verbose", defaultValue: "on", kind: .text,
-        summary: "the notes after done and delete: on, off (or nothing), or some of project,unwait"),
+        summary: "the notes after a change: on, off (or nothing), or some of project,unwait"),
       ConfigKey(
         name: "search.case.sensitive", defaultValue: "on", kind: .toggle,
         summary: "whether /regex/ in a filter tells upper from lower case (search words never do)"),

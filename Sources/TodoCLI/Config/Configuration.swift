@@ -154,6 +154,15 @@ struct Configuration: Sendable {
     // and its lines are lines already.
     if origin == .commandLine || origin == .environment(key.environmentVariable) { try Self.checkPlainText(value) }
     try Self.check(value, for: key, now: now)
+    // A report's columns and sort may name user-defined attributes. A file is read a line at a
+    // time (its `uda.` lines may follow), and checked whole once read; a value typed now is
+    // checked against the attributes defined.
+    if case .file = origin {
+    } else if key.kind == .columns {
+      _ = try ReportColumn.parseList(value, attributes: userAttributes)
+    } else if key.kind == .sort {
+      _ = try ReportDefinition.parseSort(value, attributes: userAttributes)
+    }
     settings[name] = Setting(value: value, origin: origin)
   }
 

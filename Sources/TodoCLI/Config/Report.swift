@@ -101,7 +101,7 @@ enum ReportColumn: Equatable, Sendable, RawRepresentable, CaseIterable {
     case .id, .urgency, .notes: Table.Column(header: label, alignment: .right)
     case .title: Table.Column(header: label, flexible: true)
     case .project: Table.Column(header: label, shrink: .truncateThenDrop, cutsInTheMiddle: true)
-    case .tags: Table.Column(header: label, shrink: .truncateThenDrop)
+    case .tags: Table.Column(header: label, shrink: .truncateThenDrop, cutsWords: true)
     case .attribute(let attribute) where attribute.kind == .numeric: Table.Column(header: label, alignment: .right, shrink: .drop)
     case .attribute: Table.Column(header: label, shrink: .truncateThenDrop)
     default: Table.Column(header: label, shrink: .drop)

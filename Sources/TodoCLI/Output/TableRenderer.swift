@@ -54,13 +54,19 @@ struct Table: Sendable {
     /// Cut from the middle, keeping the last part (`pers…health`): a hierarchical project,
     /// whose start several projects share.
     var cutsInTheMiddle = false
+    /// Cut between words, saying how many are left out (`errand home +2`): tags.
+    var cutsWords = false
 
-    init(header: String, alignment: Alignment = .left, flexible: Bool = false, shrink: Shrink = .never, cutsInTheMiddle: Bool = false) {
+    init(
+      header: String, alignment: Alignment = .left, flexible: Bool = false, shrink: Shrink = .never, cutsInTheMiddle: Bool = false,
+      cutsWords: Bool = false
+    ) {
       self.header = header
       self.alignment = alignment
       self.isFlexible = flexible
       self.shrink = shrink
       self.cutsInTheMiddle = cutsInTheMiddle
+      self.cutsWords = cutsWords
     }
   }
 
@@ -164,6 +170,8 @@ struct Table: Sendable {
     let alignments: [Alignment]
     /// Whether each is cut in the middle, in the order of `kept`.
     let cutsInTheMiddle: [Bool]
+    /// Whether each is cut between words, in the order of `kept`.
+    let cutsWords: [Bool]
     /// The most a line may take, or nil for no limit.
     let width: Int?
 
@@ -215,6 +223,7 @@ struct Table: Sendable {
       self.widths = kept.map { widths[$0] }
       self.alignments = kept.map { columns[$0].alignment }
       self.cutsInTheMiddle = kept.map { columns[$0].cutsInTheMiddle }
+      self.cutsWords = kept.map { columns[$0].cutsWords }
     }
   }
 
@@ -244,7 +253,10 @@ struct Table: Sendable {
       // Without a width (a pipe), a cell wider than its column (a row streamed after the layout
       // was fixed) is never cut: it pushes the rest of its line instead.
       if layout.width != nil && textWidth > width {
-        text = layout.cutsInTheMiddle[position] ? truncatedInTheMiddle(text, toWidth: width) : truncated(text, toWidth: width)
+        text =
+          layout.cutsWords[position]
+          ? truncatedByWords(text, toWidth: width)
+          : layout.cutsInTheMiddle[position] ? truncatedInTheMiddle(text, toWidth: width) : truncated(text, toWidth: width)
         textWidth = displayWidth(of: text)
       }
       if position == last {

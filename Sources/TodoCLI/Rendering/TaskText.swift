@@ -12,12 +12,14 @@ struct TaskText {
   /// The local day of `now` and the instant tomorrow starts: worked out once, not per row.
   let today: CalendarDay
   private let tomorrowStarts: Int64
+  private let todayStarts: Int64
 
   init(now: Int64, color: Bool) {
     self.now = now
     self.color = color
     today = CalendarDay.local(now)
     tomorrowStarts = today.adding(days: 1).start
+    todayStarts = today.start
   }
 
   func styled(_ text: String, _ style: TextStyle?) -> String {
@@ -86,7 +88,7 @@ struct TaskText {
       }
       columns += [
         Table.Column(header: "Project", shrink: .truncateThenDrop, cutsInTheMiddle: true),
-        Table.Column(header: "Tags", shrink: .truncateThenDrop),
+        Table.Column(header: "Tags", shrink: .truncateThenDrop, cutsWords: true),
         Table.Column(header: "Title", flexible: true),
       ]
       self.columns = columns
@@ -170,10 +172,10 @@ struct TaskText {
   }
 
   /// Overdue in bold red, due today in yellow; a done or deleted task is never overdue: its due
-  /// date is only a date in the past ("36h ago").
+  /// date is only a date in the past ("2d ago").
   ///
-  /// An all-day due reads `today`, `tomorrow`, `fri`, `in 9d`, `overdue 2d`; a timed one `in 2h`,
-  /// `17:00` (later today), `in 3d`, `overdue 5h`.
+  /// An all-day due reads `today`, `tomorrow`, `fri`, `in 9d`, `overdue 2d`; a timed one on
+  /// another day the same, and today `in 2h`, `17:00` (later today), `overdue 5h`.
   func dueCell(_ todo: TaskRow) -> (String, TextStyle?) {
     guard let due = todo.due else { return ("", nil) }
     let pending = todo.status == .pending
@@ -192,10 +194,13 @@ struct TaskText {
     switch date {
     case .day(let day): return Self.relativeDay(day, today: today, past: past)
     case .instant(let instant):
-      // Later today, beyond the next three hours: the time of day says more than `in 5h`.
-      if instant - now >= 3 * 3_600, instant < tomorrowStarts, let local = Timestamp.localTimeOfDay(instant) {
-        return local
+      // Another day: the same words as an all-day date on that day (`tomorrow`, `fri`,
+      // `in 9d`, `overdue 2d`), so that one day never reads two ways in one column.
+      if instant >= tomorrowStarts || instant < todayStarts {
+        return Self.relativeDay(CalendarDay.local(instant), today: today, past: past)
       }
+      // Later today, beyond the next three hours: the time of day says more than `in 5h`.
+      if instant - now >= 3 * 3_600, let local = Timestamp.localTimeOfDay(instant) { return local }
       return Timestamp.relative(instant, now: now, past: past)
     }
   }

@@ -182,6 +182,12 @@ public struct Todo: Entity, Equatable {
   /// Being worked on now: its last interval is still running.
   public var isActive: Bool { intervals.last.map { $0.stopped == nil } ?? false }
 
+  /// Pending with a wait date still ahead: hidden from lists until then.
+  public func isWaiting(now: Int64) -> Bool {
+    guard status == .pending, let wait else { return false }
+    return !wait.isPast(now: now) && wait.sortInstant > now
+  }
+
   /// Decodes the columns of `todo`; `tags` too when the query selected them as a space-separated
   /// `tags` column (notes are loaded separately).
   public init(row: Row) throws(DatabaseError) {

@@ -16,6 +16,9 @@ public struct ChangeReport: Sendable, Equatable {
   /// Other tasks the command changed on the way: the task `start` stopped, the tasks `blocks:`
   /// named.
   public var others: [Todo] = []
+  /// Changed tasks that were waiting (hidden until their wait date) and are not now: their
+  /// wait date was cleared or moved into the past.
+  public var unwaited: [Int64] = []
 }
 
 /// A task a command named but did not change.
@@ -550,8 +553,11 @@ extension TodoStore {
               var summary = "\(verb) \(noun)"
               if !created.isEmpty { summary += "; created " + (created.count == 1 ? "task \(created[0].id)" : "\(created.count) tasks") }
               if !expired.isEmpty { summary += "; " + expiredSummary(expired) }
-              return ChangeReport(
+              var report = ChangeReport(
                 tasks: changed, unchanged: unchanged, summary: summary, expired: expired, created: created, others: others)
+              report.unwaited = edited.filter { $0.before.isWaiting(now: now) && $0.after.status == .pending && !$0.after.isWaiting(now: now) }
+                .map(\.after.id)
+              return report
             }
           }
         }

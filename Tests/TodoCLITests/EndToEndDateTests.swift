@@ -103,7 +103,7 @@ import Testing
     // Relative to the due date: each task counts from its own.
     #expect(todo("update", "2", "wait:due-3d").stdout == "Updated task 2: Renew passport  +x pri:L due:2026-12-24 wait:2026-12-21\n")
     #expect(todo("update", "2", "wait:due-2h").stdout == "Updated task 2: Renew passport  +x pri:L due:2026-12-24 wait:2026-12-23 22:00 UTC\n")
-    #expect(todo("update", "2", "wait:").stdout == "Updated task 2: Renew passport  +x pri:L due:2026-12-24\n")
+    #expect(todo("update", "2", "wait:").stdout == "Updated task 2: Renew passport  +x pri:L due:2026-12-24\nTask 2 'Renew passport' is no longer waiting.\n")
     let noDue = todo("add", "Undated", "wait:due-1d")
     #expect(noDue.status == 2)
     #expect(noDue.errorLines.first == "todo: error: cannot read the date 'due-1d' for the new task: the task has no due date to count from; give it one (due:fri) or a date")

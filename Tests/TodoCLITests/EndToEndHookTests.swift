@@ -106,6 +106,50 @@ import Testing
     #expect(todo("list", "status:all", "--json").stdout == "[]\n")
   }
 
+  @Test func importRunsOnAddAndOnModifyWhenHooksImportIsOn() throws {
+    let todo = try TodoSandbox()
+    todo.add("Old one", "+home")
+    let uuid = try todo.task(1)["uuid"] as! String
+    try hook("on-add.tag", """
+      #!/usr/bin/env python3
+      import json, os, sys
+      task = json.loads(sys.stdin.readline())
+      open(os.environ["HOME"] + "/added", "a").write(task["description"] + "\\n")
+      task.setdefault("tags", []).append("imported")
+      print(json.dumps(task))
+      """, in: todo)
+    try hook("on-modify.log", """
+      #!/usr/bin/env python3
+      import json, os, sys
+      old = json.loads(sys.stdin.readline())
+      new = json.loads(sys.stdin.readline())
+      open(os.environ["HOME"] + "/modified", "a").write(old["description"] + " -> " + new["description"] + "\\n")
+      new["priority"] = "H"
+      print(json.dumps(new))
+      """, in: todo)
+    let file = todo.folder.appendingPathComponent("in.json").path
+    let lines = [
+      #"{"uuid":"\#(uuid)","description":"Old one, renamed","status":"pending","entry":"20261120T090000Z","modified":"20261125T090000Z","tags":["home"]}"#,
+      #"{"uuid":"6c3f1a9e-0d5b-4a57-9a43-2d6c7f1e8b01","description":"New one","status":"pending","entry":"20261121T090000Z","modified":"20261121T090000Z"}"#,
+    ]
+    try (lines.joined(separator: "\n") + "\n").write(toFile: file, atomically: true, encoding: .utf8)
+    // Off by default: an import is not a command a hook was written for.
+    let quiet = todo.folder.appendingPathComponent("quiet.json").path
+    try (#"{"uuid":"0a5e8f7c-1b2d-4c3e-8f9a-0b1c2d3e4f50","description":"Quiet","status":"pending","entry":"20261121T090000Z"}"# + "\n")
+      .write(toFile: quiet, atomically: true, encoding: .utf8)
+    todo("import", quiet).expectSuccess()
+    #expect(read(todo.folder.appendingPathComponent("added").path) == "")
+    todo("config", "set", "hooks.import", "on").expectSuccess()
+    todo("import", file).expectSuccess()
+    #expect(read(todo.folder.appendingPathComponent("added").path) == "New one\n")
+    #expect(read(todo.folder.appendingPathComponent("modified").path) == "Old one -> Old one, renamed\n")
+    #expect(try todo.task(1)["priority"] as? String == "H")
+    #expect(try todo.task(3)["tags"] as? [String] == ["imported"])
+    // One undo takes back the import and what the hooks did.
+    todo("undo").expectSuccess()
+    #expect(try todo.task(1)["title"] as? String == "Old one" && todo.ids("status:all") == [1, 2])
+  }
+
   @Test func everyOnModifyHookGetsTheOriginalAndTheChangedTask() throws {
     let todo = try TodoSandbox()
     todo.add("Write report", "+work")

@@ -330,6 +330,16 @@ extension CommandRunner {
           }
         }
       }
+      if let hooks, configuration.hooksRunForImport {
+        // As Taskwarrior's import: on-add for each new task, on-modify for each one it updates.
+        confirmed = try hooked(confirmed, adds: true, hooks: hooks) { report in
+          TodoStore.tasks(ids: report.added).flatMap { added in
+            TodoStore.tasks(ids: report.updated).map { updated in
+              ChangeReport(tasks: added, unchanged: [], summary: "", others: updated)
+            }
+          }
+        }
+      }
       imported = try perform(confirmed, access: .write)
     } catch {
       // A task that cannot be stored is the file's fault: exit 1, like a line that does not parse.

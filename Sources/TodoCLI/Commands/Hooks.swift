@@ -242,14 +242,37 @@ extension CommandRunner {
   func withHooks(_ operation: DataOperation<ChangeReport, TodoError>, verb: ChangeVerb, hooks: Hooks) throws(CommandFailure)
     -> DataOperation<ChangeReport, TodoError>
   {
-    let adds = [.add, .log, .duplicate].contains(verb)
+    try hooked(operation, adds: [.add, .log, .duplicate].contains(verb), hooks: hooks, tasks: { .pure($0) }) { report in
+      // The report's tasks as the hooks left them.
+      TodoStore.tasks((report.tasks + report.others + report.created).map { .id($0.id) }).map { tasks in
+        var refreshed = report
+        var byID: [Int64: Todo] = [:]
+        for todo in tasks { byID[todo.id] = todo }
+        refreshed.tasks = report.tasks.map { byID[$0.id] ?? $0 }
+        refreshed.others = report.others.map { byID[$0.id] ?? $0 }
+        refreshed.created = report.created.map { byID[$0.id] ?? $0 }
+        return refreshed
+      }
+    }
+  }
+
+  /// Runs the `on-add` and `on-modify` hooks on what an operation would write (previewed), and
+  /// returns the operation that writes it, then what the hooks changed (in the same transaction,
+  /// folded into its journal entry). `tasks` says which tasks the operation adds or changes: as
+  /// a change report (`tasks` are added when `adds`, else modified; `others` are modified;
+  /// `created` are added). `refreshed` reads the result again once hooks changed something.
+  func hooked<Report: Sendable>(
+    _ operation: DataOperation<Report, TodoError>, adds: Bool, hooks: Hooks,
+    tasks: @escaping @Sendable (Report) -> DataOperation<ChangeReport, TodoError>,
+    refreshed: @escaping @Sendable (Report) -> DataOperation<Report, TodoError> = { .pure($0) }
+  ) throws(CommandFailure) -> DataOperation<Report, TodoError> {
     let addHooks = !hooks.scripts(for: .add).isEmpty
     let modifyHooks = !hooks.scripts(for: .modify).isEmpty
     guard addHooks || modifyHooks else { return operation }
     // The preview's tasks with their user-defined attributes as the change leaves them (read in
     // the same transaction, which a preview rolls back).
     let (preview, attributesAfter) = try perform(
-      operation.flatMap { report in
+      operation.flatMap(tasks).flatMap { report in
         TodoStore.userAttributes(of: (report.tasks + report.others + report.created).map(\.id)).map { (report, $0) }
       }, access: .preview)
     // The tasks the command changes, those it changes on the side (the task `start` stops), and
@@ -260,6 +283,42 @@ extension CommandRunner {
     for (index, todo) in preview.created.enumerated() { seen.append((.created, index, todo, .add)) }
     seen.removeAll { ($0.event == .add && !addHooks) || ($0.event == .modify && !modifyHooks) }
     guard !seen.isEmpty else { return operation }
+    let asked = try askHooks(seen, hooks: hooks, attributesAfter: attributesAfter)
+    let (now, command, asks) = (self.now, invocation.commandLine, asked)
+    let shape = ReportGroup.allCases.map { $0.tasks(of: preview).map(\.id) }
+    return TodoStore.lastJournalEntryID().flatMap { before in
+      operation.flatMap { written in
+        tasks(written).flatMap { report in
+          // The hooks saw these tasks: the same ones must be written (a new task's id may differ
+          // when another command added one meanwhile).
+          for (group, seenIDs) in zip(ReportGroup.allCases, shape) {
+            let ids = group.tasks(of: report).map(\.id)
+            let sameTasks = ids.count == seenIDs.count && (adds && group == .tasks || group == .created || ids == seenIDs)
+            guard sameTasks else { return .fail(.selectionChanged) }
+          }
+          guard !asks.isEmpty else { return .pure(written) }
+          var step = TodoStore.lastJournalEntryID()
+          for (group, index, changes) in asks {
+            var selection = TodoFilter()
+            selection.references = [.id(group.tasks(of: report)[index].id)]
+            let filter = selection
+            step = step.flatMap { entry in TodoStore.update(filter, changes, now: now, command: command).map { _ in entry } }
+          }
+          // The command's own entry is the one after `before`: everything the hooks' updates
+          // wrote after it folds into it.
+          return step.flatMap { entry in entry > before ? TodoStore.foldJournalEntries(into: entry) : .pure(()) }
+            .flatMap { _ in refreshed(written) }
+        }
+      }
+    }
+  }
+
+  /// Runs each task's hooks (its event's, on its JSON line, with the task before for on-modify)
+  /// and returns what they changed, as the changes an `update` would make.
+  private func askHooks(
+    _ seen: [(group: ReportGroup, index: Int, todo: Todo, event: Hooks.Event)], hooks: Hooks,
+    attributesAfter: [Int64: [(name: String, value: String)]]
+  ) throws(CommandFailure) -> [(group: ReportGroup, index: Int, changes: TodoChanges)] {
     var before: [Int64: Todo] = [:]
     var attributesBefore: [Int64: [(name: String, value: String)]] = [:]
     let modified = seen.filter { $0.event == .modify }.map { TaskReference.id($0.todo.id) }
@@ -283,42 +342,7 @@ extension CommandRunner {
         asked.append((item.group, item.index, changes))
       }
     }
-    let (now, command, asks) = (self.now, invocation.commandLine, asked)
-    let shape = ReportGroup.allCases.map { $0.tasks(of: preview).map(\.id) }
-    return TodoStore.lastJournalEntryID().flatMap { before in
-      operation.flatMap { report in
-        // The hooks saw these tasks: the same ones must be written (a new task's id may differ
-        // when another command added one meanwhile).
-        for (group, ids) in zip(ReportGroup.allCases, shape) {
-          let written = group.tasks(of: report).map(\.id)
-          let sameTasks = written.count == ids.count && (adds && group == .tasks || group == .created || written == ids)
-          guard sameTasks else { return .fail(.selectionChanged) }
-        }
-        guard !asks.isEmpty else { return .pure(report) }
-        var step = TodoStore.lastJournalEntryID()
-        for (group, index, changes) in asks {
-          var selection = TodoFilter()
-          selection.references = [.id(group.tasks(of: report)[index].id)]
-          let filter = selection
-          step = step.flatMap { entry in TodoStore.update(filter, changes, now: now, command: command).map { _ in entry } }
-        }
-        // The command's own entry is the one after `before`: everything the hooks' updates
-        // wrote after it folds into it.
-        return step.flatMap { entry in entry > before ? TodoStore.foldJournalEntries(into: entry) : .pure(()) }
-          .flatMap { _ in
-            TodoStore.tasks((report.tasks + report.others + report.created).map { .id($0.id) })
-          }
-          .map { tasks in
-            var changed = report
-            var byID: [Int64: Todo] = [:]
-            for todo in tasks { byID[todo.id] = todo }
-            changed.tasks = report.tasks.map { byID[$0.id] ?? $0 }
-            changed.others = report.others.map { byID[$0.id] ?? $0 }
-            changed.created = report.created.map { byID[$0.id] ?? $0 }
-            return changed
-          }
-      }
-    }
+    return asked
   }
 }
 

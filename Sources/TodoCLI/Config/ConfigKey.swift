@@ -78,6 +78,9 @@ struct ConfigKey: Sendable {
         name: "search.case.sensitive", defaultValue: "on", kind: .toggle,
         summary: "whether /regex/ in a filter tells upper from lower case (search words never do)"),
       ConfigKey(
+        name: "hooks.import", defaultValue: "off", kind: .toggle,
+        summary: "import runs the on-add and on-modify hooks for the tasks it adds and updates"),
+      ConfigKey(
         name: "hooks.timeout", defaultValue: "5", kind: .seconds(maximum: 60),
         summary: "seconds a hook may run before it is stopped and the command fails"),
       ConfigKey(

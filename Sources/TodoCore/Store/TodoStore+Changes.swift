@@ -19,6 +19,17 @@ public struct ChangeReport: Sendable, Equatable {
   /// Changed tasks that were waiting (hidden until their wait date) and are not now: their
   /// wait date was cleared or moved into the past.
   public var unwaited: [Int64] = []
+
+  public init(
+    tasks: [Todo], unchanged: [UnchangedTask] = [], summary: String = "", expired: [Todo] = [], created: [Todo] = [], others: [Todo] = []
+  ) {
+    self.tasks = tasks
+    self.unchanged = unchanged
+    self.summary = summary
+    self.expired = expired
+    self.created = created
+    self.others = others
+  }
 }
 
 /// A task a command named but did not change.

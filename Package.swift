@@ -24,7 +24,7 @@ let package = Package(
     // The commit a build was made from, when `make` wrote it down (see its header).
     .target(name: "CBuildInfo"),
     .target(name: "DataOperation", dependencies: ["CSQLite"], swiftSettings: crossModule),
-    .target(name: "TodoCore", dependencies: ["DataOperation"], swiftSettings: crossModule),
+    .target(name: "TodoCore", dependencies: ["DataOperation", "TodoSystem"], swiftSettings: crossModule),
     // The platform: paths, files written atomically and safely, locks, child processes (Glibc only).
     .target(name: "TodoSystem", swiftSettings: crossModule),
     // Formats: pure parse and serialize (JSON, Taskwarrior, todo.txt, iCalendar); no SQLite, no files.

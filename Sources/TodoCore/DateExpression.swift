@@ -1,4 +1,5 @@
 import Synchronization
+import TodoSystem
 // Date expressions typed by the user (`due:friday`, `--due +3d`, `todo date eow`), read in
 // the process's local time zone (`TZ`) and returned as Int64 seconds since the Unix epoch.
 

@@ -1,3 +1,4 @@
+import TodoSystem
 // Instants as Int64 seconds since the Unix epoch (UTC): RFC 3339 text, local display, relative
 // display and the clock. UTC calendar arithmetic is done here by hand (exact for every Int64);
 // only local time goes through the C library (LocalTime.swift).
@@ -207,6 +208,18 @@ public enum Timestamp {
   /// ```
   public static func systemNow() -> Int64 {
     Int64(time(nil))
+  }
+}
+
+extension LocalTime {
+  /// The instant of a local wall-clock time (see `LocalTime.instant(wall:)`), the fields in range.
+  static func instant(year: Int64, month: Int, day: Int, hour: Int, minute: Int, second: Int) -> Int64? {
+    instant(wall: Civil.seconds(year: year, month: month, day: day, hour: hour, minute: minute, second: second))
+  }
+
+  /// The instant of a wall-clock time in a named IANA zone (see `LocalTime.instant(inZone:wall:)`).
+  static func instant(inZone zone: String, year: Int64, month: Int, day: Int, hour: Int, minute: Int, second: Int) -> Int64? {
+    instant(inZone: zone, wall: Civil.seconds(year: year, month: month, day: day, hour: hour, minute: minute, second: second))
   }
 }
 

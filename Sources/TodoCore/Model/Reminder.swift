@@ -1,3 +1,4 @@
+import TodoSystem
 /// A reminder on a task: when `todo remind --check` (or `--watch`) tells the user about it.
 ///
 /// Either an instant (`remind:2026-12-01T09:00`, `remind:'fri 17:00'`, `remind:tomorrow@9:00`) or

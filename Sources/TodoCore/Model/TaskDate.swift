@@ -1,4 +1,5 @@
 import DataOperation
+import TodoSystem
 
 /// A date on a task (due, wait, scheduled, until): an exact instant (`fri 17:00`, `+3h`) or a
 /// whole calendar day (`today`, `fri`, `dec 24`), the distinction iCalendar makes with

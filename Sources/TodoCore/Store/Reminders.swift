@@ -1,4 +1,5 @@
 import DataOperation
+import TodoSystem
 
 /// What became of a reminder whose time came (a row of `reminder_delivery`).
 public enum ReminderOutcome: String, Sendable, CaseIterable {

@@ -1,4 +1,5 @@
-// The only code that talks to the C library's time-zone machinery (tzset, localtime_r).
+// The only code that talks to the C library's time-zone machinery (tzset, localtime_r, and TZ
+// for a named zone): the platform's, below the core, which never reads the environment itself.
 // Everything in UTC is plain arithmetic (see `Civil` in Timestamp.swift), so it is exact for
 // every Int64 and never depends on `TZ`.
 #if canImport(Glibc)
@@ -10,24 +11,24 @@
 #endif
 
 /// A broken-down local wall-clock time, as `localtime_r` reports it.
-struct LocalFields: Equatable, Sendable {
-  var year: Int64
-  var month: Int  // 1...12
-  var day: Int  // 1...31
-  var hour: Int
-  var minute: Int
-  var second: Int
-  var weekday: Int  // 0 = Sunday ... 6 = Saturday
-  var zone: String  // abbreviation, e.g. "CET"; a numeric offset if the C library has none
+public struct LocalFields: Equatable, Sendable {
+  public var year: Int64
+  public var month: Int  // 1...12
+  public var day: Int  // 1...31
+  public var hour: Int
+  public var minute: Int
+  public var second: Int
+  public var weekday: Int  // 0 = Sunday ... 6 = Saturday
+  public var zone: String  // abbreviation, e.g. "CET"; a numeric offset if the C library has none
 }
 
 /// Conversions between instants and local wall-clock time in the process's time zone (`TZ`).
-enum LocalTime {
+public enum LocalTime {
   /// `tzset()` once per process; later changes of `TZ` must call `tzset()` themselves.
   private static let zoneLoaded: Void = tzset()
 
   /// The local wall-clock time of an instant, or nil if the C library cannot represent it.
-  static func fields(_ seconds: Int64) -> LocalFields? {
+  public static func fields(_ seconds: Int64) -> LocalFields? {
     guard let parts = brokenDown(seconds) else { return nil }
     return LocalFields(
       year: Int64(parts.tm_year) + 1900, month: Int(parts.tm_mon) + 1, day: Int(parts.tm_mday),
@@ -47,11 +48,10 @@ enum LocalTime {
   /// `mktime` is not used: glibc's `mktime` caches the last offset it saw in a static, so its
   /// answer for an ambiguous time depends on the previous call (and the cache is a data race).
   /// Only `localtime_r` is asked, which is deterministic and thread-safe.
-  static func instant(
-    year: Int64, month: Int, day: Int, hour: Int, minute: Int, second: Int
-  ) -> Int64? {
-    let wall = Civil.seconds(
-      year: year, month: month, day: day, hour: hour, minute: minute, second: second)
+  ///
+  /// `wall`: the wall-clock time as seconds since the epoch read as UTC (the core's
+  /// `Civil.seconds`; `LocalTime.instant(year:month:day:…)` in TodoCore makes it).
+  public static func instant(wall: Int64) -> Int64? {
     // Offsets are within ±26 h, so the instant lies in wall ± 26 h; the offsets 27.8 h either
     // side are the ones in force before and after any transition inside that window.
     guard let before = offset(at: wall - 100_000), let after = offset(at: wall + 100_000)
@@ -72,9 +72,7 @@ enum LocalTime {
   /// The C library knows one zone per process, so this sets `TZ` to the zone for the call and
   /// restores it after: call it from one thread at a time, with no other local-time work running
   /// (an import's parse, before anything else).
-  static func instant(
-    inZone zone: String, year: Int64, month: Int, day: Int, hour: Int, minute: Int, second: Int
-  ) -> Int64? {
+  public static func instant(inZone zone: String, wall: Int64) -> Int64? {
     let allowed = zone.utf8.allSatisfy { byte in
       (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A) || (byte >= 0x30 && byte <= 0x39)
         || byte == UInt8(ascii: "/") || byte == UInt8(ascii: "_") || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "+")
@@ -89,7 +87,7 @@ enum LocalTime {
       if let saved { setenv("TZ", saved, 1) } else { unsetenv("TZ") }
       tzset()
     }
-    return instant(year: year, month: month, day: day, hour: hour, minute: minute, second: second)
+    return instant(wall: wall)
   }
 
   /// Whether a path is a compiled time-zone file (glibc reads anything else as UTC, silently).

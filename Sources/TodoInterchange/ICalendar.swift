@@ -167,10 +167,9 @@ public enum ICalendar {
     "X-TODO-SERIES", "X-TODO-INTERVAL", "X-TODO-NOTE", "X-TODO-EXTRA",
   ]
 
-  static func record(
-    _ component: Component, now: Int64, zones: [String: DefinedZone] = [:], zoneLines: [String: [String]] = [:],
-    skipping: SkippedRecords? = nil
-  ) throws(InterchangeError) -> TaskRecord {
+  /// What a VTODO's properties say, read one property at a time (`read`), before the fields
+  /// that depend on several of them are worked out (`record`).
+  private struct Properties {
     var todo = Todo()
     var extras: [TaskExtra] = []
     var kept: [String] = []
@@ -184,17 +183,20 @@ public enum ICalendar {
     var sequence: Int?
     var categories: [String] = []
     var categoryLines: [String] = []
-    var notes: [Note] = []
     var rrule: RecurrenceRule?
     // todo's own properties (X-TODO-SERIES, -INTERVAL, -NOTE, -EXTRA).
     var own = OwnProperties()
     var percent: ContentLine?
     var duration: (text: String, seconds: Int64, days: Int64?)?
     var completedLine = "", rruleLine = ""
-    for property in component.properties {
+
+    /// Reads one property into its field, or keeps its line as it is.
+    mutating func read(_ property: ContentLine, zones: [String: DefinedZone], skipping: SkippedRecords?) throws(InterchangeError) {
       func fail(_ reason: String) -> InterchangeError { InterchangeError(line: property.line, reason) }
       // A time that does not read (`DTSTART:20131009T170000T`) costs that property, not the
       // to-do, unless the import is all or nothing: its line is kept and written back as it came.
+      var kept = self.kept
+      defer { self.kept = kept }
       func readable<Value>(_ read: () throws(InterchangeError) -> Value) throws(InterchangeError) -> Value? {
         do throws(InterchangeError) {
           return try read()
@@ -236,7 +238,7 @@ public enum ICalendar {
       case "DURATION":
         // DTSTART and DURATION instead of DUE (RFC 5545 allows either): the due date is the
         // start plus the duration, and goes back as the same DURATION while it still is.
-        if let parsed = Self.duration(property.value) { duration = (property.value, parsed.seconds, parsed.days) } else { kept.append(property.text) }
+        if let parsed = ICalendar.duration(property.value) { duration = (property.value, parsed.seconds, parsed.days) } else { kept.append(property.text) }
       case "X-TODO-WAIT": todo.wait = try date(property, zones: zones)
       case "X-TODO-UNTIL": todo.until = try date(property, zones: zones)
       case "X-TODO-REASON": todo.reason = text
@@ -267,6 +269,20 @@ public enum ICalendar {
       default: kept.append(property.text)
       }
     }
+  }
+
+  static func record(
+    _ component: Component, now: Int64, zones: [String: DefinedZone] = [:], zoneLines: [String: [String]] = [:],
+    skipping: SkippedRecords? = nil
+  ) throws(InterchangeError) -> TaskRecord {
+    var read = Properties()
+    for property in component.properties { try read.read(property, zones: zones, skipping: skipping) }
+    var (todo, extras, kept, own) = (read.todo, read.extras, read.kept, read.own)
+    let (related, uid, description, statusText) = (read.related, read.uid, read.description, read.statusText)
+    let (completedAt, created, lastModified, stamp, sequence) = (read.completedAt, read.created, read.lastModified, read.stamp, read.sequence)
+    let (categories, categoryLines, rrule, percent, duration) = (read.categories, read.categoryLines, read.rrule, read.percent, read.duration)
+    let (completedLine, rruleLine) = (read.completedLine, read.rruleLine)
+    var notes: [Note] = []
     todo.intervals = own.intervals
     notes = own.notes
     extras += own.extras

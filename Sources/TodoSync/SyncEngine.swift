@@ -86,9 +86,12 @@ public enum SyncEngine {
   ///
   /// `exclusiveClocks` (`tracking.exclusive`): clocks started on two machines leave the later
   /// one running; without it, several tasks may be active, and every clock runs on.
+  ///
+  /// `files` false: the tasks are stored but no file or sync state is written (a preview of an
+  /// applied merge, rolled back, for the hooks).
   public static func merge(
     collection: String, vdir: Vdir, now: Int64, force: Bool, apply: Bool, command: String, carried: Bool = true,
-    exclusiveClocks: Bool = false
+    exclusiveClocks: Bool = false, files: Bool = true
   ) -> DataOperation<SyncReport, TodoError> {
     DataOperation { connection throws(TodoError) -> SyncReport in
       let listing: [String: String]
@@ -103,7 +106,7 @@ public enum SyncEngine {
         localRecords: try TodoStore.records(all, now: now).run(connection), now: now, carried: carried, exclusiveClocks: exclusiveClocks)
       try plan.checkDeletions(force: force, apply: apply)
       guard apply else { return plan.report }
-      try plan.apply(collection: collection, command: command, on: connection)
+      try plan.apply(collection: collection, command: command, files: files, on: connection)
       return plan.report
     }
   }

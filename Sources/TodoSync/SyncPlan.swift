@@ -401,9 +401,12 @@ struct SyncPlan {
   ///
   /// - Throws: `TodoError.refused` when a file cannot be written or removed (the transaction
   ///   then changes nothing).
-  mutating func apply(collection: String, command: String, on connection: Connection) throws(TodoError) {
+  /// With `files` false, only the tasks are stored (a preview, which is rolled back: what hooks
+  /// see before the sync is written).
+  mutating func apply(collection: String, command: String, files: Bool = true, on connection: Connection) throws(TodoError) {
     if !acknowledged.isEmpty { try TodoStore.acknowledge(acknowledged).run(connection) }
     try storeImports(command: command, on: connection)
+    guard files else { return }
     var all = TodoFilter()
     all.defaultStatus = .all
     let finalRecords = imports.isEmpty ? localRecords : try TodoStore.records(all, now: now).run(connection)

@@ -867,6 +867,56 @@ final class MovingClock {
     #expect(conflicts.first?["lost"] as? String == "Earlier on B", "\(conflicts)")
   }
 
+  /// With hooks.sync on, what the server brings goes through on-add, and what it changes
+  /// through on-modify; what a hook changes is this side's change, sent at the next sync.
+  @Test func hooksSeeWhatASyncBringsWhenAskedTo() throws {
+    let (server, machines) = try setUp()
+    defer { withExtendedLifetime(server) {} }
+    let (a, b) = (machines[0], machines[1])
+    let hooks = b.folder.appendingPathComponent(".config/todo/hooks")
+    try FileManager.default.createDirectory(at: hooks, withIntermediateDirectories: true)
+    for (name, text) in [
+      ("on-add.log", """
+        #!/usr/bin/env python3
+        import json, os, sys
+        task = json.loads(sys.stdin.readline())
+        open(os.environ["HOME"] + "/hooked", "a").write("add " + task["description"] + "\\n")
+        task.setdefault("tags", []).append("fromserver")
+        print(json.dumps(task))
+        """),
+      ("on-modify.log", """
+        #!/usr/bin/env python3
+        import json, os, sys
+        old = json.loads(sys.stdin.readline())
+        new = json.loads(sys.stdin.readline())
+        open(os.environ["HOME"] + "/hooked", "a").write("modify " + old["description"] + " -> " + new["description"] + "\\n")
+        print(json.dumps(new))
+        """),
+    ] {
+      let path = hooks.appendingPathComponent(name).path
+      try text.write(toFile: path, atomically: true, encoding: .utf8)
+      chmod(path, 0o700)
+    }
+    let log = b.folder.appendingPathComponent("hooked").path
+    a("add", "Quiet one").expectSuccess()
+    sync(a)
+    // Off by default.
+    sync(b)
+    #expect(((try? String(contentsOfFile: log, encoding: .utf8)) ?? "") == "")
+    b("config", "set", "hooks.sync", "on").expectSuccess()
+    a("add", "Buy milk").expectSuccess()
+    a("update", "1", "--title", "Quiet one, renamed", environment: ["TODO_NOW": "2026-11-21T10:00:00Z"]).expectSuccess()
+    sync(a, now: "2026-11-21T10:00:00Z")
+    sync(b, now: "2026-11-21T10:01:00Z")
+    #expect(((try? String(contentsOfFile: log, encoding: .utf8)) ?? "") == "add Buy milk\nmodify Quiet one -> Quiet one, renamed\n")
+    let milk = try uuid(a, 2)
+    #expect(try task(b, milk)["tags"] as? [String] == ["fromserver"])
+    // The hook's change goes back to the server, and so to A.
+    sync(b, now: "2026-11-21T10:02:00Z")
+    sync(a, now: "2026-11-21T10:03:00Z")
+    #expect(try task(a, milk)["tags"] as? [String] == ["fromserver"])
+  }
+
   /// A broken item on the server is named and skipped, not fatal; an item deleted on the server
   /// and put back restores its task; a purge of most tasks waits for --force; --status counts.
   @Test func brokenItemsRestoredItemsPurgesAndStatus() throws {

@@ -254,13 +254,13 @@ extension CommandRunner {
     let collection = String(folder.split(separator: "/").last ?? "tasks")
     if let problem = FileSystem.createParentFolders(of: folder + "/x") { throw .environment(problem) }
     let vdir = Vdir(folder: folder)
-    let operation = { (apply: Bool) in
+    let operation = { (apply: Bool, files: Bool) in
       SyncEngine.merge(
         collection: collection, vdir: vdir, now: self.now, force: request.force, apply: apply, command: self.invocation.commandLine,
-        carried: !request.offline, exclusiveClocks: self.configuration.trackingIsExclusive)
+        carried: !request.offline, exclusiveClocks: self.configuration.trackingIsExclusive, files: files)
     }
     guard apply else {
-      renderSync(try perform(operation(false), access: .read), url: url, status: true)
+      renderSync(try perform(operation(false, true), access: .read), url: url, status: true)
       return
     }
     let lock = try syncLock(paths, collection, busy: "another todo sync of '\(collection)' is running; try again when it has finished")
@@ -285,7 +285,16 @@ extension CommandRunner {
       if files > 0 || synced == 0 { first = forceDelete }
     }
     if !request.offline { _ = try runVdirsyncer(first, config: paths.config, url: url, password: password) }
-    let report = try perform(operation(true), access: .write)
+    var merge = operation(true, true)
+    if let hooks, configuration.hooksRunForSync {
+      // on-add for each task the server brings, on-modify for each it changes or deletes here.
+      merge = try hooked(merge, previewing: operation(true, false), adds: true, hooks: hooks) { report in
+        TodoStore.tasks(uuids: report.added).flatMap { added in
+          TodoStore.tasks(uuids: report.updated + report.deleted).map { changed in ChangeReport(tasks: added, others: changed) }
+        }
+      }
+    }
+    let report = try perform(merge, access: .write)
     if !request.offline && (!report.written.isEmpty || !report.removed.isEmpty) {
       _ = try runVdirsyncer(
         request.force ? forceDelete : ["sync", "todo"], config: paths.config, url: url, password: password,

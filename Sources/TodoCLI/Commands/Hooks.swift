@@ -261,8 +261,10 @@ extension CommandRunner {
   /// folded into its journal entry). `tasks` says which tasks the operation adds or changes: as
   /// a change report (`tasks` are added when `adds`, else modified; `others` are modified;
   /// `created` are added). `refreshed` reads the result again once hooks changed something.
+  /// `previewing`: what the preview runs, when it is not the operation itself (a sync's, which
+  /// would write files).
   func hooked<Report: Sendable>(
-    _ operation: DataOperation<Report, TodoError>, adds: Bool, hooks: Hooks,
+    _ operation: DataOperation<Report, TodoError>, previewing: DataOperation<Report, TodoError>? = nil, adds: Bool, hooks: Hooks,
     tasks: @escaping @Sendable (Report) -> DataOperation<ChangeReport, TodoError>,
     refreshed: @escaping @Sendable (Report) -> DataOperation<Report, TodoError> = { .pure($0) }
   ) throws(CommandFailure) -> DataOperation<Report, TodoError> {
@@ -272,7 +274,7 @@ extension CommandRunner {
     // The preview's tasks with their user-defined attributes as the change leaves them (read in
     // the same transaction, which a preview rolls back).
     let (preview, attributesAfter) = try perform(
-      operation.flatMap(tasks).flatMap { report in
+      (previewing ?? operation).flatMap(tasks).flatMap { report in
         TodoStore.userAttributes(of: (report.tasks + report.others + report.created).map(\.id)).map { (report, $0) }
       }, access: .preview)
     // The tasks the command changes, those it changes on the side (the task `start` stops), and

@@ -81,6 +81,9 @@ struct ConfigKey: Sendable {
         name: "hooks.import", defaultValue: "off", kind: .toggle,
         summary: "import runs the on-add and on-modify hooks for the tasks it adds and updates"),
       ConfigKey(
+        name: "hooks.sync", defaultValue: "off", kind: .toggle,
+        summary: "sync runs the on-add and on-modify hooks for the tasks the server brings or changes"),
+      ConfigKey(
         name: "hooks.timeout", defaultValue: "5", kind: .seconds(maximum: 60),
         summary: "seconds a hook may run before it is stopped and the command fails"),
       ConfigKey(

@@ -1024,6 +1024,7 @@ enum Help {
                                  due blocking priority.H … waiting, age.max)
         hooks, hooks.timeout     on or off; seconds a hook may run (5, ≤ 60)
         hooks.import             import runs on-add and on-modify (off)
+        hooks.sync               sync runs on-add and on-modify (off)
         import.limit             the most MiB an import reads (256)
         tracking.exclusive       start stops the other active tasks (off)
         editor                   the editor of 'todo edit'
@@ -1164,7 +1165,9 @@ enum Help {
                      the task before and after, and prints the after back
         on-exit…     after the change is written; gets every changed task
       With hooks.import = on, import runs on-add for each task it adds and
-      on-modify for each one it updates, as Taskwarrior's import does.
+      on-modify for each one it updates, as Taskwarrior's import does; with
+      hooks.sync = on, sync runs them for the tasks the server brings or
+      changes (what a hook changes there is sent at the next sync).
       Tasks are Taskwarrior JSON, one a line. Each hook gets Taskwarrior's
       arguments: api:2 args:todo … command:NAME rc:CONFIG-FILE
       data:DATABASE-FOLDER version:VERSION.

@@ -336,30 +336,7 @@ extension TodoStore {
               if record.todo.status != .pending && record.todo.completed == nil { record.todo.completed = now }
               record.todo.modified = stored.sameContent(as: record) ? stored.todo.modified : max(now, stored.todo.modified + 1)
             }
-            // Bookkeeping of a vdir, not the task's content (`sameContent` leaves it out): the name
-            // of the task's file is the task's for good (only a vdir import, which reads it, sets
-            // it), and SEQUENCE keeps the highest number seen. Recorded even when the task itself
-            // is kept as it is, outside the undo journal (undo has no content of it to restore).
-            for name in ["file", "sequence"] {
-              let storedExtra = stored.extras.first { $0.format == "ical" && $0.name == name }
-              guard let incoming = record.extras.first(where: { $0.format == "ical" && $0.name == name }) else {
-                if let storedExtra { record.extras.append(storedExtra) }
-                continue
-              }
-              if name == "sequence", let storedExtra, Self.sequenceNumber(storedExtra.value) > Self.sequenceNumber(incoming.value) {
-                record.extras.removeAll { $0 == incoming }
-                record.extras.append(storedExtra)
-                continue
-              }
-              if incoming != storedExtra {
-                try database { () throws(DatabaseError) in
-                  try connection.execute(
-                    "INSERT OR REPLACE INTO extra (todo_id, format, name, value) VALUES (?, 'ical', ?, ?)",
-                    [.integer(id), .text(name), .text(incoming.value)])
-                }
-              }
-            }
-            record.extras.sort { ($0.format, $0.name) < ($1.format, $1.name) }
+            try keepVdirBookkeeping(&record, stored: stored, id: id, on: connection)
             if stored.sameContent(as: record) {
               report.unchanged.append(id)
             } else if replacingChanged || record.todo.modified > stored.todo.modified {
@@ -385,15 +362,7 @@ extension TodoStore {
               report.skipped.append(id)
             }
           } else {
-            var record = record
-            if record.partial && record.todo.status != .pending && record.todo.completed == nil { record.todo.completed = now }
-            if record.partial, record.todo.series != nil, record.todo.due == nil, record.todo.scheduled == nil {
-              record.todo.scheduled = .day(CalendarDay.local(now))
-            }
-            if record.partial && record.todo.created == 0 {
-              record.todo.created = now
-              record.todo.modified = max(now, record.todo.completed ?? now)
-            }
+            let record = completed(record, now: now)
             let id = try database { () throws(DatabaseError) in
               let id = try write(record, over: nil, on: connection)
               try Journal.recordCreated(entry: entry, todoID: id, on: connection)
@@ -424,17 +393,9 @@ extension TodoStore {
         // Only todo.txt: a calendar or another todo that closes an instance sends its own next one
         // (todoman clones the item; our exports carry the next instance), a phone's deletion or
         // CANCELLED is no completion, and a Taskwarrior export has its next child already.
-        let added = closedInstances.isEmpty ? [] : Set(report.added)
-        let addedTitles = closedInstances.isEmpty
-          ? []
-          : Set(
-            records.filter { $0.todo.status == .pending && $0.todo.series != nil && added.contains(idOf[$0.todo.uuid] ?? -1) }
-              .map(\.todo.title))
-        for instance in closedInstances where !addedTitles.contains(instance.title) {
-          let next = try database { () throws(DatabaseError) in
-            try advanceSeries(after: instance, now: now, entry: entry, on: connection)
-          }
-          if let next { report.nextInstances.append(next) }
+        if !closedInstances.isEmpty {
+          report.nextInstances += try nextInstances(
+            closing: closedInstances, records: records, added: Set(report.added), idOf: idOf, now: now, entry: entry, on: connection)
         }
         let counts = [
           (report.added.count, "added"), (report.updated.count, "updated"), (report.unchanged.count, "unchanged"),
@@ -458,6 +419,68 @@ extension TodoStore {
       }
     }
     .transaction()
+  }
+
+  /// A record of a task that is not here yet as it is stored: a partial one (a todo.txt line)
+  /// gets what the line leaves out (a completion and creation time, and a scheduled day for a
+  /// series with no date).
+  private static func completed(_ record: TaskRecord, now: Int64) -> TaskRecord {
+    var record = record
+    if record.partial && record.todo.status != .pending && record.todo.completed == nil { record.todo.completed = now }
+    if record.partial, record.todo.series != nil, record.todo.due == nil, record.todo.scheduled == nil {
+      record.todo.scheduled = .day(CalendarDay.local(now))
+    }
+    if record.partial && record.todo.created == 0 {
+      record.todo.created = now
+      record.todo.modified = max(now, record.todo.completed ?? now)
+    }
+    return record
+  }
+
+  /// Bookkeeping of a vdir, not the task's content (`sameContent` leaves it out): the name of the
+  /// task's file is the task's for good (only a vdir import, which reads it, sets it), and
+  /// SEQUENCE keeps the highest number seen. Recorded even when the task itself is kept as it is,
+  /// outside the undo journal (undo has no content of it to restore).
+  private static func keepVdirBookkeeping(_ record: inout TaskRecord, stored: TaskRecord, id: Int64, on connection: Connection)
+    throws(TodoError)
+  {
+    for name in ["file", "sequence"] {
+      let storedExtra = stored.extras.first { $0.format == "ical" && $0.name == name }
+      guard let incoming = record.extras.first(where: { $0.format == "ical" && $0.name == name }) else {
+        if let storedExtra { record.extras.append(storedExtra) }
+        continue
+      }
+      if name == "sequence", let storedExtra, Self.sequenceNumber(storedExtra.value) > Self.sequenceNumber(incoming.value) {
+        record.extras.removeAll { $0 == incoming }
+        record.extras.append(storedExtra)
+        continue
+      }
+      if incoming != storedExtra {
+        try database { () throws(DatabaseError) in
+          try connection.execute(
+            "INSERT OR REPLACE INTO extra (todo_id, format, name, value) VALUES (?, 'ical', ?, ?)",
+            [.integer(id), .text(name), .text(incoming.value)])
+        }
+      }
+    }
+    record.extras.sort { ($0.format, $0.name) < ($1.format, $1.name) }
+  }
+
+  /// The next instances of the series whose instances todo.txt lines closed (see
+  /// `importRecords`), leaving out a series the file brings a new pending line of the same
+  /// title for (Simpletask's and the rec add-on's own next occurrence).
+  private static func nextInstances(
+    closing closed: [Todo], records: [TaskRecord], added: Set<Int64>, idOf: [String: Int64], now: Int64, entry: JournalEntry,
+    on connection: Connection
+  ) throws(TodoError) -> [Int64] {
+    let addedTitles = Set(
+      records.filter { $0.todo.status == .pending && $0.todo.series != nil && added.contains(idOf[$0.todo.uuid] ?? -1) }.map(\.todo.title))
+    var next: [Int64] = []
+    for instance in closed where !addedTitles.contains(instance.title) {
+      let made = try database { () throws(DatabaseError) in try advanceSeries(after: instance, now: now, entry: entry, on: connection) }
+      if let made { next.append(made) }
+    }
+    return next
   }
 
   /// Why one record cannot be stored on its own (a bad title, tag or project, a done task without

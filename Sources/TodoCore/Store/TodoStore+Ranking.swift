@@ -107,6 +107,17 @@ extension TodoStore {
     return scores
   }
 
+  /// The tasks with these UUIDs that exist, whole, in id order (none for none).
+  public static func tasks(uuids: [String]) -> DataOperation<[Todo], TodoError> {
+    DataOperation { connection throws(DatabaseError) in
+      guard !uuids.isEmpty else { return [] }
+      let ids = try connection.all(
+        "SELECT id FROM todo WHERE uuid IN (SELECT value FROM json_each(?)) ORDER BY id", [.text(JSONText.array(uuids))]
+      ) { row throws(DatabaseError) in try row.integer(at: 0) ?? 0 }
+      return try loadAll(ids, on: connection)
+    }.mapError(TodoError.init)
+  }
+
   /// A query's rows of (task id, number), as a dictionary.
   private static func counts(_ sql: String, on connection: Connection) throws(DatabaseError) -> [Int64: Int] {
     var counts: [Int64: Int] = [:]

@@ -160,6 +160,7 @@ public struct Taskrc: Sendable {
     if attributes.contains(base) { return base }
     let style = spelled.contains(".") ? String(spelled.drop { $0 != "." }.dropFirst()) : ""
     switch base {
+    case "wait" where style == "remaining": return "remaining"
     case "id", "uuid", "status", "priority", "due", "wait", "scheduled", "until", "project", "tags", "urgency": return base
     case "description": return "title"
     case "entry": return style == "age" ? "age" : "created"

@@ -90,7 +90,9 @@ import Testing
     #expect(todo.ids("+WAITING") == [2])
     #expect(todo.ids("-WAITING") == [1])
     // With its wait date (how long it stays hidden), first to show first.
-    #expect(todo("waiting").lines.map(\.trimmed) == ["ID  Wait  Due    Tags  Title", "2  fri   in 4w  x     Renew passport"])
+    #expect(todo("waiting").lines.map(\.trimmed) == [
+      "ID  Wait        Remaining  Due    Tags  Title", "2  2026-11-27  fri        in 4w  x     Renew passport",
+    ])
     #expect(todo.ids("wait.any:") == [2])
     #expect(todo.ids("2") == [2])  // named by id: shown
     let task = try todo.task(2)

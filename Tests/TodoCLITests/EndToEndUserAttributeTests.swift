@@ -102,6 +102,10 @@ import Testing
     #expect(wrong.status == 2 && wrong.stderr.contains("size.has: compares text; size is numeric"), "\(wrong)")
     let modifier = todo("list", "size.ovr:1")
     #expect(modifier.status == 2 && modifier.stderr.contains("did you mean 'size.over:'?"), "\(modifier)")
+    // +UDA: any value of one (tier has a default); +ORPHAN: a value of one no longer defined.
+    #expect(ids("+UDA") == [1, 2, 3] && ids("+ORPHAN") == [])
+    todo("config", "unset", "uda.deadline.type").expectSuccess()
+    #expect(ids("+ORPHAN") == [1, 2] && ids("-ORPHAN") == [3])
   }
 
   @Test func reportsShowAndSortByThem() throws {

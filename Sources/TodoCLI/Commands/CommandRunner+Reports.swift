@@ -120,7 +120,8 @@ extension CommandRunner {
     case .due:
       let (due, style) = text.dueCell(TaskRow(todo))
       return Table.Cell(due, style: style)
-    case .wait: return date(todo.wait)
+    case .wait: return Table.Cell(todo.wait.map { text.describe($0) } ?? "")
+    case .remaining: return date(todo.wait)
     case .scheduled: return date(todo.scheduled)
     case .until: return date(todo.until)
     case .project: return Table.Cell(todo.project ?? "", style: text.palette.project)

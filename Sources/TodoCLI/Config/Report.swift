@@ -5,12 +5,14 @@ import TodoCore
 enum ReportColumn: Equatable, Sendable, RawRepresentable, CaseIterable {
   case id, uuid, status, priority, due, wait, scheduled, until, project, tags, title, urgency, age, progress, active
   case notes, created, modified, completed
+  /// The time left until the wait date (`in 3d`), beside `wait`, which gives the date.
+  case remaining
   case attribute(UserAttribute)
 
   /// todo's own columns.
   static let allCases: [ReportColumn] = [
     .id, .uuid, .status, .priority, .due, .wait, .scheduled, .until, .project, .tags, .title, .urgency, .age, .progress, .active,
-    .notes, .created, .modified, .completed,
+    .notes, .created, .modified, .completed, .remaining,
   ]
 
   private static let byName: [String: ReportColumn] = Dictionary(uniqueKeysWithValues: allCases.map { ($0.rawValue, $0) })
@@ -42,6 +44,7 @@ enum ReportColumn: Equatable, Sendable, RawRepresentable, CaseIterable {
     case .created: "created"
     case .modified: "modified"
     case .completed: "completed"
+    case .remaining: "remaining"
     case .attribute(let attribute): attribute.name
     }
   }
@@ -146,7 +149,8 @@ struct ReportDefinition: Sendable {
       ],
     "waiting": [
         "description": "tasks hidden until their wait date, the first to show first",
-        "columns": "id,wait,priority,due,project,tags,title", "labels": "", "sort": "wait", "filter": "+WAITING", "limit": "0",
+        "columns": "id,wait,remaining,priority,due,project,tags,title", "labels": "", "sort": "wait", "filter": "+WAITING",
+        "limit": "0",
       ],
     "all": simple("every task, whatever its status", filter: "status:all"),
     "completed": [

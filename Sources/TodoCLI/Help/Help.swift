@@ -1110,13 +1110,16 @@ enum Help {
       config') by a [report.NAME] section, and run with 'todo NAME [FILTER]'.
       Its keys:
         columns      comma-separated, from: id uuid status priority due wait
-                     scheduled until project tags title urgency age progress
-                     active notes created modified completed; id or uuid must
-                     be one of them (default: those of list)
+                     (the date) remaining (until wait) scheduled until project
+                     tags title urgency age progress active notes created
+                     modified completed, and each user-defined attribute
+                     (uda.NAME); id or uuid must be one of them (default:
+                     those of list)
         labels       the column headings, comma-separated, one per column
                      (default: the usual headings)
         sort         fields, comma-separated, a - before one for descending
-                     (due,-priority), as list --sort takes them; or urgency
+                     (due,-priority; a user-defined attribute too), as list
+                     --sort takes them; or urgency
                      (most urgent first), which sorts alone. Default: list's
         filter       filter terms every run adds ('todo help filters')
         limit        show at most this many tasks; 0 (the default): all
@@ -1126,7 +1129,8 @@ enum Help {
         list      id,status,priority,due,project,tags,title
         next      id,urgency,priority,due,project,tags,title; sort urgency;
                   filter -BLOCKED; limit 10
-        waiting   id,wait,priority,due,project,tags,title; sort wait;
+        waiting   id,wait,remaining,priority,due,project,tags,title; sort
+                  wait;
                   filter +WAITING
       Taskwarrior's reports are built in the same way (list's columns unless
       said): all (status:all), completed (status:done, the last completed

@@ -271,7 +271,11 @@ extension ArgumentDecoder {
     if word.count > 1, word.hasPrefix("+") || (word.hasPrefix("-") && !Self.isNumber(word)) {
       let include = word.hasPrefix("+")
       let name = String(word.dropFirst())
-      if let virtual = VirtualTag(rawValue: name) { return .term(include ? .virtual(virtual) : .not(.virtual(virtual))) }
+      if let virtual = VirtualTag(rawValue: name) {
+        // An orphan is a value of an attribute this configuration does not define.
+        let term = virtual == .orphan ? VirtualTag.orphans(defined: Array(configuration.userAttributes.keys)) : .virtual(virtual)
+        return .term(include ? term : .not(term))
+      }
       // `+OVERDUEX`: a tag in capitals close to a virtual tag is most likely that tag mistyped.
       if name.count >= 3, name.allSatisfy({ $0.isUppercase }),
         let meant = closestMatch(to: name, in: VirtualTag.allCases.map(\.rawValue))

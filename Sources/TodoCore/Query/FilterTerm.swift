@@ -131,11 +131,21 @@ public enum VirtualTag: String, Sendable, Equatable, CaseIterable {
   case instance = "INSTANCE", template = "TEMPLATE"
   /// The task added last.
   case latest = "LATEST"
-  /// Has a Taskwarrior attribute of the user's own (a UDA) kept from an import. No UDA is
-  /// defined here, so every such value is also an orphan, as Taskwarrior calls them.
+  /// Has a value of a user-defined attribute (a UDA, defined or kept from an import); has one
+  /// that the configuration does not define (an orphan, as Taskwarrior calls them: see
+  /// `orphans(defined:)`; alone, `ORPHAN` is the same as `UDA`).
   case uda = "UDA", orphan = "ORPHAN"
   /// Has a reminder (`remind:`).
   case reminder = "REMINDER"
+
+  /// `+ORPHAN`: a value of a user-defined attribute not among `defined`.
+  public static func orphans(defined: [String]) -> FilterTerm {
+    .sql(Predicate(sql: """
+      EXISTS (SELECT 1 FROM extra WHERE extra.todo_id = todo.id AND extra.format = 'taskwarrior'
+              AND extra.name NOT IN ('project', 'priority', 'recur', 'mask', 'imask', 'start', 'until', 'urgency', 'id')
+              AND extra.name NOT IN (SELECT value FROM json_each(?)))
+      """, arguments: [.text(JSONText.array(defined.sorted()))]))
+  }
 
   /// The condition, for tasks as of `now`.
   func term(now: Int64) -> FilterTerm {

@@ -55,6 +55,24 @@ import Testing
     #expect(NSDictionary(dictionary: restored) == NSDictionary(dictionary: before))
   }
 
+  @Test func userDefinedAttributesAreLinesOfTheForm() throws {
+    let todo = try TodoSandbox()
+    todo("config", "set", "uda.client.type", "string").expectSuccess()
+    todo("config", "set", "uda.estimate.type", "duration").expectSuccess()
+    todo.add("Call", "client:acme")
+    let environment = try editor(
+      "sed -i -e 's/^client: acme/client: globex/' -e 's/^estimate: *$/estimate: 90min/' \"$1\"", in: todo)
+    let run = todo("edit", "1", environment: environment)
+    run.expectSuccess()
+    #expect(read(todo, "seen.1").contains("\ndepends: \nclient: acme\nestimate: \n"), "\(read(todo, "seen.1"))")
+    let udas = try #require(try todo.task(1)["udas"] as? [String: Any])
+    #expect(udas["client"] as? String == "globex" && udas["estimate"] as? String == "PT1H30M", "\(udas)")
+    // Emptied: cleared.
+    let clear = try editor("sed -i -e 's/^client: .*/client:/' \"$1\"", in: todo)
+    todo("edit", "1", environment: clear).expectSuccess()
+    #expect((try todo.task(1)["udas"] as? [String: Any])?["client"] == nil)
+  }
+
   @Test func anErrorReopensTheEditorWithTheErrorAtTheTop() throws {
     let todo = try TodoSandbox()
     todo.add("Pay rent", "due:2026-12-01")

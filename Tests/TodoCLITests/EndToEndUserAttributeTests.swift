@@ -134,7 +134,14 @@ import Testing
     #expect(typo.status != 0 && typo.stderr.contains("unknown sort key 'clint'") && typo.stderr.contains("client"), "\(typo)")
     let column = todo("config", "set", "report.work.columns", "id,clint")
     #expect(column.status != 0 && column.stderr.contains("did you mean 'client'?"), "\(column)")
-    // The urgency coefficients of an attribute rank next.
+    // list --json and a report's JSON carry them, for the tasks that have some.
+    let listed = try todo("list", "--json").jsonArray()
+    #expect((listed.first?["udas"] as? [String: Any])?["client"] as? String == "acme", "\(listed)")
+    #expect((listed.first?["udas"] as? [String: Any])?["size"] as? Double == 1)
+    #expect(listed.last?["udas"] as? [String: Any] != nil, "tier has a default: \(listed)")
+    let reported = try todo("work", "--json").jsonArray()
+    #expect((reported.first?["udas"] as? [String: Any])?["client"] as? String == "globex", "\(reported)")
+        // The urgency coefficients of an attribute rank next.
     todo("config", "set", "urgency.uda.client.globex.coefficient", "20").expectSuccess()
     #expect(todo.ids(report: "next").first == 2)
   }

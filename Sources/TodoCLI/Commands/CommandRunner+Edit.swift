@@ -15,7 +15,15 @@ extension CommandRunner {
 
   private func editHeld(_ reference: TaskReference) throws(CommandFailure) {
     let todo = try perform(TodoStore.task(reference), access: .read)
-    let form = TaskEditForm(todo: todo)
+    var form = TaskEditForm(todo: todo)
+    // Each attribute the configuration defines (a note's name aside: its lines are notes).
+    let defined = configuration.userAttributes.values.filter { $0.name != "note" }.sorted { $0.name < $1.name }
+    if !defined.isEmpty {
+      let stored = Dictionary(
+        (try perform(TodoStore.userAttributes(of: [todo.id]), access: .read)[todo.id] ?? []).map { ($0.name, $0.value) },
+        uniquingKeysWith: { first, _ in first })
+      form.attributes = defined.map { ($0, stored[$0.name]) }
+    }
     let editor = configuration.editor(environment: session.environment)
     let folder = session.environment["TMPDIR"].flatMap { $0.hasPrefix("/") && FileSystem.isDirectory($0) ? $0 : nil } ?? "/tmp"
     var template = Array("\(folder)/todo-edit-\(todo.id)-XXXXXX.txt".utf8CString)

@@ -75,7 +75,8 @@ extension CommandRunner {
       }))
       if total > shown.count { output.write("\(shown.count) of \(total) tasks; --limit N shows more.\n") }
     case .json, .jsonLines:
-      writeJSONList(shown) { json, item in json.task(item.0, urgency: showsUrgency ? item.1 : nil) }
+      let attributes = try perform(TodoStore.userAttributes(of: shown.map(\.0.id)), access: .read)
+      writeJSONList(shown) { json, item in json.task(item.0, urgency: showsUrgency ? item.1 : nil, attributes: attributes[item.0.id]) }
     }
   }
 

@@ -473,8 +473,12 @@ struct CommandRunner {
     try warnAboutCase(in: query.filter)
     if format != .human {
       let writer = StreamingTaskWriter(stream: output, lines: format == .jsonLines, format: jsonFormat)
+      // Each task's user-defined attributes (`udas`), read in one query with the tasks.
+      let now = self.now
       _ = try perform(
-        TodoStore.forEach(query.filter, sort: query.sort, limit: query.limit, now: now) { writer.write($0) }, access: .read)
+        TodoStore.allUserAttributes().flatMap { attributes in
+          TodoStore.forEach(query.filter, sort: query.sort, limit: query.limit, now: now) { writer.write($0, attributes: attributes[$0.id]) }
+        }, access: .read)
       writer.finish()
       return
     }

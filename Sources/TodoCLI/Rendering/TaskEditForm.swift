@@ -10,6 +10,7 @@ import TodoCore
 /// project: work.q4
 /// tags: release urgent
 /// due: 2026-11-27
+/// client: acme
 /// note 1: ask Ann about the changelog
 /// note: a new note
 /// ```
@@ -21,6 +22,12 @@ struct TaskEditForm {
   static let fields = ["title", "priority", "project", "tags", "due", "wait", "scheduled", "until", "remind", "recur", "parent", "depends"]
 
   let todo: Todo
+  /// The user-defined attributes the configuration defines (one line each, after the fields),
+  /// with the task's values as stored (nil: none).
+  var attributes: [(attribute: UserAttribute, stored: String?)] = []
+
+  /// The fields and then the attributes, in the order the form shows them.
+  var allFields: [String] { Self.fields + attributes.map(\.attribute.name) }
 
   /// The form's text: a header of comments, one `field: value` line per field, then the notes.
   func text(error: String? = nil) -> String {
@@ -35,7 +42,7 @@ struct TaskEditForm {
       "# form 'todo date' reads. Lines starting with # are left out. Saving the file unchanged,",
       "# or empty, changes nothing.",
     ]
-    for field in Self.fields { lines.append("\(field): \(value(field))") }
+    for field in allFields { lines.append("\(field): \(value(field))") }
     lines.append("# Notes: edit a 'note N:' line to change that note, delete it to remove the note,")
     lines.append("# add 'note:' lines for new notes. '\\n' in a note is a line break, '\\\\' a backslash.")
     for (index, note) in todo.notes.enumerated() { lines.append("note \(index + 1): \(Self.escaped(note.text))") }
@@ -57,7 +64,9 @@ struct TaskEditForm {
     case "recur": return todo.series.flatMap { $0.ended == nil ? "\($0.rule)" : nil } ?? ""
     case "parent": return todo.parentID.map(String.init) ?? ""
     case "depends": return todo.depends.map { String($0.id) }.joinedText(" ")
-    default: return ""
+    default:
+      guard let entry = attributes.first(where: { $0.attribute.name == field }) else { return "" }
+      return entry.stored.map { Self.oneLine(entry.attribute.shown($0)) } ?? ""
     }
   }
 
@@ -92,16 +101,16 @@ struct TaskEditForm {
         guard numbered[number] == nil else { throw fail("note \(number) is given twice") }
         if raw == Self.escaped(todo.notes[number - 1].text) { unchangedNotes.insert(number) }
         numbered[number] = try Self.unescaped(raw, line: index + 1)
-      } else if Self.fields.contains(name) {
+      } else if allFields.contains(name) {
         guard values[name] == nil else { throw fail("'\(name)' is given twice") }
         values[name] = value
       } else {
-        let meant = closestMatch(to: name, in: Self.fields + ["note"]).map { " (did you mean '\($0)'?)" } ?? ""
+        let meant = closestMatch(to: name, in: allFields + ["note"]).map { " (did you mean '\($0)'?)" } ?? ""
         throw fail("'\(name)' is not a field\(meant)")
       }
     }
     var words: [String] = []
-    for field in Self.fields {
+    for field in allFields {
       guard let value = values[field], value != self.value(field) else { continue }
       switch field {
       case "title":

@@ -140,8 +140,8 @@ final class StreamingTaskWriter: @unchecked Sendable {
     }
   }
 
-  func write(_ todo: Todo) {
-    writer.task(todo)
+  func write(_ todo: Todo, attributes: [(name: String, value: String)]? = nil) {
+    writer.task(todo, attributes: attributes)
     if lines { writer.endLine() }
     count += 1
     if writer.bytes.count > 32 * 1024 { writer.drain(into: stream) }

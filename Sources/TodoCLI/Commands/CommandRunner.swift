@@ -423,10 +423,16 @@ struct CommandRunner {
     case .human:
       let said = dryRun ? verb.conditional : verb.past
       let text = self.text  // made once: it works out today's date
-      for todo in report.tasks { output.write("\(said) task \(todo.id): \(text.summary(todo))\n") }
+      // User-defined attributes, once the configuration defines some (a dry run's are gone
+      // with its rolled-back transaction: not shown).
+      let defined = configuration.userAttributes
+      let attributes =
+        defined.isEmpty || dryRun ? [:] : (try? perform(TodoStore.userAttributes(of: (report.tasks + report.others).map(\.id)), access: .read)) ?? [:]
+      func summary(_ todo: Todo) -> String { text.summary(todo, attributes: attributes[todo.id] ?? [], defined: defined) }
+      for todo in report.tasks { output.write("\(said) task \(todo.id): \(summary(todo))\n") }
       for todo in report.others {
         let what = verb == .start ? (dryRun ? "Would stop" : "Stopped") : (dryRun ? "Would update" : "Updated")
-        output.write("\(what) task \(todo.id): \(text.summary(todo))\n")
+        output.write("\(what) task \(todo.id): \(summary(todo))\n")
       }
       for todo in report.created {
         let next = dryRun ? "Would create" : "Created"

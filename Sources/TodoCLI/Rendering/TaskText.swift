@@ -27,13 +27,22 @@ struct TaskText {
   }
 
   /// `Buy milk  +home project:work pri:H due:2026-11-27 00:00 CET` — everything that was stored.
-  func summary(_ todo: Todo) -> String {
+  ///
+  /// `attributes`: its user-defined attributes (name, stored value), written after the dates as
+  /// `client:acme`, each as `defined` shows it.
+  func summary(_ todo: Todo, attributes attributesOfTask: [(name: String, value: String)] = [], defined: [String: UserAttribute] = [:])
+    -> String
+  {
     var parts = [sanitizedForTerminal(todo.title)]
     var attributes: [String] = todo.tags.map { styled("+" + sanitizedForTerminal($0), palette.tag) }
     if let project = todo.project { attributes.append(styled("project:" + sanitizedForTerminal(project), palette.project)) }
     if let priority = todo.priority { attributes.append("pri:" + priority.rawValue) }
     for (name, date) in [("due", todo.due), ("wait", todo.wait), ("scheduled", todo.scheduled), ("until", todo.until)] {
       if let date { attributes.append(name + ":" + describe(date)) }
+    }
+    for (name, value) in attributesOfTask {
+      let shown = (defined[name] ?? UserAttribute(name: name)).shown(value)
+      attributes.append(sanitizedForTerminal(name + ":" + (shown.contains(" ") ? "'\(shown)'" : shown)))
     }
     if let parent = todo.parentID { attributes.append("parent:\(parent)") }
     if !todo.depends.isEmpty { attributes.append("depends:" + todo.depends.map { String($0.id) }.joinedText(",")) }

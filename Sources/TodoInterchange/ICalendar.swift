@@ -332,6 +332,10 @@ public enum ICalendar {
     if let rule = rrule ?? own.rule, todo.due != nil || todo.scheduled != nil {
       todo.series = SeriesLink(
         id: 0, uuid: own.seriesUUID ?? RecordUUID.named("series:" + todo.uuid), index: own.seriesIndex, rule: rule, ended: own.seriesEnded)
+      // Occurrences another client completed (Thunderbird, eM Client): the task is the next one.
+      if own.seriesEnded == nil, let applied = skippingCompleted(completedOccurrences(of: component, zones: zones), rule: rule, todo: &todo) {
+        extras.append(TaskExtra(format: "ical", name: "occurrences-done", value: applied))
+      }
     } else if rrule != nil {
       kept.append(rruleLine)
     }
@@ -458,6 +462,60 @@ public enum ICalendar {
       default: return nil
       }
     }
+  }
+
+  /// The occurrences of a repeating to-do another client completed: its changed occurrences
+  /// (a VTODO with the same UID and a RECURRENCE-ID) that are COMPLETED, by their RECURRENCE-ID.
+  static func completedOccurrences(of component: Component, zones: [String: DefinedZone]) -> [TaskDate] {
+    component.components.filter { $0.name == "VTODO" }.compactMap { occurrence in
+      let status = occurrence.properties.first { $0.name == "STATUS" }?.value.trimmingSpaces.uppercased()
+      let completed = status == "COMPLETED" || (status == nil && occurrence.properties.contains { $0.name == "COMPLETED" })
+      guard completed, let id = occurrence.properties.first(where: { $0.name == "RECURRENCE-ID" }) else { return nil }
+      return try? date(id, zones: zones)
+    }
+  }
+
+  /// Moves a series' dates past its first occurrences while each was completed elsewhere (an
+  /// occurrence is named by its start, DTSTART, else its due date): the task is the occurrence
+  /// still to do, as the client that completed them shows it. Returns the extra that lets the
+  /// writer give the master its own dates back (`steps|due|scheduled`), or nil when none moved.
+  static func skippingCompleted(_ done: [TaskDate], rule: RecurrenceRule, todo: inout Todo) -> String? {
+    guard !done.isEmpty, let anchor = todo.scheduled ?? todo.due else { return nil }
+    let instants = Set(done.map(\.sortInstant))
+    var steps = 0
+    while steps < 100_000, instants.contains(rule.advance(anchor, steps: steps).sortInstant) { steps += 1 }
+    guard steps > 0 else { return nil }
+    let original = "\(steps)|\(code(todo.due))|\(code(todo.scheduled))"
+    todo.due = todo.due.map { rule.advance($0, steps: steps) }
+    todo.scheduled = todo.scheduled.map { rule.advance($0, steps: steps) }
+    return original
+  }
+
+  /// The master's own dates (`skippingCompleted`'s extra), while the task's dates are still
+  /// those it moved them to: the file then goes back as it came.
+  static func masterDates(_ applied: String?, of todo: Todo) -> (due: TaskDate?, scheduled: TaskDate?)? {
+    guard let applied, let rule = todo.series?.rule, todo.series?.ended == nil else { return nil }
+    let parts = applied.split(separator: "|", omittingEmptySubsequences: false).map(String.init)
+    guard parts.count == 3, let steps = Int(parts[0]), let due = decode(parts[1]), let scheduled = decode(parts[2]) else { return nil }
+    guard due.map({ rule.advance($0, steps: steps) }) == todo.due, scheduled.map({ rule.advance($0, steps: steps) }) == todo.scheduled
+    else { return nil }
+    return (due, scheduled)
+  }
+
+  /// A date as the extra writes it: `D2020-09-10`, `I1608505200`, `-` for none.
+  private static func code(_ date: TaskDate?) -> String {
+    switch date {
+    case nil: "-"
+    case .day(let day)?: "D" + day.description
+    case .instant(let instant)?: "I\(instant)"
+    }
+  }
+
+  private static func decode(_ text: String) -> TaskDate?? {
+    if text == "-" { return .some(nil) }
+    if text.hasPrefix("D"), let day = CalendarDay(text: String(text.dropFirst())) { return .some(.day(day)) }
+    if text.hasPrefix("I"), let instant = Int64(text.dropFirst()) { return .some(.instant(instant)) }
+    return nil
   }
 
   /// A done to-do's PERCENT-COMPLETE other than 100 (Synology writes 0) goes back as it came;
@@ -796,8 +854,12 @@ extension ICalendar {
       } else if let kept = extra("priority"), kept == "0" || kept.isEmpty {
         writer.property("PRIORITY", kept)
       }
-      if let scheduled = todo.scheduled, !keptTime("DTSTART", scheduled) { date("DTSTART", scheduled, into: &writer) }
-      if let due = todo.due, !Self.writesDuration(extra("duration"), of: todo, into: &writer), !keptTime("DUE", due) {
+      // A series whose occurrences another client completed: the master's own dates.
+      let master = ICalendar.masterDates(extra("occurrences-done"), of: todo)
+      var dated = todo
+      if let master { (dated.due, dated.scheduled) = master }
+      if let scheduled = dated.scheduled, !keptTime("DTSTART", scheduled) { date("DTSTART", scheduled, into: &writer) }
+      if let due = dated.due, !Self.writesDuration(extra("duration"), of: dated, into: &writer), !keptTime("DUE", due) {
         date("DUE", due, into: &writer)
       }
       let keptLines = extra("categories-lines").map { $0.split(separator: "\n", omittingEmptySubsequences: false).map(String.init) }

@@ -112,6 +112,28 @@ import Testing
     #expect(exported.contains("\r\nPERCENT_COMPLETE:40\r\n") && exported.contains("\r\nPRIORITY:\r\n"), "\(exported)")
   }
 
+  /// Thunderbird and eM Client mark an occurrence of a repeating to-do done with a changed
+  /// occurrence (RECURRENCE-ID, STATUS:COMPLETED): the task is the occurrence still to do, and
+  /// the file goes back as it came, its master's dates and the occurrence unchanged.
+  @Test func occurrencesCompletedElsewhereMoveTheTaskOn() throws {
+    let todo = try TodoSandbox()
+    let corpus = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/corpus/ical")
+    let file = corpus.appendingPathComponent("tasksorg-emclient-completed-recurring.ics").path
+    todo("import", file).expectSuccess()
+    let task = try todo.task(1)
+    #expect(task["due"] as? String == "2020-09-11T00:00:00Z" && task["scheduled"] as? String == "2020-09-11T00:00:00Z", "\(task)")
+    let exported = todo("export", "--format", "ical").stdout
+    #expect(exported.contains("\r\nDUE:20200910T000000\r\n") && exported.contains("\r\nDTSTART:20200910T000000\r\n"), "\(exported)")
+    #expect(exported.contains("\r\nRECURRENCE-ID:20200910T000000\r\n"))
+    // Moved here, its dates are the task's own.
+    todo("update", "1", "due:2020-09-15T00:00:00Z").expectSuccess()
+    #expect(todo("export", "--format", "ical").stdout.contains("\r\nDUE:20200915T000000Z\r\n"))
+    // Thunderbird's, in a zone: 17:00 Chicago the day after the one completed.
+    let other = try TodoSandbox()
+    other("import", corpus.appendingPathComponent("tasksorg-thunderbird-completed-recurring.ics").path).expectSuccess()
+    #expect(try other.task(1)["due"] as? String == "2020-12-21T23:00:00Z")
+  }
+
   /// todo.txt-cli's own tests have `x done` (no date): done, and when is now (or what the
   /// stored task says, when it is already done).
   @Test func aDoneTodoTxtLineWithoutADateImports() throws {

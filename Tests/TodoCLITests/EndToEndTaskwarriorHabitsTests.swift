@@ -428,7 +428,7 @@ import Testing
     #expect(todo("list", "urgency.over:high").errorLines.first == "todo: error: bad value 'high' for urgency.over: give a number, like urgency.over:5 (word 2)")
     #expect(todo("list", "urgency.abve:3").errorLines.first == "todo: error: filter: unknown attribute 'urgency.abve' at word 2; did you mean 'urgency.above:'?")
     // A change by urgency changes what the list shows.
-    #expect(todo("done", "urgency.over:10").lines.first == "Completed task 1: Alpha  pri:H status:done")
+    #expect(todo("done", "urgency.over:10").lines.first == "Completed task 1: Alpha  pri:H client:acme status:done")
   }
 }
 

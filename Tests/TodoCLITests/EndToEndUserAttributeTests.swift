@@ -145,6 +145,13 @@ import Testing
         // The urgency coefficients of an attribute rank next.
     todo("config", "set", "urgency.uda.client.globex.coefficient", "20").expectSuccess()
     #expect(todo.ids(report: "next").first == 2)
+    // A context's or a report's filter may name them, and its urgency is the configured one.
+    todo("context", "define", "acme", "client:acme").expectSuccess()
+    todo("context", "acme").expectSuccess()
+    #expect(todo.ids() == [1])
+    todo("context", "none").expectSuccess()
+    todo("config", "set", "report.hot.filter", "urgency.over:19").expectSuccess()
+    #expect(todo.ids(report: "hot") == [2])
   }
 
   /// A Taskwarrior database's UDAs come in, are filtered by once defined, and go back to the

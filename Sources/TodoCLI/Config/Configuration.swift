@@ -158,6 +158,8 @@ struct Configuration: Sendable {
     // time (its `uda.` lines may follow), and checked whole once read; a value typed now is
     // checked against the attributes defined.
     if case .file = origin {
+    } else if key.kind == .filter {
+      _ = try Self.filter(value, now: now, configuration: self)
     } else if key.kind == .columns {
       _ = try ReportColumn.parseList(value, attributes: userAttributes)
     } else if key.kind == .sort {
@@ -230,7 +232,9 @@ struct Configuration: Sendable {
         throw .invalid("'\(first)' is not a command")
       }
     case .filter:
-      _ = try filter(value, now: now)
+      // Read with the whole configuration (its user-defined attributes, its urgency): see `set`
+      // and `checkReferences`.
+      break
     case .columns:
       _ = try ReportColumn.parseList(value, attributes: nil)
     case .labels:
@@ -257,6 +261,14 @@ struct Configuration: Sendable {
     let context = value("context")
     if !context.isEmpty && settings["context.\(context)"] == nil {
       try fail("context", "there is no context '\(context)'; 'todo context define \(context) FILTER' makes one")
+    }
+    // Filters (contexts, reports'), read now that every attribute they may name is defined.
+    for (name, setting) in settings.sorted(by: { $0.key < $1.key }) where ConfigKey.named(name)?.kind == .filter {
+      do throws(UsageError) {
+        _ = try Self.filter(setting.value, now: now, configuration: self)
+      } catch {
+        try fail(name, error.message)
+      }
     }
     for name in reportNames where sets(prefix: "report.\(name).") {
       // Columns and sort keys that name user-defined attributes: defined, now that all are read.
@@ -473,9 +485,10 @@ struct Configuration: Sendable {
     }
   }
 
-  /// A filter value, read as `todo list` reads its words. Options have no place in it.
-  static func filter(_ value: String, now: Int64) throws(UsageError) -> TodoFilter {
-    var decoder = ArgumentDecoder(command: .list, now: now)
+  /// A filter value, read as `todo list` reads its words, with `configuration`'s urgency
+  /// coefficients and user-defined attributes. Options have no place in it.
+  static func filter(_ value: String, now: Int64, configuration: Configuration = .defaults) throws(UsageError) -> TodoFilter {
+    var decoder = ArgumentDecoder(command: .list, now: now, configuration: configuration)
     let words = try Self.words(of: value).enumerated().map { FilterWord($0.element, at: $0.offset + 1) }
     if let option = words.first(where: { $0.text.hasPrefix("--") }) {
       throw .invalid("'\(option.text)' is an option; a configured filter holds filter terms only")

@@ -40,7 +40,7 @@ extension ArgumentDecoder {
     }
     request.filter = try filter(words)
     if let context = configuration.activeContext {
-      request.filter = request.filter.narrowed(by: try Configuration.filter(configuration.value("context.\(context)"), now: now))
+      request.filter = request.filter.narrowed(by: try Configuration.filter(configuration.value("context.\(context)"), now: now, configuration: configuration))
     }
     return .chart(request)
   }

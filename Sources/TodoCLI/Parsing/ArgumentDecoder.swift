@@ -1026,7 +1026,7 @@ struct ArgumentDecoder {
     // `or` any of them holds.
     var configured: [TodoFilter] = []
     if let context = configuration.activeContext {
-      configured.append(try Configuration.filter(configuration.value("context.\(context)"), now: now))
+      configured.append(try Configuration.filter(configuration.value("context.\(context)"), now: now, configuration: configuration))
     }
     // `todo list` as built in adds nothing: no report is looked up.
     let definition = configuration.isPlainList(report) ? nil : report.flatMap { configuration.report($0) }
@@ -1034,7 +1034,7 @@ struct ArgumentDecoder {
       query.report = definition.name
       query.sort = definition.sort
       query.limit = definition.limit
-      if !definition.filter.isEmpty { configured.append(try Configuration.filter(definition.filter, now: now)) }
+      if !definition.filter.isEmpty { configured.append(try Configuration.filter(definition.filter, now: now, configuration: configuration)) }
     }
     var filterWords: [FilterWord] = []
     var reader = OptionReader(tokens: tokens[...], command: command)
@@ -1089,7 +1089,7 @@ struct ArgumentDecoder {
   /// project), unless the command line says otherwise.
   private func inheritingContext(_ changes: TodoChanges) -> TodoChanges {
     guard let name = configuration.activeContext,
-      let filter = try? Configuration.filter(configuration.value("context.\(name)"), now: now)
+      let filter = try? Configuration.filter(configuration.value("context.\(name)"), now: now, configuration: configuration)
     else { return changes }
     var changes = changes
     for tag in filter.includeTags where !changes.addTags.contains(tag) && !changes.removeTags.contains(tag) {
@@ -1154,7 +1154,7 @@ struct ArgumentDecoder {
       if filterWords.first == "--" { filterWords.removeFirst() }
       let filter = filterWords.map(Self.quotedForConfiguration).joinedText(" ")
       try Configuration.checkPlainText(filter)
-      _ = try Configuration.filter(filter, now: now)
+      _ = try Configuration.filter(filter, now: now, configuration: configuration)
       return .define(try name(words[1]), filter)
     case "delete":
       guard words.count == 2 else {

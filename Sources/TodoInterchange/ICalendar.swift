@@ -195,8 +195,10 @@ public enum ICalendar {
       func fail(_ reason: String) -> InterchangeError { InterchangeError(line: property.line, reason) }
       // A time that does not read (`DTSTART:20131009T170000T`) costs that property, not the
       // to-do, unless the import is all or nothing: its line is kept and written back as it came.
-      var kept = self.kept
-      defer { self.kept = kept }
+      // Taken out and put back (no copy): `readable` below adds to it.
+      var kept: [String] = []
+      swap(&kept, &self.kept)
+      defer { swap(&kept, &self.kept) }
       func readable<Value>(_ read: () throws(InterchangeError) -> Value) throws(InterchangeError) -> Value? {
         do throws(InterchangeError) {
           return try read()

@@ -160,7 +160,8 @@ public struct Taskrc: Sendable {
     if attributes.contains(base) { return base }
     let style = spelled.contains(".") ? String(spelled.drop { $0 != "." }.dropFirst()) : ""
     switch base {
-    case "wait" where style == "remaining": return "remaining"
+    // A relative wait (`wait.remaining`, `.relative`, `.countdown`, `.age`) is the time left.
+    case "wait" where ["remaining", "relative", "countdown", "age"].contains(style): return "remaining"
     case "id", "uuid", "status", "priority", "due", "wait", "scheduled", "until", "project", "tags", "urgency": return base
     case "description": return "title"
     case "entry": return style == "age" ? "age" : "created"

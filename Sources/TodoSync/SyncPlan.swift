@@ -91,7 +91,9 @@ struct SyncPlan {
   // MARK: Reading items
 
   /// A file's one to-do, or why it is skipped.
-  func parse(_ bytes: [UInt8], file: String) -> Result<TaskRecord, SkippedFile> {
+  func parse(_ bytes: [UInt8], file: String) -> Result<TaskRecord, SkippedFile> { Self.parse(bytes, file: file, now: now) }
+
+  static func parse(_ bytes: [UInt8], file: String, now: Int64) -> Result<TaskRecord, SkippedFile> {
     do throws(InterchangeError) {
       let records = try ICalendar.records(bytes, now: now)
       guard records.count == 1 else {
@@ -133,10 +135,10 @@ struct SyncPlan {
     knownTasks.insert(item.taskUUID)
     // The base is parsed only when a merge needs it (a file changed there, or a task deleted here).
     var parsedBase: TaskRecord??
-    let plan = self
+    let (base, now) = (item.base, self.now)
     func baseRecord() -> TaskRecord? {
       if let parsedBase { return parsedBase }
-      let record: TaskRecord? = if case .success(let record) = plan.parse(Array(item.base.utf8), file: file) { record } else { nil }
+      let record: TaskRecord? = if case .success(let record) = Self.parse(Array(base.utf8), file: file, now: now) { record } else { nil }
       parsedBase = .some(record)
       return record
     }

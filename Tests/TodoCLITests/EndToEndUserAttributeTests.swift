@@ -142,7 +142,7 @@ import Testing
     #expect(listed.last?["udas"] as? [String: Any] != nil, "tier has a default: \(listed)")
     let reported = try todo("work", "--json").jsonArray()
     #expect((reported.first?["udas"] as? [String: Any])?["client"] as? String == "globex", "\(reported)")
-        // The urgency coefficients of an attribute rank next.
+    // The urgency coefficients of an attribute rank next.
     todo("config", "set", "urgency.uda.client.globex.coefficient", "20").expectSuccess()
     #expect(todo.ids(report: "next").first == 2)
     // A context's or a report's filter may name them, and its urgency is the configured one.

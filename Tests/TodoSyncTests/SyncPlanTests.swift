@@ -155,4 +155,50 @@ import TodoCore
     #expect(report.skipped.map(\.file) == ["broken.ics"] && report.added.count == 1, "\(report)")
     #expect(fixture.text("broken.ics") == "BEGIN:VCALENDAR\r\nthis is not a calendar\r\n")
   }
+
+  @Test func aTaskPurgedHereTakesItsFileAway() throws {
+    let fixture = try Fixture()
+    _ = try TodoStore.add(TodoChanges(title: "Buy milk"), now: now, command: "add").operate(in: fixture.context)
+    _ = try TodoStore.add(TodoChanges(title: "Call Bob"), now: now, command: "add").operate(in: fixture.context)
+    _ = try merge(fixture)
+    #expect(fixture.files.count == 2)
+    var one = TodoFilter()
+    one.references = [.id(1)]
+    _ = try TodoStore.delete(one, now: now, command: "delete").operate(in: fixture.context)
+    var deleted = TodoFilter()
+    deleted.status = .deleted
+    _ = try TodoStore.purge(deleted, now: now).operate(in: fixture.context)
+    let report = try merge(fixture, at: now + 60)
+    #expect(report.removed.count == 1 && report.items == 1, "\(report)")
+    #expect(fixture.files.count == 1 && fixture.text(fixture.files[0]).contains("SUMMARY:Call Bob"))
+  }
+
+  @Test func aPreviewForHooksStoresTheTasksAndTouchesNoFile() throws {
+    let fixture = try Fixture()
+    _ = try TodoStore.add(TodoChanges(title: "Buy milk"), now: now, command: "add").operate(in: fixture.context)
+    try fixture.write(item(uid: "5f0c2a8e-7d1b-4c3a-9e6f-2b8d4a1c0e93", summary: "Call Bob"), to: "phone.ics")
+    let preview = try SyncEngine.merge(collection: "tasks", vdir: fixture.vdir, now: now, force: false, apply: true, command: "sync", files: false)
+      .operate(in: fixture.context)
+    #expect(preview.added.count == 1 && preview.written.count == 1, "\(preview)")
+    #expect(fixture.files == ["phone.ics"] && fixture.text("phone.ics").contains("SUMMARY:Call Bob"))
+    #expect(try fixture.tasks(now: now).map(\.title) == ["Buy milk", "Call Bob"])
+  }
+
+  @Test func twoClocksStartedOnTwoMachinesLeaveTheLaterRunningWhenOneAtATime() throws {
+    let fixture = try Fixture()
+    _ = try TodoStore.add(TodoChanges(title: "Here"), now: now, command: "add").operate(in: fixture.context)
+    _ = try TodoStore.start(.id(1), now: now, command: "start").operate(in: fixture.context)
+    // Started there an hour later (a running interval, as todo writes it).
+    let started = "20261121T103000Z"
+    try fixture.write(
+      item(uid: "5f0c2a8e-7d1b-4c3a-9e6f-2b8d4a1c0e93", summary: "There", status: "IN-PROCESS", extra: "X-TODO-INTERVAL:\(started)/\r\n"),
+      to: "phone.ics")
+    let report = try SyncEngine.merge(
+      collection: "tasks", vdir: fixture.vdir, now: now + 7_200, force: false, apply: true, command: "sync", exclusiveClocks: true
+    ).operate(in: fixture.context)
+    #expect(report.warnings.contains { $0.contains("were both started") }, "\(report)")
+    let tasks = try fixture.tasks(now: now + 7_200)
+    #expect(tasks.map(\.isActive) == [false, true], "\(tasks.map(\.intervals))")
+  }
 }
+

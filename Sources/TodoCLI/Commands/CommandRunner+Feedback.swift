@@ -10,7 +10,8 @@ extension CommandRunner {
   func showFeedback(after report: ChangeReport, verb: ChangeVerb) throws(CommandFailure) {
     guard format == .human else { return }
     if configuration.shows(feedback: "unwait") {
-      for todo in report.tasks where report.unwaited.contains(todo.id) {
+      let unwaited = Set(report.unwaited)
+      for todo in report.tasks where unwaited.contains(todo.id) {
         output.write("Task \(todo.id) '\(sanitizedForTerminal(todo.title))' is no longer waiting.\n")
       }
     }

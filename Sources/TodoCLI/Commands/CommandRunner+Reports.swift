@@ -75,7 +75,9 @@ extension CommandRunner {
       }))
       if total > shown.count { output.write("\(shown.count) of \(total) tasks; --limit N shows more.\n") }
     case .json, .jsonLines:
-      let attributes = try perform(TodoStore.userAttributes(of: shown.map(\.0.id)), access: .read)
+      // As list --json: once the configuration defines user-defined attributes.
+      let attributes =
+        configuration.userAttributes.isEmpty ? [:] : try perform(TodoStore.userAttributes(of: shown.map(\.0.id)), access: .read)
       writeJSONList(shown) { json, item in json.task(item.0, urgency: showsUrgency ? item.1 : nil, attributes: attributes[item.0.id]) }
     }
   }

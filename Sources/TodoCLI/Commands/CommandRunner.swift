@@ -479,11 +479,12 @@ struct CommandRunner {
     try warnAboutCase(in: query.filter)
     if format != .human {
       let writer = StreamingTaskWriter(stream: output, lines: format == .jsonLines, format: jsonFormat)
-      // Each task's user-defined attributes (`udas`), read in one query with the tasks.
-      let now = self.now
+      // Each task's user-defined attributes (`udas`) once the configuration defines some, looked
+      // up as each task streams (none for the others: nothing to pay).
+      let attributes = !configuration.userAttributes.isEmpty
       _ = try perform(
-        TodoStore.allUserAttributes().flatMap { attributes in
-          TodoStore.forEach(query.filter, sort: query.sort, limit: query.limit, now: now) { writer.write($0, attributes: attributes[$0.id]) }
+        TodoStore.forEach(query.filter, sort: query.sort, limit: query.limit, now: now, userAttributes: attributes) { todo, values in
+          writer.write(todo, attributes: values.isEmpty ? nil : values)
         }, access: .read)
       writer.finish()
       return

@@ -366,7 +366,7 @@ struct Configuration: Sendable {
   var hooksRunForImport: Bool { settings["hooks.import"].flatMap { Self.toggle($0.value) } ?? false }
   /// Whether `sync` runs the on-add and on-modify hooks for the tasks the server brings or changes.
   var hooksRunForSync: Bool { settings["hooks.sync"].flatMap { Self.toggle($0.value) } ?? false }
-    var hookTimeout: Double { settings["hooks.timeout"].flatMap { Double($0.value) } ?? 5 }
+  var hookTimeout: Double { settings["hooks.timeout"].flatMap { Double($0.value) } ?? 5 }
 
   /// Whether a report is `list` as built in, which is drawn without looking the report up (the
   /// configuration does not change it).

@@ -1112,9 +1112,9 @@ enum Help {
         columns      comma-separated, from: id uuid status priority due wait
                      (the date) remaining (until wait) scheduled until project
                      tags title urgency age progress active notes created
-                     modified completed, and each user-defined attribute
-                     (uda.NAME); id or uuid must be one of them (default:
-                     those of list)
+                     modified completed, and the name of each user-defined
+                     attribute (uda.NAME.type); id or uuid must be one of them
+                     (default: those of list)
         labels       the column headings, comma-separated, one per column
                      (default: the usual headings)
         sort         fields, comma-separated, a - before one for descending
@@ -1171,7 +1171,8 @@ enum Help {
       With hooks.import = on, import runs on-add for each task it adds and
       on-modify for each one it updates, as Taskwarrior's import does; with
       hooks.sync = on, sync runs them for the tasks the server brings or
-      changes (what a hook changes there is sent at the next sync).
+      changes (what a hook changes there is sent at the next sync). Each task
+      is a run of each hook: a first sync or a large import runs them often.
       Tasks are Taskwarrior JSON, one a line. Each hook gets Taskwarrior's
       arguments: api:2 args:todo … command:NAME rc:CONFIG-FILE
       data:DATABASE-FOLDER version:VERSION.

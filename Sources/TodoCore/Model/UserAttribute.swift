@@ -349,23 +349,9 @@ public enum JSONText {
 }
 
 extension TodoStore {
-  /// The user-defined attributes every task holds (every `taskwarrior` extra named as one can
-  /// be: a defined attribute's or one Taskwarrior had that is not defined here), by task id, each
-  /// task's as (name, stored JSON text) sorted by name: what a list's JSON writes beside each task.
-  public static func allUserAttributes() -> DataOperation<[Int64: [(name: String, value: String)]], TodoError> {
-    DataOperation { connection throws(DatabaseError) in
-      var values: [Int64: [(name: String, value: String)]] = [:]
-      try connection.query("SELECT todo_id, name, value FROM extra WHERE format = 'taskwarrior' ORDER BY todo_id, name") {
-        row throws(DatabaseError) in
-        let name = try row.text(at: 1) ?? ""
-        guard UserAttribute.isName(name) else { return }
-        values[try row.integer(at: 0) ?? 0, default: []].append((name, try row.text(at: 2) ?? ""))
-      }
-      return values
-    }.mapError(TodoError.init)
-  }
-
-  /// The user-defined attributes these tasks hold (see `allUserAttributes`).
+  /// The user-defined attributes tasks hold (every `taskwarrior` extra named as one can be: a
+  /// defined attribute's or one Taskwarrior had that is not defined here), by task id, each
+  /// task's as (name, stored JSON text) sorted by name.
   public static func userAttributes(of ids: [Int64]) -> DataOperation<[Int64: [(name: String, value: String)]], TodoError> {
     DataOperation { connection throws(DatabaseError) in
       guard !ids.isEmpty else { return [:] }

@@ -47,8 +47,11 @@ public struct DateCondition: Sendable, Equatable {
   /// the instant column widened by this lets SQLite use the index; the exact test follows.
   static let margin: Int64 = 2 * 86_400
 
-  public func predicate(now: Int64) -> Predicate {
-    let column = "todo.\(field.rawValue)"
+  public func predicate(now: Int64) -> Predicate { predicate(now: now, column: "todo.\(field.rawValue)") }
+
+  /// The condition on another column holding the same kind of date (the start of a running
+  /// interval, for `start.before:`).
+  func predicate(now: Int64, column: String) -> Predicate {
     switch comparison {
     case .none: return Predicate(sql: "\(column) IS NULL")
     case .any: return Predicate(sql: "\(column) IS NOT NULL")
@@ -373,10 +376,10 @@ public indirect enum FilterTerm: Sendable, Equatable {
       return Predicate(sql: "todo_urgency_is_not_resolved()")
     case .started(nil): return VirtualTag.active.term(now: now).predicate(now: now)
     case .started(let condition?):
-      // The running interval's start as a date: the condition's own SQL, on the interval.
-      let inner = DateCondition(field: .created, comparison: condition.comparison, value: condition.value).predicate(now: now)
-      let sql = inner.sql.replacing("todo.created", with: "interval.started")
-      return Predicate(sql: "todo.id IN (SELECT todo_id FROM interval WHERE stopped IS NULL AND \(sql))", arguments: inner.arguments)
+      // The running interval's start as a date (an instant, as `created` is): at most one runs.
+      let inner = DateCondition(field: .created, comparison: condition.comparison, value: condition.value)
+        .predicate(now: now, column: "interval.started")
+      return Predicate(sql: "todo.id IN (SELECT todo_id FROM interval WHERE stopped IS NULL AND \(inner.sql))", arguments: inner.arguments)
     case .sql(let predicate): return predicate
     }
   }

@@ -207,6 +207,8 @@ public struct SortKey: Sendable, Equatable {
   /// A user-defined attribute's value: numbers, dates and durations by their magnitude,
   /// strings by their text; tasks without one last.
   public init(attribute: UserAttribute, descending: Bool = false) {
+    // Its name goes into the ORDER BY as it is: only a name `UserAttribute.isName` allows.
+    precondition(UserAttribute.isName(attribute.name), "not an attribute name: \(attribute.name)")
     self.init(.attribute, descending: descending)
     self.attribute = attribute
   }

@@ -112,7 +112,20 @@ public enum TodoStore {
     _ filter: TodoFilter, sort: [SortKey], limit: Int?, now: Int64, notes: Bool = true,
     _ body: @escaping @Sendable (Todo) -> Void
   ) -> DataOperation<Int, TodoError> {
-    if filter.comparesUrgency { return resolvingUrgency(filter, now: now) { forEach($0, sort: sort, limit: limit, now: now, notes: notes, body) } }
+    forEach(filter, sort: sort, limit: limit, now: now, notes: notes, userAttributes: false) { todo, _ in body(todo) }
+  }
+
+  /// `forEach`, each task with its user-defined attributes (name, stored JSON text) when
+  /// `userAttributes` (looked up by the task's id, as it streams: a list's JSON).
+  public static func forEach(
+    _ filter: TodoFilter, sort: [SortKey], limit: Int?, now: Int64, notes: Bool = true, userAttributes: Bool,
+    _ body: @escaping @Sendable (Todo, [(name: String, value: String)]) -> Void
+  ) -> DataOperation<Int, TodoError> {
+    if filter.comparesUrgency {
+      return resolvingUrgency(filter, now: now) {
+        forEach($0, sort: sort, limit: limit, now: now, notes: notes, userAttributes: userAttributes, body)
+      }
+    }
     let (sql, arguments) = listQuery(notes ? selectTodo : selectTodoWithoutNotes, filter, sort: sort, limit: limit, now: now)
     return DataOperation { [sql, arguments] connection throws(DatabaseError) in
       var count = 0
@@ -123,8 +136,17 @@ public enum TodoStore {
           todo.notes = try loadNotes(of: todo.id, on: connection)
         }
         if relations.any { try relations.fill(&todo, on: connection) }
+        var attributes: [(name: String, value: String)] = []
+        if userAttributes {
+          try connection.query(
+            "SELECT name, value FROM extra WHERE todo_id = ? AND format = 'taskwarrior' ORDER BY name", [.integer(todo.id)]
+          ) { row throws(DatabaseError) in
+            let name = try row.text(at: 0) ?? ""
+            if UserAttribute.isName(name) { attributes.append((name, try row.text(at: 1) ?? "")) }
+          }
+        }
         count += 1
-        body(todo)
+        body(todo, attributes)
       }
       return count
     }.mapError(TodoError.init)

@@ -820,15 +820,7 @@ extension ICalendar {
       writer.property("DTSTAMP", time(todo.modified))
       if !keptTime("CREATED", .instant(todo.created)) { writer.property("CREATED", time(todo.created)) }
       writer.property("LAST-MODIFIED", time(todo.modified))
-      // SEQUENCE: the number another program last wrote, one more once the task changed here since.
-      var sequence = 0
-      if let stored = extra("sequence") {
-        let parts = stored.split(separator: "@")
-        if parts.count == 2, let number = Int(parts[0]), let basis = Int64(parts[1]) {
-          sequence = number + (todo.modified > basis ? 1 : 0)
-        }
-      }
-      writer.property("SEQUENCE", String(sequence))
+      writer.property("SEQUENCE", String(Self.sequence(extra("sequence"), modified: todo.modified)))
       // Left out as it came only while reading what is written gives the same title again.
       let description = todo.notes.isEmpty ? nil : todo.notes.map(\.text).joinedText("\n\n")
       if extra("untitled") == nil || ICalendar.derivedTitle(description) != todo.title {
@@ -921,6 +913,14 @@ extension ICalendar {
         }
       }
       return zonesUsed
+    }
+
+    /// SEQUENCE: the number another program last wrote (`stored`: `NUMBER@MODIFIED`), one more
+    /// once the task changed here since; 0 for a task no other program numbered.
+    private static func sequence(_ stored: String?, modified: Int64) -> Int {
+      guard let parts = stored?.split(separator: "@"), parts.count == 2, let number = Int(parts[0]), let basis = Int64(parts[1])
+      else { return 0 }
+      return number + (modified > basis ? 1 : 0)
     }
 
     /// The lines kept as they came (the to-do's own, its sub-components such as VALARM), written

@@ -1307,8 +1307,8 @@ enum Help {
           +YESTERDAY +QUARTER +YEAR due yesterday, this quarter, this year
           +INSTANCE +TEMPLATE +LATEST   in a series (ended or not); a template
                                     (never a task here); the task added last
-          +UDA +ORPHAN              with a Taskwarrior attribute of the user's
-                                    own, kept from an import
+          +UDA +ORPHAN              with a value of a user-defined attribute;
+                                    of one the configuration does not define
         overdue                     the same as +OVERDUE
         /REGEX/                     title or notes match a POSIX extended
                                     expression (case counts unless

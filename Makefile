@@ -47,7 +47,7 @@ BUILD_PACKAGES = libsqlite3-dev libedit-dev pkg-config
 TEST_PACKAGES = tmux mandoc sqlite3 hyperfine time python3 taskwarrior todotxt-cli todoman python3-icalendar radicale vdirsyncer curl zsh fish jq python3-jsonschema bash-completion xvfb dunst libnotify-bin dbus libglib2.0-bin
 BENCH_PACKAGES = sqlite3 hyperfine time python3 taskwarrior
 
-.PHONY: all build build-info deb dist test-package package-deps release hot-text static-cxx deps test-deps bench-deps run test test-tsan test-asan bench bench-quick install install-files uninstall fuzz clean
+.PHONY: lint all build build-info deb dist test-package package-deps release hot-text static-cxx deps test-deps bench-deps run test test-tsan test-asan bench bench-quick install install-files uninstall fuzz clean
 
 all: build
 
@@ -119,11 +119,16 @@ run: build
 
 # A tiny run of the benchmark script (no budgets) so that it cannot rot, every test, then the
 # Debian package and the tarball made, installed, tried and removed (test-package).
-test: test-deps build-info
+test: test-deps build-info lint
 	$(SWIFT) build
 	python3 bench/bench.py --smoke
 	$(SWIFT) test
 	$(MAKE) test-package
+
+# The code's layout, checked against .swift-format (the formatter that ships with the toolchain):
+# `swift format format -i -r Sources Tests Package.swift` mends what this finds.
+lint:
+	$(SWIFT) format lint --strict --recursive --parallel Sources Tests Package.swift
 
 test-tsan: test-deps
 	$(SWIFT) test --sanitize=thread --scratch-path .build-tsan

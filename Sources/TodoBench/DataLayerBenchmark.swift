@@ -69,7 +69,7 @@ struct DataLayerBenchmark {
         }
         rmdir(folder)
       }
-      let context = try Context(path: folder + "/ops.db")
+      let context = try Database(path: folder + "/ops.db")
       let c = try CSide(path: folder + "/c.db", copyFree: false)
       let copyFree = try CSide(path: folder + "/cs.db", copyFree: true)
       try DataOperation<Void, DatabaseError> { connection throws(DatabaseError) in
@@ -106,7 +106,7 @@ struct DataLayerBenchmark {
   /// COUNT inserts on each side, each in one transaction: through `Repository.add`, on the C
   /// API, and on the C API binding text without a copy, chunk by chunk (each chunk in another
   /// order); each side's time includes its BEGIN and COMMIT.
-  private func insert(_ context: Context, _ c: CSide, _ copyFree: CSide, opsFirst: Bool) throws -> Times {
+  private func insert(_ context: Database, _ c: CSide, _ copyFree: CSide, opsFirst: Bool) throws -> Times {
     let items = Repository<Item>()
     let times = Times()
     let chunks = self.chunks
@@ -162,7 +162,7 @@ struct DataLayerBenchmark {
   }
 
   /// COUNT point reads on each side, in one read transaction each, chunk by chunk.
-  private func read(_ context: Context, _ c: CSide, opsFirst: Bool) throws -> Times {
+  private func read(_ context: Database, _ c: CSide, opsFirst: Bool) throws -> Times {
     let items = Repository<Item>()
     let times = Times()
     let chunks = self.chunks
@@ -219,7 +219,7 @@ struct DataLayerBenchmark {
     init(path: String, copyFree: Bool) throws {
       self.copyFree = copyFree
       var handle: OpaquePointer?
-      // The flags `Context` opens with: the connection's own mutex is off on both sides (each side
+      // The flags `Database` opens with: the connection's own mutex is off on both sides (each side
       // uses its connection from one thread), so neither pays a lock per call that the other does not.
       let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE
       guard sqlite3_open_v2(path, &handle, flags, nil) == SQLITE_OK, let db = handle

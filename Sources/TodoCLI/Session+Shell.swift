@@ -113,7 +113,8 @@ struct SessionCompletions: ShellCompletionSource {
   }
 
   private func run<Value>(_ operation: DataOperation<Value, TodoError>) throws -> Value {
-    let context = try !isInsideShell ? session.completionContext(path: options.databasePath) : session.context(path: options.databasePath, readOnly: true)
+    let context =
+      try !isInsideShell ? session.completionContext(path: options.databasePath) : session.context(path: options.databasePath, readOnly: true)
     return try operation.transaction(.deferred).operate(in: context)
   }
 }

@@ -47,12 +47,12 @@ final class Session {
   /// The settings of the command being run (read anew for each command, so that a
   /// `config set` in the shell holds from the next command on).
   private(set) var configuration = Configuration.defaults
-  private var openContexts: [String: Context] = [:]
+  private var openContexts: [String: Database] = [:]
   /// The open databases that were opened read-only (a file this user may not write, or a full
   /// disk): a command that writes opens them again, and gets the reason it cannot.
   private var readOnlyPaths: Set<String> = []
   /// Databases opened for dry runs without upgrading them (see `dryRunContext`).
-  private var dryRunContexts: [String: Context] = [:]
+  private var dryRunContexts: [String: Database] = [:]
 
   init(
     environment: [String: String], standardOutput: OutputStream, standardError: OutputStream,
@@ -209,7 +209,7 @@ final class Session {
 
   /// The database for a command, opened (and migrated) once per session. A read-only command
   /// on a database that does not exist yet reads an empty one in memory, so it creates nothing.
-  func context(path option: String?, readOnly: Bool) throws(CommandFailure) -> Context {
+  func context(path option: String?, readOnly: Bool) throws(CommandFailure) -> Database {
     guard let (path, isDefault) = FileSystem.databasePath(option: option, environment: environment) else {
       throw .environment("cannot find the database: HOME is not set; give --db PATH or set TODO_DB")
     }
@@ -242,7 +242,7 @@ final class Session {
       // A new database is private to its owner (SQLite would create it 0644).
       FileSystem.createPrivateFile(path)
     }
-    var context: Context
+    var context: Database
     do throws(CommandFailure) {
       context = try open(path, shownAs: path, readOnly: readOnlyFile, immutable: immutable)
     } catch .database(_, .sqlite(let error))
@@ -264,7 +264,7 @@ final class Session {
 
   /// The database for a dry run: the session's own when it is already open, or else one opened
   /// without changing the file in any way (not switched to WAL, not migrated) and not kept.
-  func dryRunContext(path option: String?) throws(CommandFailure) -> Context {
+  func dryRunContext(path option: String?) throws(CommandFailure) -> Database {
     guard let (path, _) = FileSystem.databasePath(option: option, environment: environment) else {
       throw .environment("cannot find the database: HOME is not set; give --db PATH or set TODO_DB")
     }
@@ -293,7 +293,7 @@ final class Session {
 
   /// The database as completion reads it: as the file is, without creating, upgrading or
   /// switching it to WAL; nil (an error) when there is no file.
-  func completionContext(path option: String?) throws(CommandFailure) -> Context {
+  func completionContext(path option: String?) throws(CommandFailure) -> Database {
     guard let (path, _) = FileSystem.databasePath(option: option, environment: environment), FileSystem.exists(path),
       !FileSystem.isDirectory(path)
     else {
@@ -303,7 +303,7 @@ final class Session {
     try refuseUnusable(path)
     // Read-only makes no change, but on a WAL database SQLite still creates -wal and -shm files,
     // which may then outlive a chmod or belong to the wrong user: see `openUnchanged`.
-    let context: Context
+    let context: Database
     do throws(TodoError) {
       context = try TodoDatabase.openUnchanged(path: path)
     } catch {
@@ -314,7 +314,7 @@ final class Session {
   }
 
   private func open(_ path: String, shownAs shown: String, readOnly: Bool, immutable: Bool, upgrade: Bool = true)
-    throws(CommandFailure) -> Context
+    throws(CommandFailure) -> Database
   {
     do throws(TodoError) {
       return try TodoDatabase.open(path: path, readOnly: readOnly, immutable: immutable, upgrade: upgrade)

@@ -1,5 +1,6 @@
 import Synchronization
 import TodoSystem
+
 // Date expressions typed by the user (`due:friday`, `--due +3d`, `todo date eow`), read in
 // the process's local time zone (`TZ`) and returned as Int64 seconds since the Unix epoch.
 
@@ -454,7 +455,8 @@ public struct DateExpressionParser: Sendable {
       guard characters[8] == "t", characters[9..<15].allSatisfy(\.isASCIIDigit), !utc || characters[15] == "z" else { return nil }
     }
     func number(_ range: Range<Int>) -> Int { Int(String(characters[range]))! }
-    let text = "\(String(characters[0..<4]))-\(String(characters[4..<6]))-\(String(characters[6..<8]))"
+    let text =
+      "\(String(characters[0..<4]))-\(String(characters[4..<6]))-\(String(characters[6..<8]))"
       + (characters.count > 8 ? "T\(String(characters[9..<11])):\(String(characters[11..<13])):\(String(characters[13..<15]))" : "")
       + (utc ? "Z" : "")
     guard let parts = DateTimeText(Array(text.utf8)) else { return nil }

@@ -1,13 +1,14 @@
 import TodoSystem
+
 // Instants as Int64 seconds since the Unix epoch (UTC): RFC 3339 text, local display, relative
 // display and the clock. UTC calendar arithmetic is done here by hand (exact for every Int64);
 // only local time goes through the C library (LocalTime.swift).
 #if canImport(Glibc)
-  import Glibc
+import Glibc
 #elseif canImport(Musl)
-  import Musl
+import Musl
 #elseif canImport(Darwin)
-  import Darwin
+import Darwin
 #endif
 
 /// Converting instants (`Int64` seconds since 1970-01-01T00:00:00Z) to and from text.

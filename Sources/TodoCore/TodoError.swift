@@ -16,12 +16,30 @@ public enum TodoError: Error, Equatable, Sendable, DatabaseErrorConvertible, Cus
   case noMatch
   /// The journal is empty.
   case nothingToUndo
-  /// A value the user gave is not acceptable (a usage error).
+  /// A value the user gave is not acceptable (a usage error): a tag, a date, a title.
   case invalid(String)
+  /// Links that would make a cycle: a task depending on, blocking or parenting itself through
+  /// others (a usage error).
+  case cycle(String)
+  /// A note number the task does not have (a usage error).
+  case noSuchNote(String)
   /// The tasks a change was confirmed for are no longer the ones it would change (another
   /// process changed them while the question waited); nothing was written.
   case selectionChanged
-  /// The change cannot be made to the tasks as they are (`task 4 is not active`).
+  /// The task's status does not allow the change: starting a done task, purging a pending one,
+  /// a reminder for a closed task.
+  case wrongStatus(String)
+  /// A series' rule stands against the change: `--series` on a task that does not recur, two
+  /// pending instances of one series.
+  case series(String)
+  /// `stop` with no id while no task is being worked on.
+  case nothingActive
+  /// A sync would delete most tasks on one side; `--force` lets it.
+  case needsForce(String)
+  /// The sync's vdir (its folder of files) cannot be read or written.
+  case vdir(String)
+  /// The change cannot be made to the tasks as they are now (another command changed the task
+  /// while it was edited).
   case refused(String)
   /// Completing or deleting parents whose subtasks are still open: `withSubtasks` would close
   /// them too (`--yes`, or a yes on a terminal).
@@ -37,8 +55,10 @@ public enum TodoError: Error, Equatable, Sendable, DatabaseErrorConvertible, Cus
 
   /// True for mistakes in what the user typed (exit status 2), false for run-time failures (1).
   public var isUsageError: Bool {
-    if case .invalid = self { return true }
-    return false
+    switch self {
+    case .invalid, .cycle, .noSuchNote: true
+    default: false
+    }
   }
 
   public var description: String {
@@ -48,9 +68,10 @@ public enum TodoError: Error, Equatable, Sendable, DatabaseErrorConvertible, Cus
     case .ambiguous(let prefix, let count): "UUID prefix '\(prefix)' matches \(count) tasks; type more of it"
     case .noMatch: "no task matches"
     case .nothingToUndo: "nothing to undo"
-    case .invalid(let reason): reason
+    case .invalid(let reason), .cycle(let reason), .noSuchNote(let reason): reason
     case .selectionChanged: "the tasks changed while the question waited, so nothing was changed"
-    case .refused(let reason): reason
+    case .wrongStatus(let reason), .series(let reason), .needsForce(let reason), .vdir(let reason), .refused(let reason): reason
+    case .nothingActive: "no task is active: start one with todo start ID"
     case .openSubtasks(let parents, let subtasks):
       "\(parents.count == 1 ? "task \(parents[0]) has" : "tasks \(Self.list(parents)) have") \(subtasks.count) open subtask\(subtasks.count == 1 ? "" : "s") "
         + "(\(Self.list(subtasks))); give --yes to close \(subtasks.count == 1 ? "it" : "them") too, or close \(subtasks.count == 1 ? "it" : "them") first"

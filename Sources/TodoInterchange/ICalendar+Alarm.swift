@@ -173,7 +173,8 @@ extension ICalendar {
     let days = magnitude / 86_400, hours = magnitude % 86_400 / 3_600, minutes = magnitude % 3_600 / 60, rest = magnitude % 60
     var text = (seconds < 0 ? "-" : "") + "P" + (days > 0 ? "\(days)D" : "")
     if hours > 0 || minutes > 0 || rest > 0 || days == 0 {
-      text += "T" + (hours > 0 ? "\(hours)H" : "") + (minutes > 0 ? "\(minutes)M" : "")
+      text +=
+        "T" + (hours > 0 ? "\(hours)H" : "") + (minutes > 0 ? "\(minutes)M" : "")
         + (rest > 0 || hours == 0 && minutes == 0 ? "\(rest)S" : "")
     }
     return text

@@ -240,7 +240,11 @@ public enum ICalendar {
       case "DURATION":
         // DTSTART and DURATION instead of DUE (RFC 5545 allows either): the due date is the
         // start plus the duration, and goes back as the same DURATION while it still is.
-        if let parsed = ICalendar.duration(property.value) { duration = (property.value, parsed.seconds, parsed.days) } else { kept.append(property.text) }
+        if let parsed = ICalendar.duration(property.value) {
+          duration = (property.value, parsed.seconds, parsed.days)
+        } else {
+          kept.append(property.text)
+        }
       case "X-TODO-WAIT": todo.wait = try date(property, zones: zones)
       case "X-TODO-UNTIL": todo.until = try date(property, zones: zones)
       case "X-TODO-REASON": todo.reason = text
@@ -558,11 +562,15 @@ public enum ICalendar {
       case "X-TODO-SERIES":
         seriesUUID = property.value.lowercased()
         if let instance = property.parameter("X-TODO-INSTANCE") {
-          guard let number = Int(instance), number >= 1 else { throw fail("X-TODO-INSTANCE is not a number from 1: '\(ICalendarText.shown(instance))'") }
+          guard let number = Int(instance), number >= 1 else {
+            throw fail("X-TODO-INSTANCE is not a number from 1: '\(ICalendarText.shown(instance))'")
+          }
           seriesIndex = number
         }
         if let ruleText = property.parameter("X-TODO-RULE") {
-          guard let rule = RecurrenceRule(parsing: ruleText) else { throw fail("X-TODO-RULE '\(ICalendarText.shown(ruleText))' is not a rule todo knows") }
+          guard let rule = RecurrenceRule(parsing: ruleText) else {
+            throw fail("X-TODO-RULE '\(ICalendarText.shown(ruleText))' is not a rule todo knows")
+          }
           self.rule = rule
         }
         if let ended = property.parameter("X-TODO-ENDED") {
@@ -720,7 +728,6 @@ public enum ICalendar {
     return "FREQ=" + frequency + (rule.count > 1 ? ";INTERVAL=\(rule.count)" : "")
   }
 }
-
 
 // MARK: - Writing
 

@@ -433,10 +433,11 @@ public struct JSONReader {
     // The piecewise reader, given the whole input as its one piece: one reading of arrays and
     // of values one after another, not two to keep alike.
     var piece: [UInt8]? = bytes
-    try forEachRecord(reading: { _ in
-      defer { piece = nil }
-      return piece
-    }, body)
+    try forEachRecord(
+      reading: { _ in
+        defer { piece = nil }
+        return piece
+      }, body)
   }
 
 }

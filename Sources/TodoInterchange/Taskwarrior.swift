@@ -302,7 +302,10 @@ public enum Taskwarrior {
     // Taskwarrior's spellings: `weekly`, `2wk`, `P1W`, `3d`, `1mo`, `yearly`, `5m` (months),
     // `bimonthly`, `semiannual`, `biannual`…
     var word = text.lowercased()
-    let named = ["bimonthly": "2mo", "semiannual": "6mo", "biannual": "2y", "biyearly": "2y", "annual": "yearly", "sennight": "weekly", "fortnight": "2w", "biweekly": "2w"]
+    let named = [
+      "bimonthly": "2mo", "semiannual": "6mo", "biannual": "2y", "biyearly": "2y", "annual": "yearly", "sennight": "weekly", "fortnight": "2w",
+      "biweekly": "2w",
+    ]
     if let known = named[word] { word = known }
     if word.hasSuffix("m"), let count = Int(word.dropLast()) { word = "\(count)mo" }
     if word.hasPrefix("p"), let unit = word.last, let count = Int(word.dropFirst().dropLast()) {
@@ -324,7 +327,8 @@ public enum Taskwarrior {
   static func parseTime(_ text: String) -> Int64? {
     let bytes = Array(text.utf8)
     if bytes.count == 16, bytes[8] == UInt8(ascii: "T"), bytes[15] == UInt8(ascii: "Z") {
-      let iso = String(decoding: bytes[0..<4], as: UTF8.self) + "-" + String(decoding: bytes[4..<6], as: UTF8.self) + "-"
+      let iso =
+        String(decoding: bytes[0..<4], as: UTF8.self) + "-" + String(decoding: bytes[4..<6], as: UTF8.self) + "-"
         + String(decoding: bytes[6..<8], as: UTF8.self) + "T" + String(decoding: bytes[9..<11], as: UTF8.self) + ":"
         + String(decoding: bytes[11..<13], as: UTF8.self) + ":" + String(decoding: bytes[13..<15], as: UTF8.self) + "Z"
       return Timestamp.parseTaskTime(iso)
@@ -503,7 +507,8 @@ public enum Taskwarrior {
     if !template.tags.isEmpty { members.append(("tags", .array(template.tags.map(JSONValue.string)))) }
     // The attributes of Taskwarrior's own and the user's that the instances carry.
     let written = Set(members.map(\.key))
-    for extra in series.extras where extra.format == "taskwarrior" && !ownKeys.contains(extra.name) && !written.contains(extra.name)
+    for extra in series.extras
+    where extra.format == "taskwarrior" && !ownKeys.contains(extra.name) && !written.contains(extra.name)
       && !["parent", "imask", "mask", "rtype", "recur", "status", "uuid", "entry", "end", "modified", "start"].contains(extra.name)
     {
       var reader = JSONReader(bytes: Array(extra.value.utf8))

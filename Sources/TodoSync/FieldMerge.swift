@@ -156,7 +156,7 @@ public enum FieldMerge {
       let remoteValue = field.value(remote)
       guard localValue != remoteValue else { continue }
       var side: SyncSide
-      if (field.name == "status" || field.name == "completed"), let statusFrom {
+      if field.name == "status" || field.name == "completed", let statusFrom {
         side = statusFrom
       } else if let base {
         let baseValue = field.value(base)
@@ -198,8 +198,11 @@ public enum FieldMerge {
       let side: SyncSide =
         base == nil
         ? conflict("extra " + key.replacingOccurrences("\u{1}", with: "."), localValue, remoteValue)
-        : localValue == baseValue ? .remote : remoteValue == baseValue ? .local
-        : conflict("extra " + key.replacingOccurrences("\u{1}", with: "."), localValue, remoteValue)
+        : localValue == baseValue
+          ? .remote
+          : remoteValue == baseValue
+            ? .local
+            : conflict("extra " + key.replacingOccurrences("\u{1}", with: "."), localValue, remoteValue)
       if side == .remote { mergedExtras[key] = remoteValue.isEmpty ? nil : remoteValue }
     }
     // Bookkeeping: this side's file name; the server's RELATED-TO lines; the higher SEQUENCE.

@@ -97,7 +97,7 @@ public enum SyncEngine {
       let listing: [String: String]
       switch vdir.list() {
       case .success(let found): listing = found
-      case .failure(let problem): throw .refused("cannot read the vdir \(vdir.folder): \(problem.reason)")
+      case .failure(let problem): throw .vdir("cannot read the vdir \(vdir.folder): \(problem.reason)")
       }
       var all = TodoFilter()
       all.defaultStatus = .all
@@ -121,9 +121,9 @@ public enum SyncEngine {
         do throws(InterchangeError) {
           records = try ICalendar.records(bytes, now: now)
         } catch {
-          throw .refused("cannot read the \(name) copy: \(error)")
+          throw .vdir("cannot read the \(name) copy: \(error)")
         }
-        guard records.count == 1 else { throw .refused("the \(name) copy holds \(records.count) to-dos, not one") }
+        guard records.count == 1 else { throw .vdir("the \(name) copy holds \(records.count) to-dos, not one") }
         return records[0]
       }
       let local = try record(a, "vdir")
@@ -137,7 +137,7 @@ public enum SyncEngine {
       // The copy both sides last agreed on: the base, unless the vdir's copy is this side's write
       // that has not reached the server yet (then the base before it).
       var base: TaskRecord?
-      if case let (text, previous, _)? = row, !text.isEmpty {
+      if case (let text, let previous, _)? = row, !text.isEmpty {
         base = try record(Array(text.utf8), "last synced")
         if let written = base, FieldMerge.sameFields(written, local), !previous.isEmpty {
           base = try record(Array(previous.utf8), "last synced")
@@ -162,8 +162,9 @@ public enum SyncEngine {
   public static func syncedItemCount(collection: String) -> DataOperation<Int, TodoError> {
     DataOperation { connection throws(TodoError) in
       try database { () throws(DatabaseError) in
-        guard case .integer(let count) = try connection.scalar(
-          "SELECT count(*) FROM sync_item WHERE collection = ? AND removed = 0", [.text(collection)])
+        guard
+          case .integer(let count) = try connection.scalar(
+            "SELECT count(*) FROM sync_item WHERE collection = ? AND removed = 0", [.text(collection)])
         else { return 0 }
         return Int(count)
       }

@@ -392,7 +392,7 @@ struct SyncPlan {
             + "(if that is what you want: todo sync --force)")
         continue
       }
-      throw .refused(
+      throw .needsForce(
         "this sync would delete \(count) of \(synced) tasks \(place); nothing was changed (if that is what you want: todo sync --force)")
     }
   }
@@ -419,7 +419,7 @@ struct SyncPlan {
     rebase(finalByUUID, finalWriter)
     for file in report.removed {
       if let problem = vdir.remove(file) {
-        throw .refused("cannot remove \(vdir.folder)/\(file): \(problem); nothing was changed")
+        throw .vdir("cannot remove \(vdir.folder)/\(file): \(problem); nothing was changed")
       }
     }
     if !report.written.isEmpty || !removing.isEmpty { vdir.flush() }
@@ -453,7 +453,7 @@ struct SyncPlan {
       if old == bytes {
         // Already there (a crash after writing it, before the state was saved).
       } else if let problem = vdir.write(bytes, to: file) {
-        throw .refused("cannot write \(vdir.folder)/\(file): \(problem); nothing was changed")
+        throw .vdir("cannot write \(vdir.folder)/\(file): \(problem); nothing was changed")
       } else {
         written.append(file)
       }

@@ -1,4 +1,5 @@
 import TodoSystem
+
 /// A vdir: a folder of `.ics` files, one item each (the layout vdirsyncer and todoman use). The
 /// only code of a sync that touches the item files.
 public struct Vdir: Sendable {

@@ -177,10 +177,12 @@ public enum Vdirsyncer {
     // vdirsyncer's own guard: one side has no item left (all deleted on the server, or every
     // task deleted and purged here) and would empty the other.
     if lower.contains("todo_remote\" was completely emptied") {
-      return "every item of the collection on the server\(server) is gone; a sync would delete every task here, so it was stopped; if that is what you want, run todo sync --force"
+      return
+        "every item of the collection on the server\(server) is gone; a sync would delete every task here, so it was stopped; if that is what you want, run todo sync --force"
     }
     if lower.contains("todo_local\" was completely emptied") {
-      return "the vdir has no item left, so vdirsyncer stopped rather than delete every item on the server\(server); if every task here was deleted on purpose, run todo sync --force; if the vdir folder was moved or emptied by accident, put its files back (todo sync --force does not empty the server then)"
+      return
+        "the vdir has no item left, so vdirsyncer stopped rather than delete every item on the server\(server); if every task here was deleted on purpose, run todo sync --force; if the vdir folder was moved or emptied by accident, put its files back (todo sync --force does not empty the server then)"
     }
     if lower.contains("not found") || lower.contains("status: 404") {
       return "the server\(server) has no such collection; check the URL, or create the collection first"
@@ -202,4 +204,24 @@ extension Substring {
 
 extension String {
   func trimmingSpaces() -> String { self[...].trimmingSpaces() }
+}
+
+extension Vdirsyncer {
+  /// Where vdirsyncer's password command (`todo sync --ask-password`) finds the password this
+  /// sync asked for, so that it is asked once a sync, not at each of vdirsyncer's runs.
+  public static let passwordVariable = "TODO_SYNC_PASSWORD"
+
+  /// Whether a URL names this machine (127.0.0.0/8, localhost, [::1]): nothing sent there
+  /// crosses a network.
+  public static func isLoopback(_ url: String) -> Bool {
+    guard let schemeEnd = url.firstRange(of: "://")?.upperBound else { return false }
+    var host = url[schemeEnd...].prefix { $0 != "/" && $0 != "?" && $0 != "#" }
+    if let at = host.lastIndex(of: "@") { host = host[host.index(after: at)...] }
+    if host.hasPrefix("[") { return host.hasPrefix("[::1]") }
+    let name = host.prefix { $0 != ":" }.lowercased()
+    // 127.0.0.0/8 as a dotted address (not a name such as 127.example.com).
+    let parts = name.split(separator: ".", omittingEmptySubsequences: false)
+    let dotted = parts.count == 4 && parts.allSatisfy { !$0.isEmpty && $0.count <= 3 && $0.allSatisfy(\.isASCII) && UInt8($0) != nil }
+    return name == "localhost" || (dotted && parts[0] == "127")
+  }
 }

@@ -154,7 +154,9 @@ extension FileSystem {
     case .success(.replace(let file)): target = file
     }
     let user = geteuid()
-    for (file, role) in [(target, "it is"), (target + "-wal", "its -wal file is"), (target + "-shm", "its -shm file is"), (target + "-journal", "its -journal file is")] {
+    for (file, role) in [
+      (target, "it is"), (target + "-wal", "its -wal file is"), (target + "-shm", "its -shm file is"), (target + "-journal", "its -journal file is"),
+    ] {
       var status = stat()
       guard lstat(file, &status) == 0 else { continue }
       if status.st_uid != user && status.st_uid != 0 {

@@ -3,11 +3,11 @@
 // Everything in UTC is plain arithmetic (see `Civil` in Timestamp.swift), so it is exact for
 // every Int64 and never depends on `TZ`.
 #if canImport(Glibc)
-  import Glibc
+import Glibc
 #elseif canImport(Musl)
-  import Musl
+import Musl
 #elseif canImport(Darwin)
-  import Darwin
+import Darwin
 #endif
 
 /// A broken-down local wall-clock time, as `localtime_r` reports it.
@@ -77,7 +77,8 @@ public enum LocalTime {
       (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A) || (byte >= 0x30 && byte <= 0x39)
         || byte == UInt8(ascii: "/") || byte == UInt8(ascii: "_") || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "+")
     }
-    guard allowed, !zone.isEmpty, !zone.hasPrefix("/"), !zone.contains(".."), isZoneFile((getenv("TZDIR").map { String(cString: $0) } ?? "/usr/share/zoneinfo") + "/" + zone)
+    guard allowed, !zone.isEmpty, !zone.hasPrefix("/"), !zone.contains(".."),
+      isZoneFile((getenv("TZDIR").map { String(cString: $0) } ?? "/usr/share/zoneinfo") + "/" + zone)
     else { return nil }
     _ = zoneLoaded
     let saved = getenv("TZ").map { String(cString: $0) }

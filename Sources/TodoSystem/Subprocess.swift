@@ -37,7 +37,9 @@ public enum Subprocess {
   /// inherited, and standard output and error collected together; `echo` also copies them to our
   /// standard error as they come (so a password prompt shows). Returns the exit status (128 + the
   /// signal when killed) and the output, or the reason it could not start.
-  public static func run(_ arguments: [String], environment: [String: String], echo: Bool) -> Result<(status: Int32, output: String), FileSystem.ReadProblem> {
+  public static func run(_ arguments: [String], environment: [String: String], echo: Bool) -> Result<
+    (status: Int32, output: String), FileSystem.ReadProblem
+  > {
     var pipeEnds: [Int32] = [0, 0]
     guard pipe(&pipeEnds) == 0 else { return .failure(.init(reason: String(cString: strerror(errno)))) }
     var actions = posix_spawn_file_actions_t()

@@ -89,7 +89,8 @@ public struct KeyMap: Sendable {
         throw UIFailure("'ui.key.\(name)' names no action; actions: \(UIAction.allCases.map(\.rawValue).joined(separator: ", "))")
       }
       guard let key = Key(name: keyName) else {
-        throw UIFailure("'\(keyName)' (ui.key.\(name)) is not a key; say a character, Space, Enter, Tab, Esc, Up, Down, PgUp, PgDn, Home, End or Ctrl-X")
+        throw UIFailure(
+          "'\(keyName)' (ui.key.\(name)) is not a key; say a character, Space, Enter, Tab, Esc, Up, Down, PgUp, PgDn, Home, End or Ctrl-X")
       }
       // The new key replaces the first default; a key taken from another action leaves it.
       for other in UIAction.allCases { keys[other]?.removeAll { $0 == key } }

@@ -268,7 +268,8 @@ public struct ScreenRenderer: Sendable {
       column += widths[index] + 1
     }
     guard !state.list.ids.isEmpty else {
-      grid.put(state.list.emptyMessage, row: layout.listFirstRow, column: layout.listColumn + gutter, style: palette.dim, limit: layout.listWidth - gutter)
+      grid.put(
+        state.list.emptyMessage, row: layout.listFirstRow, column: layout.listColumn + gutter, style: palette.dim, limit: layout.listWidth - gutter)
       return
     }
     for (offset, index) in visible.enumerated() {
@@ -361,7 +362,8 @@ public struct ScreenRenderer: Sendable {
     }
     let hint = state.statusHint.isEmpty ? "" : " · " + state.statusHint
     let room = max(0, grid.width - displayWidth(of: hint))
-    let end = grid.put(truncated(sanitizedForTerminal(state.status), toWidth: room), row: row, column: 0, style: state.statusIsError ? palette.error : .plain)
+    let end = grid.put(
+      truncated(sanitizedForTerminal(state.status), toWidth: room), row: row, column: 0, style: state.statusIsError ? palette.error : .plain)
     if !hint.isEmpty { grid.put(hint, row: row, column: end, style: palette.dim) }
   }
 }

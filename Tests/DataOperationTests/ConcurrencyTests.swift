@@ -7,7 +7,7 @@ import Testing
 @Suite struct ConcurrencyTests {
   @Test func eightThreadsTimesFiveHundredOperationsAreAllApplied() throws {
     let folder = TemporaryFolder()
-    let context = try Context(path: folder.path + "/threads.db")
+    let context = try Database(path: folder.path + "/threads.db")
     _ = try schema.migrate().operate(in: context)
     let threads = 8
     let perThread = 500
@@ -88,9 +88,9 @@ import Testing
   @Test func twoContextsOnOneFileBothWriteWithoutLockErrors() throws {
     let folder = TemporaryFolder()
     let path = folder.path + "/shared.db"
-    let first = try Context(path: path)
+    let first = try Database(path: path)
     _ = try schema.migrate().operate(in: first)
-    let second = try Context(path: path)
+    let second = try Database(path: path)
     DispatchQueue.concurrentPerform(iterations: 2) { index in
       let context = index == 0 ? first : second
       for value in 0..<200 {

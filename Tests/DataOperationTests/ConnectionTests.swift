@@ -3,13 +3,13 @@ import Foundation
 import Testing
 
 @Suite struct ConnectionTests {
-  func run<Value>(_ context: Context, _ body: @escaping @Sendable (Connection) throws(DatabaseError) -> Value) throws(DatabaseError) -> Value {
+  func run<Value>(_ context: Database, _ body: @escaping @Sendable (Connection) throws(DatabaseError) -> Value) throws(DatabaseError) -> Value {
     try DataOperation(body).operate(in: context)
   }
 
   @Test func aFileDatabaseOpensWithWALForeignKeysAndABusyTimeout() throws {
     let folder = TemporaryFolder()
-    let context = try Context(path: folder.path + "/settings.db")
+    let context = try Database(path: folder.path + "/settings.db")
     let settings = try run(context) { connection throws(DatabaseError) in
       [
         try connection.scalar("PRAGMA journal_mode"), try connection.scalar("PRAGMA foreign_keys"),
@@ -42,7 +42,10 @@ import Testing
 
   @Test func textRoundTripsFaithfully() throws {
     let context = try makeContext()
-    let samples = ["", "re: rent", "quote \" and ' and `", "nul\u{0}inside", "emoji 🎉👩‍👩‍👧", "日本語", String(repeating: "x", count: 100_000), "line\nbreak\ttab\u{1B}[31m"]
+    let samples = [
+      "", "re: rent", "quote \" and ' and `", "nul\u{0}inside", "emoji 🎉👩‍👩‍👧", "日本語", String(repeating: "x", count: 100_000),
+      "line\nbreak\ttab\u{1B}[31m",
+    ]
     for sample in samples {
       let stored = try run(context) { connection throws(DatabaseError) in
         try connection.execute("INSERT INTO book (title) VALUES (?)", [.text(sample)])
@@ -70,8 +73,8 @@ import Testing
   @Test func columnsAreFoundByNameAfterAnotherConnectionRebuildsTheTable() throws {
     let folder = TemporaryFolder()
     let path = folder.path + "/shared.db"
-    let reader = try Context(path: path)
-    let writer = try Context(path: path)
+    let reader = try Database(path: path)
+    let writer = try Database(path: path)
     try run(writer) { connection throws(DatabaseError) in
       try connection.executeScript("CREATE TABLE pair (a TEXT, b TEXT); INSERT INTO pair VALUES ('A', 'B');")
     }
@@ -109,7 +112,7 @@ import Testing
     let path = folder.path + "/notes.txt"
     try Data(String(repeating: "this is not sqlite\n", count: 100).utf8).write(to: URL(fileURLWithPath: path))
     do {
-      _ = try Context(path: path)
+      _ = try Database(path: path)
       Issue.record("should fail")
     } catch .sqlite(let error) {
       #expect(error.primaryCode == SQLiteError.notADatabase)
@@ -121,9 +124,9 @@ import Testing
 
   @Test func aMissingFileIsNotCreatedWhenCreateIsOff() throws {
     let folder = TemporaryFolder()
-    var options = Context.Options()
+    var options = Database.Options()
     options.create = false
-    #expect(throws: DatabaseError.self) { try Context(path: folder.path + "/absent.db", options: options) }
+    #expect(throws: DatabaseError.self) { try Database(path: folder.path + "/absent.db", options: options) }
     #expect(!FileManager.default.fileExists(atPath: folder.path + "/absent.db"))
   }
 
@@ -151,8 +154,10 @@ import Testing
         let t: String = try row.decode("t")
         let noText: String? = try row.decode("none")
         let someText: String? = try row.decode("t")
-        return ["\(n)", "\(String(describing: missing))", "\(String(describing: present))", t,
-                "\(String(describing: noText))", "\(String(describing: someText))"]
+        return [
+          "\(n)", "\(String(describing: missing))", "\(String(describing: present))", t,
+          "\(String(describing: noText))", "\(String(describing: someText))",
+        ]
       }
       failure { row throws(DatabaseError) in _ = try row.decode("t", as: Int64.self) }
       failure { row throws(DatabaseError) in _ = try row.decode("none", as: Int64.self) }
@@ -164,10 +169,11 @@ import Testing
       return (values, failures)
     }
     #expect(values == ["7", "nil", "Optional(7)", "text", "nil", "Optional(\"text\")"])
-    #expect(failures == [
-      "t Int64 TEXT", "none Int64 NULL", "r Optional<Int64> REAL", "n String INTEGER", "r Optional<String> REAL",
-      "absent Int64 no such column", "absent Optional<String> no such column",
-    ])
+    #expect(
+      failures == [
+        "t Int64 TEXT", "none Int64 NULL", "r Optional<Int64> REAL", "n String INTEGER", "r Optional<String> REAL",
+        "absent Int64 no such column", "absent Optional<String> no such column",
+      ])
   }
 
   /// Short text is bound from a slot per parameter, without SQLite copying it (`bindText`):
@@ -220,7 +226,7 @@ import Testing
 
 @Suite struct SQLFunctionTests {
   @Test func aSwiftFunctionCanBeCalledFromSQLWithEveryKindOfValue() throws {
-    let context = try Context.inMemory()
+    let context = try Database.inMemory()
     let echoed = try DataOperation<[SQLValue], DatabaseError> { connection throws(DatabaseError) in
       try connection.defineFunction("echo_kind", argumentCount: 1) { arguments in
         switch arguments[0] {
@@ -239,7 +245,7 @@ import Testing
   }
 
   @Test func aFunctionWithTooManyArgumentsIsRefused() throws {
-    let context = try Context.inMemory()
+    let context = try Database.inMemory()
     #expect(throws: DatabaseError.self) {
       try DataOperation<Void, DatabaseError> { connection throws(DatabaseError) in
         try connection.defineFunction("bad", argumentCount: 200) { _ in .null }

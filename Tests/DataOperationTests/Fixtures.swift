@@ -1,6 +1,6 @@
 import DataOperation
-import TestSupport
 import Foundation
+import TestSupport
 
 /// A book: the first entity of the tests, with a table name derived from the type.
 struct Book: Entity, Equatable {
@@ -66,8 +66,8 @@ let schema = Migrator([
 ])
 
 /// A fresh in-memory database with the test schema.
-func makeContext() throws -> Context {
-  let context = try Context.inMemory()
+func makeContext() throws -> Database {
+  let context = try Database.inMemory()
   _ = try schema.migrate().operate(in: context)
   return context
 }
@@ -96,4 +96,3 @@ func logged(_ value: Int) -> DataOperation<Int, DatabaseError> {
 let logValues = DataOperation<[Int], DatabaseError> { connection throws(DatabaseError) in
   try connection.all("SELECT value FROM log ORDER BY id") { row throws(DatabaseError) in try row.decode("value", as: Int.self) }
 }
-

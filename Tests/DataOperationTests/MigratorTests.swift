@@ -3,7 +3,7 @@ import Testing
 
 @Suite struct MigratorTests {
   @Test func anEmptyDatabaseMigratesToTheCurrentVersion() throws {
-    let context = try Context.inMemory()
+    let context = try Database.inMemory()
     #expect(try Migrator.currentVersion().operate(in: context) == 0)
     #expect(try schema.migrate().operate(in: context) == 2)
     #expect(try Migrator.currentVersion().operate(in: context) == 2)
@@ -12,7 +12,7 @@ import Testing
   }
 
   @Test func aPartlyMigratedDatabaseRunsOnlyTheMissingSteps() throws {
-    let context = try Context.inMemory()
+    let context = try Database.inMemory()
     _ = try Migrator([schema.migrations[0]]).migrate().operate(in: context)
     _ = try Repository<Author>().add { $0.name = "Kept" }.operate(in: context)
     #expect(try schema.migrate().operate(in: context) == 2)
@@ -22,7 +22,7 @@ import Testing
   @Test func aDatabaseFromANewerSchemaIsRefusedAndLeftUnchanged() throws {
     let folder = TemporaryFolder()
     let path = folder.path + "/newer.db"
-    let context = try Context(path: path)
+    let context = try Database(path: path)
     try DataOperation<Void, DatabaseError> { connection throws(DatabaseError) in
       try connection.executeScript("CREATE TABLE future (x); PRAGMA user_version = 9;")
     }.operate(in: context)
@@ -35,7 +35,7 @@ import Testing
   }
 
   @Test func aFailingStepRollsBackToTheLastWholeVersion() throws {
-    let context = try Context.inMemory()
+    let context = try Database.inMemory()
     let broken = Migrator([
       schema.migrations[0],
       Migration(version: 2, sql: "CREATE TABLE half (x); CREATE TABLE half (y);"),

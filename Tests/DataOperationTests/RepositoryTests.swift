@@ -5,7 +5,7 @@ import Testing
   let books = Repository<Book>()
   let authors = Repository<Author>()
 
-  func seeded() throws -> Context {
+  func seeded() throws -> Database {
     let context = try makeContext()
     let austen = try authors.add { $0.name = "Austen" }.operate(in: context)
     let herbert = try authors.add { $0.name = "Herbert" }.operate(in: context)
@@ -13,8 +13,12 @@ import Testing
       ("Emma", 1815, austen.id), ("Dune", 1965, herbert.id), ("Persuasion", 1817, austen.id),
       ("Children of Dune", 1976, herbert.id), ("Undated", nil, austen.id),
     ]
-    _ = try rows.map { row in books.add { $0.title = row.0; $0.year = row.1; $0.authorID = row.2 } }
-      .sequence().transaction().operate(in: context)
+    _ = try rows.map { row in
+      books.add {
+        $0.title = row.0; $0.year = row.1; $0.authorID = row.2
+      }
+    }
+    .sequence().transaction().operate(in: context)
     return context
   }
 
@@ -60,7 +64,9 @@ import Testing
   @Test func addAssignsIncreasingIdsAndReturnsTheStoredEntity() throws {
     let context = try makeContext()
     let first = try books.add { $0.title = "A" }.operate(in: context)
-    let second = try books.add { $0.title = "B"; $0.year = 2001 }.operate(in: context)
+    let second = try books.add {
+      $0.title = "B"; $0.year = 2001
+    }.operate(in: context)
     #expect(first.id == 1 && second.id == 2)
     #expect(try books.object(id: 2).operate(in: context) == Book(id: 2, title: "B", year: 2001))
     let writer = try authors.add { $0.name = "Le Guin" }.operate(in: context)
@@ -160,13 +166,19 @@ import Testing
     let context = try makeContext()
     let odd = Repository<OddBook>()
     // One usual add first, so the prepared statement exists and had values bound.
-    let first = try odd.add { $0.title = "First"; $0.year = 1900 }.operate(in: context)
-    let added = try odd.add { $0.title = "Odd"; $0.year = 2001; $0.shape = shape }.operate(in: context)
+    let first = try odd.add {
+      $0.title = "First"; $0.year = 1900
+    }.operate(in: context)
+    let added = try odd.add {
+      $0.title = "Odd"; $0.year = 2001; $0.shape = shape
+    }.operate(in: context)
     // The shape left out nothing but `year` (which then takes its default, NULL).
     let expectedYear = shape == .withoutYear ? nil : 2001
     #expect(try books.object(id: added.id).operate(in: context) == Book(id: added.id, title: "Odd", year: expectedYear))
     // A usual add after it binds every value afresh (nothing left over from the odd one).
-    let after = try odd.add { $0.title = "After"; $0.year = 2002 }.operate(in: context)
+    let after = try odd.add {
+      $0.title = "After"; $0.year = 2002
+    }.operate(in: context)
     #expect(try books.object(id: after.id).operate(in: context) == Book(id: after.id, title: "After", year: 2002))
     #expect(try books.object(id: first.id).operate(in: context) == Book(id: first.id, title: "First", year: 1900))
 
@@ -214,10 +226,16 @@ import Testing
 
   @Test func anEntityAddedWithItsOwnIdKeepsIt() throws {
     let context = try makeContext()
-    let book = try books.add { $0.id = 40; $0.title = "Forty"; $0.year = 1940 }.operate(in: context)
+    let book = try books.add {
+      $0.id = 40; $0.title = "Forty"; $0.year = 1940
+    }.operate(in: context)
     #expect(book.id == 40)
     #expect(try books.object(id: 40).operate(in: context) == Book(id: 40, title: "Forty", year: 1940))
-    #expect(throws: DatabaseError.self) { try books.add { $0.id = 40; $0.title = "Again" }.operate(in: context) }
+    #expect(throws: DatabaseError.self) {
+      try books.add {
+        $0.id = 40; $0.title = "Again"
+      }.operate(in: context)
+    }
   }
 
   /// A row with nothing but its key.

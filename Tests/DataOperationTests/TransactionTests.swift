@@ -105,11 +105,11 @@ import Testing
   @Test func aDeferredReadDoesNotBlockAWriterButAnImmediateOneDoes() throws {
     let folder = TemporaryFolder()
     let path = folder.path + "/locks.db"
-    let reader = try Context(path: path)
+    let reader = try Database(path: path)
     _ = try schema.migrate().operate(in: reader)
-    var impatient = Context.Options()
+    var impatient = Database.Options()
     impatient.busyTimeout = 50
-    let writer = try Context(path: path, options: impatient)
+    let writer = try Database(path: path, options: impatient)
     func writeWhileReading(_ kind: TransactionKind) throws -> Bool {
       try DataOperation<Bool, DatabaseError> { connection throws(DatabaseError) in
         _ = try connection.scalar("SELECT count(*) FROM log")

@@ -85,7 +85,13 @@ import TodoCore
     #expect(
       try parse("update", "3", "5-7,9", "--title", "Call the bank", "-errand", "due:").command == .update(filter, changes))
     #expect(try parse("update", "3", "Call", "the", "bank", "-errand", "due:").command == .update(ids(.id(3)), changes))
-    #expect(try parse("update", "3", "pri:").command == .update(ids(.id(3)), { var c = TodoChanges(); c.priority = .clear; return c }()))
+    #expect(
+      try parse("update", "3", "pri:").command
+        == .update(
+          ids(.id(3)),
+          {
+            var c = TodoChanges(); c.priority = .clear; return c
+          }()))
   }
 
   func ids(_ references: TaskReference...) -> TodoFilter {

@@ -22,9 +22,10 @@ import TodoCore
 
   @Test func readsSectionsCommentsAndQuotes() throws {
     let file = try ConfigFile(text: Self.sample, path: "/c")
-    #expect(file.entries.map(\.key) == [
-      "default.command", "color.priority.L", "color.overdue", "report.mine.columns", "report.mine.filter",
-    ])
+    #expect(
+      file.entries.map(\.key) == [
+        "default.command", "color.priority.L", "color.overdue", "report.mine.columns", "report.mine.filter",
+      ])
     #expect(file.entries.map(\.line) == [2, 6, 7, 10, 11])
     #expect(file.entries[2].value == "bold red ")
     #expect(file.entries[4].value == "+work # not a comment")
@@ -59,27 +60,28 @@ import TodoCore
     file.set("week.start", "sunday")
     file.set("urgency.due", "10")
     file.set("editor", " vim ")
-    #expect(file.text == """
-      # My todo settings
-      default.command = next
-      week.start = sunday
-      editor = " vim "
+    #expect(
+      file.text == """
+        # My todo settings
+        default.command = next
+        week.start = sunday
+        editor = " vim "
 
-      [color]
-      ; dim the low ones
-      priority.L = dim
-      overdue = red
-      today = yellow
+        [color]
+        ; dim the low ones
+        priority.L = dim
+        overdue = red
+        today = yellow
 
-      [report.mine]
-      columns = id, title
-      filter = +work # not a comment
-      limit = 5
+        [report.mine]
+        columns = id, title
+        filter = +work # not a comment
+        limit = 5
 
-      [urgency]
-      due = 10
+        [urgency]
+        due = 10
 
-      """)
+        """)
     // What was written reads back as it was set.
     let reread = try ConfigFile(text: file.text, path: "/c")
     #expect(reread.entries.first { $0.key == "editor" }?.value == " vim ")
@@ -90,19 +92,20 @@ import TodoCore
       let found = file.unset(key)
       #expect(found)
     }
-    #expect(file.text == """
-      # My todo settings
-      default.command = next
-      week.start = sunday
-      editor = " vim "
+    #expect(
+      file.text == """
+        # My todo settings
+        default.command = next
+        week.start = sunday
+        editor = " vim "
 
-      [color]
-      ; dim the low ones
-      priority.L = dim
-      overdue = red
-      today = yellow
+        [color]
+        ; dim the low ones
+        priority.L = dim
+        overdue = red
+        today = yellow
 
-      """)
+        """)
   }
 
   @Test func aTopLevelKeyGoesBeforeTheFirstSection() throws {

@@ -112,7 +112,8 @@ import Testing
   @Test func damageOutsideWhatCommandsReadIsFoundByCheckAndRecoveredInFull() throws {
     let todo = try filled()
     for id in 1...300 where id % 3 == 0 { todo("update", String(id), "+third", "--note", "note \(id)").expectSuccess() }
-    let leaf = todo.shell("sqlite3 '\(todo.databasePath)' \"SELECT pageno FROM dbstat WHERE name = 'sqlite_autoindex_todo_1' AND pagetype = 'leaf' LIMIT 1 OFFSET 1\"")
+    let leaf = todo.shell(
+      "sqlite3 '\(todo.databasePath)' \"SELECT pageno FROM dbstat WHERE name = 'sqlite_autoindex_todo_1' AND pagetype = 'leaf' LIMIT 1 OFFSET 1\"")
     let page = try #require(Int(leaf.stdout.trimmingCharacters(in: .whitespacesAndNewlines)), "\(leaf)")
     let expected = todo("export", "--format", "jsonl").stdout
     let handle = try #require(FileHandle(forWritingAtPath: todo.databasePath))
@@ -136,7 +137,8 @@ import Testing
   /// undoing from one with holes could revert part of a command.
   @Test func aDamagedJournalIsEmptiedInTheCopy() throws {
     let todo = try filled()
-    let leaf = todo.shell("sqlite3 '\(todo.databasePath)' \"SELECT pageno FROM dbstat WHERE name = 'journal_entry' AND pagetype = 'leaf' LIMIT 1 OFFSET 1\"")
+    let leaf = todo.shell(
+      "sqlite3 '\(todo.databasePath)' \"SELECT pageno FROM dbstat WHERE name = 'journal_entry' AND pagetype = 'leaf' LIMIT 1 OFFSET 1\"")
     let page = try #require(Int(leaf.stdout.trimmingCharacters(in: .whitespacesAndNewlines)), "\(leaf)")
     let expected = todo("export", "--format", "jsonl").stdout
     let handle = try #require(FileHandle(forWritingAtPath: todo.databasePath))

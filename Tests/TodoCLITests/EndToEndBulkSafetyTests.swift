@@ -113,7 +113,8 @@ import Glibc
     let execute = todo("1", "execute")
     #expect(
       execute.errorLines.last
-        == "todo: hint: todo has no 'execute' command yet: todo runs no commands of its own; use hooks ('todo help hooks'); 'todo help' lists the commands")
+        == "todo: hint: todo has no 'execute' command yet: todo runs no commands of its own; use hooks ('todo help hooks'); 'todo help' lists the commands"
+    )
     #expect(!execute.stderr.contains("todo add"))
   }
 
@@ -277,7 +278,10 @@ import Glibc
     // A mistyped key is an error that names it, where it is, and what was meant.
     let key = todo("list", "+x", "p:H")
     #expect(key.status == 2)
-    #expect(key.errorLines == ["todo: error: filter: unknown attribute 'p' at word 3; did you mean 'pri'? (pri:H; put -- before the word to search for it as text)"])
+    #expect(
+      key.errorLines == [
+        "todo: error: filter: unknown attribute 'p' at word 3; did you mean 'pri'? (pri:H; put -- before the word to search for it as text)"
+      ])
     #expect(todo("list", "--", "p:H").status == 0)
     // A known key with a mistyped modifier is an attribute for sure: an error that says which.
     let modifier = todo("list", "due.befor:fri")

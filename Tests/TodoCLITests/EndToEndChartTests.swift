@@ -207,7 +207,8 @@ import Testing
     }
     todo.environment["TODO_NOW"] = Self.now
     let lines = todo("agenda", "day").lines
-    #expect(lines.prefix(3) == ["Overdue", "  2 more, older (todo list +OVERDUE lists them all)", "  Sat 3 Oct    3  overdue   Overdue 3"], "\(lines)")
+    #expect(
+      lines.prefix(3) == ["Overdue", "  2 more, older (todo list +OVERDUE lists them all)", "  Sat 3 Oct    3  overdue   Overdue 3"], "\(lines)")
     #expect(lines.filter { $0.contains("overdue   Overdue") }.count == 10)
     #expect((try todo("agenda", "day", "--json").jsonObject()["overdue"] as? [[String: Any]])?.count == 12)
   }

@@ -337,8 +337,9 @@ import Testing
     let utc = todo("show", "1")
     #expect(utc.lines.contains("  Due        2026-12-01 17:00 UTC (in 10d)"), "\(utc)")
     // JSON is always UTC.
-    #expect(try todo("show", "1", "--json", environment: ["TZ": "America/New_York"]).jsonObject()["due"] as? String
-      == "2026-12-01T17:00:00Z")
+    #expect(
+      try todo("show", "1", "--json", environment: ["TZ": "America/New_York"]).jsonObject()["due"] as? String
+        == "2026-12-01T17:00:00Z")
   }
 
   // MARK: update

@@ -23,12 +23,14 @@ import Testing
       todo.launch(URL(fileURLWithPath: "/bin/sh"), ["-c", script])
     }
     let writers = (1...8).map { w in
-      shell("""
+      shell(
+        """
         for i in $(seq 1 100); do "$TODO" add "Task \(w)-$i" +w\(w) > /dev/null || echo "add \(w)-$i failed"; done
         """)
     }
     let readers = (1...4).map { _ in
-      shell("""
+      shell(
+        """
         n=0
         while [ ! -e done ] && [ $n -lt 1000 ]; do
           n=$((n + 1))
@@ -37,7 +39,8 @@ import Testing
         done
         """)
     }
-    let bulk = shell("""
+    let bulk = shell(
+      """
       for i in $(seq 1 10); do
         "$TODO" --yes update --where project:bulk +round$i > /dev/null || echo "bulk $i failed"
         "$TODO" --yes update --where project:bulk -round$i > /dev/null || echo "unbulk $i failed"
@@ -74,14 +77,19 @@ import Testing
     // Each shell adds 100 tasks, reading (list and stats) after every tenth, then changes all of
     // its own at once and lists them: four writers and readers interleaved on one database.
     let shells = (1...4).map { s in
-      todo.launch(URL(fileURLWithPath: "/bin/sh"), ["-c", """
-        ( for i in $(seq 1 100); do
-            echo "add Shell \(s) line $i +s\(s)"
-            if [ $((i % 10)) = 0 ]; then echo "list +s\(s) --limit 3"; echo "stats"; fi
-          done
-          echo "update --where +s\(s) pri:H"
-          echo "list +s\(s) --jsonl" ) | "$TODO" shell
-        """])
+      todo.launch(
+        URL(fileURLWithPath: "/bin/sh"),
+        [
+          "-c",
+          """
+          ( for i in $(seq 1 100); do
+              echo "add Shell \(s) line $i +s\(s)"
+              if [ $((i % 10)) = 0 ]; then echo "list +s\(s) --limit 3"; echo "stats"; fi
+            done
+            echo "update --where +s\(s) pri:H"
+            echo "list +s\(s) --jsonl" ) | "$TODO" shell
+          """,
+        ])
     }
     let results = shells.map { $0.wait(seconds: 480) }
     for result in results {

@@ -30,14 +30,16 @@ import Testing
     let path = try write("# settings\nweek.start = monday\n\n[color]\ntoday = yelow\n", in: todo)
     let run = todo("add", "Not me")
     #expect(run.status == 1)
-    #expect(run.stderr.hasPrefix("todo: error: the configuration file \(path), line 5 (color.today): 'yelow' is not a style (did you mean 'yellow'?)"))
+    #expect(
+      run.stderr.hasPrefix("todo: error: the configuration file \(path), line 5 (color.today): 'yelow' is not a style (did you mean 'yellow'?)"))
     #expect(try snapshot(path) == before)
     try write("week.start = monday\nwekk.start = sunday\n", in: todo)
     let unknown = todo("list", "--json")
     #expect(unknown.status == 1)
     let error = try unknown.errorObject()["error"] as? [String: Any]
     #expect(error?["code"] as? String == "configuration")
-    #expect((error?["message"] as? String)?.contains("line 2 (wekk.start): 'wekk.start' is not a configuration key (did you mean 'week.start'?)") == true)
+    #expect(
+      (error?["message"] as? String)?.contains("line 2 (wekk.start): 'wekk.start' is not a configuration key (did you mean 'week.start'?)") == true)
     try write("this is not a setting\n", in: todo)
     #expect(todo("undo").stderr.contains("line 1: expected 'key = value'"))
     // Help and the version need no configuration.
@@ -51,7 +53,8 @@ import Testing
     todo("config", "set", "color.today", "bold", "yellow").expectSuccess()
     todo("config", "set", "week.start", "monday").expectSuccess()
     todo("config", "set", "report.short.columns", "id,title").expectSuccess()
-    #expect(read(path) == "# mine\nweek.start = monday\n\n[color]\n# quiet\noverdue = red\ntoday = bold yellow\n\n[report.short]\ncolumns = id,title\n")
+    #expect(
+      read(path) == "# mine\nweek.start = monday\n\n[color]\n# quiet\noverdue = red\ntoday = bold yellow\n\n[report.short]\ncolumns = id,title\n")
     #expect(todo("config", "get", "color.today").stdout == "bold yellow\n")
     #expect(todo("config", "get", "date.format").stdout == "%Y-%m-%d\n")
     let listed = try todo("config", "--json").jsonArray()
@@ -171,11 +174,12 @@ import Testing
       limit = 5
       """, in: todo)
     let run = todo("acme")
-    #expect(run.lines == [
-      "#  When      What          N  Tags",
-      "1  tue       Write report     work",
-      "3  tomorrow  Call Bob      1  work",
-    ])
+    #expect(
+      run.lines == [
+        "#  When      What          N  Tags",
+        "1  tue       Write report     work",
+        "3  tomorrow  Call Bob      1  work",
+      ])
     #expect(todo("acme", "pri:H").lines.count == 2)
     #expect(try todo("acme", "--json").jsonArray().map { $0["id"] as? Int } == [1, 3])
     #expect(try todo("acme", "--limit", "1", "--json").jsonArray().count == 1)

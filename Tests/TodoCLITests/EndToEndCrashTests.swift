@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// A process killed in the middle of a command leaves the database consistent, with the command
 /// either fully applied or not at all (DESIGN.md, reliability rules).
@@ -111,7 +111,8 @@ import TestSupport
     }
     let journalBefore = Int(sqlite(todo, "SELECT count(*) FROM journal_entry")) ?? -1
     let seen = stopped(
-      todo, {
+      todo,
+      {
         tag += 1
         return ["update", "1-\(Self.taskCount)", "+bulk\(tag)"]
       }, signal: signal, state: state,
@@ -126,7 +127,9 @@ import TestSupport
   @Test(arguments: signals) func anImportStoppedAtAnyMomentIsAllOrNothing(signal: Int32) throws {
     let todo = try TodoSandbox()
     todo.add("Before")
-    let lines = (1...20_000).map { #"{"uuid":"\#(String(format: "%08x", $0))-1111-4222-8333-444444444444","title":"imported \#($0)","status":"pending","created":"2026-11-20T10:00:00Z","modified":"2026-11-20T10:00:00Z"}"# }
+    let lines = (1...20_000).map {
+      #"{"uuid":"\#(String(format: "%08x", $0))-1111-4222-8333-444444444444","title":"imported \#($0)","status":"pending","created":"2026-11-20T10:00:00Z","modified":"2026-11-20T10:00:00Z"}"#
+    }
     let file = todo.folder.appendingPathComponent("in.jsonl")
     try (lines.joined(separator: "\n") + "\n").write(to: file, atomically: true, encoding: .utf8)
     let seen = stopped(

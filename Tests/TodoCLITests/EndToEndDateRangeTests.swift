@@ -83,7 +83,9 @@ import Testing
     #expect(todo("list", "--json").stdout == "[]\n")
     let fromICS = todo("import", ics)
     #expect(fromICS.status == 0, "\(fromICS)")
-    #expect(fromICS.stderr.contains("line 7: DUE is not a date or time (20261127, 20261127T170000Z): '99991231T230000'; the line is kept as it is"), "\(fromICS)")
+    #expect(
+      fromICS.stderr.contains("line 7: DUE is not a date or time (20261127, 20261127T170000Z): '99991231T230000'; the line is kept as it is"),
+      "\(fromICS)")
     #expect(isJSONNull(try todo.task(1)["due"]))
     #expect(todo("export", "--format", "ical").stdout.contains("DUE;TZID=America/New_York:99991231T230000\r\n"))
   }
@@ -94,12 +96,12 @@ import Testing
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     let hook = folder.appendingPathComponent("on-add-far").path
     try """
-      #!/usr/bin/env python3
-      import json, sys
-      task = json.loads(sys.stdin.readline())
-      task["wait"] = "-9223372036854775807"
-      print(json.dumps(task))
-      """.write(toFile: hook, atomically: true, encoding: .utf8)
+    #!/usr/bin/env python3
+    import json, sys
+    task = json.loads(sys.stdin.readline())
+    task["wait"] = "-9223372036854775807"
+    print(json.dumps(task))
+    """.write(toFile: hook, atomically: true, encoding: .utf8)
     chmod(hook, 0o700)
     let run = todo("add", "hooked")
     #expect(run.status == 1, "\(run)")
@@ -153,7 +155,8 @@ import Testing
     let run = todo.run(["add", "x", "due:9999-12-31T18:00", "wait:due+4h"], environment: ["TZ": "America/New_York"])
     #expect(run.status == 2, "\(run)")
     #expect(
-      run.errorLines.first == "todo: error: 'due+4h' for the new task is 10000-01-01T03:00:00Z, out of range: dates must be in the years 1970 to 9999",
+      run.errorLines.first
+        == "todo: error: 'due+4h' for the new task is 10000-01-01T03:00:00Z, out of range: dates must be in the years 1970 to 9999",
       "\(run)")
     #expect(todo("list", "--json").stdout == "[]\n")
   }

@@ -90,9 +90,10 @@ import Testing
     #expect(todo.ids("+WAITING") == [2])
     #expect(todo.ids("-WAITING") == [1])
     // With its wait date (how long it stays hidden), first to show first.
-    #expect(todo("waiting").lines.map(\.trimmed) == [
-      "ID  Wait        Remaining  Due    Tags  Title", "2  2026-11-27  fri        in 4w  x     Renew passport",
-    ])
+    #expect(
+      todo("waiting").lines.map(\.trimmed) == [
+        "ID  Wait        Remaining  Due    Tags  Title", "2  2026-11-27  fri        in 4w  x     Renew passport",
+      ])
     #expect(todo.ids("wait.any:") == [2])
     #expect(todo.ids("2") == [2])  // named by id: shown
     let task = try todo.task(2)
@@ -105,10 +106,14 @@ import Testing
     // Relative to the due date: each task counts from its own.
     #expect(todo("update", "2", "wait:due-3d").stdout == "Updated task 2: Renew passport  +x pri:L due:2026-12-24 wait:2026-12-21\n")
     #expect(todo("update", "2", "wait:due-2h").stdout == "Updated task 2: Renew passport  +x pri:L due:2026-12-24 wait:2026-12-23 22:00 UTC\n")
-    #expect(todo("update", "2", "wait:").stdout == "Updated task 2: Renew passport  +x pri:L due:2026-12-24\nTask 2 'Renew passport' is no longer waiting.\n")
+    #expect(
+      todo("update", "2", "wait:").stdout
+        == "Updated task 2: Renew passport  +x pri:L due:2026-12-24\nTask 2 'Renew passport' is no longer waiting.\n")
     let noDue = todo("add", "Undated", "wait:due-1d")
     #expect(noDue.status == 2)
-    #expect(noDue.errorLines.first == "todo: error: cannot read the date 'due-1d' for the new task: the task has no due date to count from; give it one (due:fri) or a date")
+    #expect(
+      noDue.errorLines.first
+        == "todo: error: cannot read the date 'due-1d' for the new task: the task has no due date to count from; give it one (due:fri) or a date")
     #expect(todo.ids("status:all") == [2, 1])  // nothing was added
   }
 
@@ -121,7 +126,10 @@ import Testing
     #expect(todo.ids("+READY") == [1, 3])
     #expect(todo.ids("+SCHEDULED") == [1, 2])
     #expect(todo.ids("scheduled.after:today") == [2])
-    #expect(todo.run(["list", "+READY"], environment: ["TODO_NOW": "2026-11-24T00:00:00Z"]).lines.dropFirst().map { $0.trimmed.prefix(1) } == ["1", "2", "3", "4"])
+    #expect(
+      todo.run(["list", "+READY"], environment: ["TODO_NOW": "2026-11-24T00:00:00Z"]).lines.dropFirst().map { $0.trimmed.prefix(1) } == [
+        "1", "2", "3", "4",
+      ])
     #expect(try todo.task(2)["scheduled"] as? String == "2026-11-24")
   }
 
@@ -136,11 +144,13 @@ import Testing
     // A list of pending tasks leaves it out at once (as Taskwarrior's reports do).
     let pending = try todo.run(["list", "--json"], environment: afternoon).jsonArray().map { $0["id"] as? Int }
     #expect(pending == [1, 3])
-    #expect(try todo.run(["next", "--json"], environment: afternoon).jsonArray().map { $0["id"] as? Int }.sorted { ($0 ?? 0) < ($1 ?? 0) } == [1, 3])
+    #expect(
+      try todo.run(["next", "--json"], environment: afternoon).jsonArray().map { $0["id"] as? Int }.sorted { ($0 ?? 0) < ($1 ?? 0) } == [1, 3])
     #expect(try todo.run(["show", "2", "--json"], environment: afternoon).jsonObject()["status"] as? String == "pending")
     // The next write expires it (the all-day offer lasts until the day ends).
     let write = todo.run(["done", "3"], environment: afternoon)
-    #expect(write.lines == ["Expired task 2: its until date 2026-11-21 12:00 UTC has passed (Coupon)", "Completed task 3: Other  status:done"], "\(write)")
+    #expect(
+      write.lines == ["Expired task 2: its until date 2026-11-21 12:00 UTC has passed (Coupon)", "Completed task 3: Other  status:done"], "\(write)")
     let coupon = try todo.task(2)
     #expect(coupon["status"] as? String == "deleted")
     #expect(coupon["reason"] as? String == "expired")
@@ -152,10 +162,11 @@ import Testing
     #expect(try todo.task(3)["status"] as? String == "pending")
     // The next day the offer goes too; with --json the notice is a warning on stderr.
     let tomorrow = todo.run(["add", "New", "--json"], environment: ["TODO_NOW": "2026-11-22T00:00:01Z"])
-    #expect(tomorrow.errorLines == [
-      #"{"warning":"expired task 1: its until date 2026-11-21 has passed"}"#,
-      #"{"warning":"expired task 2: its until date 2026-11-21 12:00 UTC has passed"}"#,
-    ])
+    #expect(
+      tomorrow.errorLines == [
+        #"{"warning":"expired task 1: its until date 2026-11-21 has passed"}"#,
+        #"{"warning":"expired task 2: its until date 2026-11-21 12:00 UTC has passed"}"#,
+      ])
     #expect(todo.ids("status:deleted") == [1, 2])
     // Reopening clears the reason.
     todo("reopen", "2").expectSuccess()
@@ -251,7 +262,10 @@ import Testing
       (["list", "+a", "not"], "todo: error: filter: 'not' at word 3 has nothing after it"),
       (["list", "(", "3", "or", "+a", ")"], "todo: error: filter: task ids cannot be inside 'or' or parentheses; put them first"),
       (["list", "+a", "due.befor:fri"], "todo: error: filter: unknown attribute 'due.befor' at word 3; did you mean 'due.before:'?"),
-      (["list", "+a", "due.by:whenever"], "todo: error: cannot read the date 'whenever': not a date: expected a date like 2026-12-01, today, friday, +3d, eow (word 3 of the filter)"),
+      (
+        ["list", "+a", "due.by:whenever"],
+        "todo: error: cannot read the date 'whenever': not a date: expected a date like 2026-12-01, today, friday, +3d, eow (word 3 of the filter)"
+      ),
       (["list", "+a", "not", "or", "+b"], "todo: error: filter: 'not' at word 3 has nothing after it"),
       (["list", "project.none:work"], "todo: error: bad value 'work' for project.none: takes no value (word 2)"),
       (["list", "pri.any:H"], "todo: error: bad value 'H' for pri.any: takes no value (word 2)"),

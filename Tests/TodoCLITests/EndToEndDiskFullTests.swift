@@ -82,7 +82,9 @@ struct EndToEndDiskFullTests {
       #expect(todo.run(["add", "Already here"], environment: environment).status == 0)
       // 3000 tasks with long notes, in a file outside the small disk: far more than fits.
       let note = String(repeating: "n", count: 400)
-      let lines = (1...3000).map { #"{"uuid":"00000000-0000-4000-8000-\#(String(format: "%012d", $0))","title":"Imported \#($0)","status":"pending","created":"2026-11-20T10:00:00Z","modified":"2026-11-20T10:00:00Z","notes":[{"created":"2026-11-20T10:00:00Z","text":"\#(note)"}]}"# }
+      let lines = (1...3000).map {
+        #"{"uuid":"00000000-0000-4000-8000-\#(String(format: "%012d", $0))","title":"Imported \#($0)","status":"pending","created":"2026-11-20T10:00:00Z","modified":"2026-11-20T10:00:00Z","notes":[{"created":"2026-11-20T10:00:00Z","text":"\#(note)"}]}"#
+      }
       let input = todo.folder.appendingPathComponent("big.jsonl").path
       try lines.joined(separator: "\n").write(toFile: input, atomically: true, encoding: .utf8)
       fill(todo, disk, leaving: 256 * 1024)

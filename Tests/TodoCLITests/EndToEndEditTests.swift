@@ -133,7 +133,8 @@ import Testing
     todo.add("Plain")
     todo.add("Noted")
     // Notes with what an edit must not lose: leading spaces, a tab, a line break (by import).
-    let imported = #"[{"uuid":"0d9e6e1a-2d5f-4b1e-9c43-6f2f9b0d2a11","title":"Noted","status":"pending","notes":[{"text":"  indented\tand\nbroken ","created":"2026-11-20T10:00:00Z"}],"created":"2026-11-20T10:00:00Z","modified":"2026-11-20T10:00:00Z"}]"#
+    let imported =
+      #"[{"uuid":"0d9e6e1a-2d5f-4b1e-9c43-6f2f9b0d2a11","title":"Noted","status":"pending","notes":[{"text":"  indented\tand\nbroken ","created":"2026-11-20T10:00:00Z"}],"created":"2026-11-20T10:00:00Z","modified":"2026-11-20T10:00:00Z"}]"#
     todo("import", "-", "--format", "json", stdin: imported).expectSuccess()
     let id = try todo("list", "Noted", "--json").jsonArray().last?["id"] as? Int ?? 0
     let note = try todo.task(id)["notes"] as? [[String: Any]]

@@ -230,6 +230,28 @@ import Glibc
     #expect((try undo.errorObject()["error"] as? [String: Any])?["code"] as? String == "nothing_to_undo", "\(undo)")
   }
 
+  /// Each way a change can be refused has a code of its own, so that a script can tell them
+  /// apart without reading the sentence.
+  @Test func refusalsHaveCodesScriptsCanTellApart() throws {
+    let todo = try twoTasks()
+    #expect(todo("update", "1", "depends:2").status == 0)
+    #expect(todo("done", "2").status == 0)
+    let cases: [([String], Int32, String, String)] = [
+      (["update", "2", "depends:1"], 2, "cycle", "task 2 cannot depend on task 1: that makes a cycle 2 → 1 → 2"),
+      (["note", "1", "--remove", "4"], 2, "no_such_note", "task 1 has no notes; there is no note 4"),
+      (["start", "2"], 1, "wrong_status", "task 2 is done: reopen it before starting it"),
+      (["stop"], 1, "nothing_active", "no task is active: start one with todo start ID"),
+      (["update", "1", "--series", "+x"], 1, "series", "task 1 is not recurring: --series changes the series of a recurring task"),
+    ]
+    for (arguments, status, code, message) in cases {
+      let run = todo.run(arguments + ["--json"])
+      #expect(run.status == status, "\(run)")
+      let error = try #require(try run.errorObject()["error"] as? [String: Any], "\(run)")
+      #expect(error["code"] as? String == code, "\(run)")
+      #expect(error["message"] as? String == message, "\(run)")
+    }
+  }
+
   // MARK: the database file
 
   @Test func aDatabaseInAFolderThatDoesNotExist() throws {

@@ -62,7 +62,8 @@ import Testing
       let run = todo.run(["--db", link] + arguments)
       #expect(run.status == 1, "\(arguments): \(run)")
       #expect(
-        run.errorLines.first == "todo: error: cannot use the database \(link): it is a symbolic link to a file another user owns; give the path of your own file",
+        run.errorLines.first
+          == "todo: error: cannot use the database \(link): it is a symbolic link to a file another user owns; give the path of your own file",
         "\(run)")
     }
     #expect(todo.contents(of: theirs) == before)

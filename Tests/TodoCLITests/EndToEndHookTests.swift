@@ -66,7 +66,9 @@ import Testing
 
   @Test func onAddAndOnModifyHooksChangeTheTaskInTheSameUndoStep() throws {
     let todo = try TodoSandbox()
-    try hook("on-add.upper", """
+    try hook(
+      "on-add.upper",
+      """
       #!/usr/bin/env python3
       import json, os, sys
       task = json.loads(sys.stdin.readline())
@@ -78,7 +80,9 @@ import Testing
       print(json.dumps(task))
       print("on-add saw it")
       """, in: todo)
-    try hook("on-modify.priority", """
+    try hook(
+      "on-modify.priority",
+      """
       #!/usr/bin/env python3
       import json, sys
       old = json.loads(sys.stdin.readline())
@@ -110,7 +114,9 @@ import Testing
     let todo = try TodoSandbox()
     todo.add("Old one", "+home")
     let uuid = try todo.task(1)["uuid"] as! String
-    try hook("on-add.tag", """
+    try hook(
+      "on-add.tag",
+      """
       #!/usr/bin/env python3
       import json, os, sys
       task = json.loads(sys.stdin.readline())
@@ -118,7 +124,9 @@ import Testing
       task.setdefault("tags", []).append("imported")
       print(json.dumps(task))
       """, in: todo)
-    try hook("on-modify.log", """
+    try hook(
+      "on-modify.log",
+      """
       #!/usr/bin/env python3
       import json, os, sys
       old = json.loads(sys.stdin.readline())
@@ -157,7 +165,9 @@ import Testing
     // only the first one's answer.
     try hook("on-modify.a-timewarrior", Self.timewarriorStyle, in: todo)
     let second = try hook("on-modify.b-timewarrior", Self.timewarriorStyle, in: todo)
-    try hook("on-modify.c-priority", """
+    try hook(
+      "on-modify.c-priority",
+      """
       #!/usr/bin/env python3
       import json, sys
       old = json.loads(sys.stdin.readline())
@@ -179,7 +189,9 @@ import Testing
   @Test func aHookThatRefusesOrAnswersBadlyWritesNothing() throws {
     let todo = try TodoSandbox()
     todo.add("Keep")
-    try hook("on-add.guard", """
+    try hook(
+      "on-add.guard",
+      """
       #!/bin/sh
       read task
       case "$task" in
@@ -192,7 +204,8 @@ import Testing
     let before = todo.snapshot()
     let refused = todo("add", "my secret plan")
     #expect(refused.status == 1)
-    #expect(refused.stderr == "todo: error: the hook on-add.guard refused the command (exit status 3): no secrets in tasks, please; nothing was changed\n")
+    #expect(
+      refused.stderr == "todo: error: the hook on-add.guard refused the command (exit status 3): no secrets in tasks, please; nothing was changed\n")
     let twice = todo("add", "twice")
     #expect(twice.status == 1 && twice.stderr.contains("answered with 2 JSON tasks, not 1"))
     let other = todo("add", "other task")
@@ -243,7 +256,8 @@ import Testing
     try hook("on-add.slow", "#!/bin/sh\nsleep 30\n", in: todo)
     let started = Date()
     // While the slow hook runs, another todo writes without waiting for it.
-    let run = todo.shell("""
+    let run = todo.shell(
+      """
       "$TODO" -c hooks.timeout=2 add slow task > slow.out 2> slow.err &
       sleep 0.5
       "$TODO" --no-hooks add quick task || exit 9
@@ -263,7 +277,9 @@ import Testing
     let path = try hook("on-add.open", "#!/bin/sh\ncat\n", in: todo, mode: 0o777)
     let run = todo("add", "x")
     #expect(run.status == 1)
-    #expect(run.stderr.contains("the hook \(path) can be changed by other users (chmod go-w \(path) makes it safe), so no hook was run; nothing was changed"))
+    #expect(
+      run.stderr.contains(
+        "the hook \(path) can be changed by other users (chmod go-w \(path) makes it safe), so no hook was run; nothing was changed"))
     chmod(path, 0o755)
     #expect(todo("add", "x").status == 0)
     // A file that is not executable is not a hook (a README beside them).
@@ -281,7 +297,9 @@ import Testing
     todo.add("Shared")
     // While the hook runs, another command adds +x; the hook then asks for +x too, which
     // changes nothing any more.
-    try helper.hook("on-modify.late", """
+    try helper.hook(
+      "on-modify.late",
+      """
       #!/usr/bin/env python3
       import json, os, subprocess, sys
       old = json.loads(sys.stdin.readline())
@@ -314,7 +332,9 @@ import Testing
     todo.add("Read")
     let log = todo.folder.appendingPathComponent("hooks.log").path
     for event in ["on-add", "on-modify"] {
-      try helper.hook("\(event).log", """
+      try helper.hook(
+        "\(event).log",
+        """
         #!/usr/bin/env python3
         import json, sys
         tasks = [json.loads(line) for line in sys.stdin]
@@ -326,17 +346,19 @@ import Testing
     todo("done", "1").expectSuccess()
     todo("start", "2").expectSuccess()
     todo("-c", "tracking.exclusive=yes", "start", "3").expectSuccess()
-    #expect(helper.read(log).split(separator: "\n") == [
-      "on-modify Water plants completed", "on-add Water plants pending",
-      "on-modify Write pending",
-      "on-modify Read pending", "on-modify Write pending",
-    ])
+    #expect(
+      helper.read(log).split(separator: "\n") == [
+        "on-modify Water plants completed", "on-add Water plants pending",
+        "on-modify Write pending",
+        "on-modify Read pending", "on-modify Write pending",
+      ])
   }
 
   @Test func stoppingTodoStopsItsHook() throws {
     let todo = try TodoSandbox()
     try helper.hook("on-add.slow", "#!/bin/sh\ntouch \"$HOME/hook-started\"\nsleep 3\ntouch \"$HOME/hook-finished\"\ncat\n", in: todo)
-    let run = todo.shell("""
+    let run = todo.shell(
+      """
       "$TODO" -c hooks.timeout=10 add never &
       n=0; while [ ! -e hook-started ] && [ $n -lt 200 ]; do sleep 0.05; n=$((n + 1)); done
       kill -TERM $!
@@ -352,7 +374,9 @@ import Testing
 
   @Test func aRecurringTasksOnAddHookSeesTheUUIDItIsStoredWith() throws {
     let todo = try TodoSandbox()
-    try helper.hook("on-add.uuid", """
+    try helper.hook(
+      "on-add.uuid",
+      """
       #!/usr/bin/env python3
       import json, os, sys
       task = json.loads(sys.stdin.readline())
@@ -369,7 +393,9 @@ import Testing
   @Test func whatTodoDoesNotTakeFromAHookIsRefusedNotDropped() throws {
     let todo = try TodoSandbox()
     todo.add("Keep")
-    try helper.hook("on-modify.status", """
+    try helper.hook(
+      "on-modify.status",
+      """
       #!/usr/bin/env python3
       import json, sys
       old = json.loads(sys.stdin.readline())
@@ -381,7 +407,9 @@ import Testing
     let before = todo.snapshot()
     let run = todo("update", "1", "pri:L")
     #expect(run.status == 1)
-    #expect(run.stderr.contains("changed what todo does not take from hooks (status; estimate (not defined: uda.estimate.type)); nothing was changed"), "\(run)")
+    #expect(
+      run.stderr.contains("changed what todo does not take from hooks (status; estimate (not defined: uda.estimate.type)); nothing was changed"),
+      "\(run)")
     #expect(todo.snapshot() == before)
   }
 }

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// Input meant to break things (issue 14, "bad input"), through the real binary: each gets a
 /// clear error and changes nothing, or is stored faithfully; nothing is ever run or crashes.
@@ -37,9 +37,11 @@ import TestSupport
     // `3-1` names tasks 1 to 3, as `1-3` does, and the change echoes each one.
     let run = todo("done", "3-1")
     run.expectSuccess()
-    #expect(run.lines == ["Completed task 1: One  status:done", "Completed task 2: Two  status:done", "Completed task 3: Three  status:done",
-      "Completed 3 tasks; 'todo undo' reverts them together.",
-    ])
+    #expect(
+      run.lines == [
+        "Completed task 1: One  status:done", "Completed task 2: Two  status:done", "Completed task 3: Three  status:done",
+        "Completed 3 tasks; 'todo undo' reverts them together.",
+      ])
     #expect(todo.ids() == [4])
   }
 
@@ -100,8 +102,10 @@ import TestSupport
     let cases: [(name: String, head: String, tail: String, line: String)] = [
       ("big.txt", "", "\n", "line 1: the line is longer than 1,000,000 bytes"),
       ("big.jsonl", #"{"title":""#, "\"}\n", "line 1:"),
-      ("big.ics", "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nBEGIN:VTODO\r\nUID:x\r\nSUMMARY:", "\r\nEND:VTODO\r\nEND:VCALENDAR\r\n",
-       "line 3: the title is longer than 100,000 bytes"),
+      (
+        "big.ics", "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nBEGIN:VTODO\r\nUID:x\r\nSUMMARY:", "\r\nEND:VTODO\r\nEND:VCALENDAR\r\n",
+        "line 3: the title is longer than 100,000 bytes"
+      ),
     ]
     let piece = Data(repeating: UInt8(ascii: "x"), count: 1_000_000)
     for (name, head, tail, line) in cases {
@@ -124,17 +128,17 @@ import TestSupport
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     let hook = folder.appendingPathComponent("on-add.hostile").path
     try #"""
-      #!/bin/sh
-      read task
-      case "$task" in
-        *garbage*) printf 'not json at all {{{\n' ;;
-        *bytes*) printf '\377\376\001{"x":\n' ;;
-        *huge*) head -c 20000000 /dev/zero | tr '\0' 'a'; echo ;;
-        *escape*) printf '\033]0;owned\007\033[2J\033[31mred {"a"\n'; exit 4 ;;
-        *types*) echo '{"uuid": 5, "description": []}' ;;
-        *control*) printf '{"description":"a\001b"}\n' ;;
-      esac
-      """#.write(toFile: hook, atomically: true, encoding: .utf8)
+    #!/bin/sh
+    read task
+    case "$task" in
+      *garbage*) printf 'not json at all {{{\n' ;;
+      *bytes*) printf '\377\376\001{"x":\n' ;;
+      *huge*) head -c 20000000 /dev/zero | tr '\0' 'a'; echo ;;
+      *escape*) printf '\033]0;owned\007\033[2J\033[31mred {"a"\n'; exit 4 ;;
+      *types*) echo '{"uuid": 5, "description": []}' ;;
+      *control*) printf '{"description":"a\001b"}\n' ;;
+    esac
+    """#.write(toFile: hook, atomically: true, encoding: .utf8)
     chmod(hook, 0o700)
     for word in ["garbage", "bytes", "huge", "types", "control"] {
       expectRefused(todo, ["add", "task", word], status: 1, "nothing was changed")

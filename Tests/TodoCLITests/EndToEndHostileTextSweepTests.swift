@@ -48,15 +48,15 @@ import Testing
     }
     let file = todo.folder.appendingPathComponent("hostile.json").path
     try """
-      [
-      {"uuid":"11111111-1111-4111-8111-111111111111","title":\(json("Task " + h)),"status":"pending","created":"2026-11-01T00:00:00Z",
-       "project":\(json(n)),"tags":[\(json(n))],"due":"2026-11-25","notes":[{"created":"2026-11-02T00:00:00Z","text":\(json("Note " + h))}]},
-      {"uuid":"22222222-2222-4222-8222-222222222222","title":\(json("Gone " + h)),"status":"deleted","reason":\(json(h)),
-       "created":"2026-11-01T00:00:00Z","modified":"2026-11-03T00:00:00Z"},
-      {"uuid":"33333333-3333-4333-8333-333333333333","title":\(json("Done " + h)),"status":"done","created":"2026-11-01T00:00:00Z",
-       "completed":"2026-11-20T00:00:00Z","project":\(json(n))}
-      ]
-      """.write(toFile: file, atomically: true, encoding: .utf8)
+    [
+    {"uuid":"11111111-1111-4111-8111-111111111111","title":\(json("Task " + h)),"status":"pending","created":"2026-11-01T00:00:00Z",
+     "project":\(json(n)),"tags":[\(json(n))],"due":"2026-11-25","notes":[{"created":"2026-11-02T00:00:00Z","text":\(json("Note " + h))}]},
+    {"uuid":"22222222-2222-4222-8222-222222222222","title":\(json("Gone " + h)),"status":"deleted","reason":\(json(h)),
+     "created":"2026-11-01T00:00:00Z","modified":"2026-11-03T00:00:00Z"},
+    {"uuid":"33333333-3333-4333-8333-333333333333","title":\(json("Done " + h)),"status":"done","created":"2026-11-01T00:00:00Z",
+     "completed":"2026-11-20T00:00:00Z","project":\(json(n))}
+    ]
+    """.write(toFile: file, atomically: true, encoding: .utf8)
     let imported = todo("import", file)
     try #require(imported.status == 0, "\(imported)")
     let conflict = todo.shell(
@@ -68,14 +68,14 @@ import Testing
     let config = todo.folder.appendingPathComponent(".config/todo")
     try FileManager.default.createDirectory(at: config, withIntermediateDirectories: true)
     try """
-      editor = true
-      context.evil = \(n)
-      [report.evil]
-      description = \(n)
-      columns = id,project,tags,title,notes
-      labels = I,\(n),T,Title,N
+    editor = true
+    context.evil = \(n)
+    [report.evil]
+    description = \(n)
+    columns = id,project,tags,title,notes
+    labels = I,\(n),T,Title,N
 
-      """.write(to: config.appendingPathComponent("config"), atomically: true, encoding: .utf8)
+    """.write(to: config.appendingPathComponent("config"), atomically: true, encoding: .utf8)
   }
 
   @Test func noCommandLetsTextDriveTheTerminal() throws {
@@ -85,7 +85,8 @@ import Testing
     let importFile = todo.folder.appendingPathComponent("hostile.json").path
     // A taskrc and a Taskwarrior export whose text is hostile, for migrate.
     let hostileTaskrc = todo.folder.appendingPathComponent("hostile-taskrc").path
-    try "report.evil.description=\(h)\nnews.version=\(h)\ncontext.x\(Self.hostileName)=+a\n".write(toFile: hostileTaskrc, atomically: true, encoding: .utf8)
+    try "report.evil.description=\(h)\nnews.version=\(h)\ncontext.x\(Self.hostileName)=+a\n".write(
+      toFile: hostileTaskrc, atomically: true, encoding: .utf8)
     let hostileExport = todo.folder.appendingPathComponent("hostile-tw.json").path
     let description = String(decoding: try JSONSerialization.data(withJSONObject: ["Task " + h], options: []), as: UTF8.self).dropFirst().dropLast()
     try "[{\"uuid\":\"44444444-4444-4444-8444-444444444444\",\"description\":\(description),\"status\":\"pending\",\"entry\":\"20261101T000000Z\"}]\n"
@@ -101,7 +102,8 @@ import Testing
       ("import", ["import", importFile]), ("sync", ["sync", "--conflicts"]), ("undo", ["undo"]),
       ("migrate", ["migrate", "taskwarrior", "--taskrc", hostileTaskrc, "--from", hostileExport, "--dry-run"]),
       ("journal", ["journal"]), ("history", ["history"]), ("ghistory", ["ghistory"]), ("summary", ["summary"]),
-      ("calendar", ["calendar", "--details"]), ("agenda", ["agenda"]), ("burndown", ["burndown"]), ("tags", ["tags"]), ("projects", ["projects"]), ("stats", ["stats"]),
+      ("calendar", ["calendar", "--details"]), ("agenda", ["agenda"]), ("burndown", ["burndown"]), ("tags", ["tags"]), ("projects", ["projects"]),
+      ("stats", ["stats"]),
       ("config", ["config"]), ("context", ["context", "evil"]), ("NAME", ["evil"]), ("date", ["date", "tomorrow"]),
       ("completions", ["completions", "bash"]), ("check", ["check"]), ("diag", ["diag"]), ("recover", ["recover", todo.databasePath, "--dry-run"]),
       ("help", ["help", "add"]), ("count", ["count"]), ("ids", ["ids"]), ("uuids", ["uuids"]), ("_ids", ["_ids"]),

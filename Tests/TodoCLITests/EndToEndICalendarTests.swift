@@ -166,7 +166,8 @@ import Testing
       #expect(try check.task(index + 1)["due"] as? String == expected[index], "\(known[index])")
     }
     // A zone with a rule todo cannot follow is not guessed at: the file is refused, naming it.
-    let monthly = "BEGIN:VCALENDAR\r\n" + zone("Odd", standard: ("20200101T000000", "+0100", "+0200", "FREQ=MONTHLY"), daylight: nil)
+    let monthly =
+      "BEGIN:VCALENDAR\r\n" + zone("Odd", standard: ("20200101T000000", "+0100", "+0200", "FREQ=MONTHLY"), daylight: nil)
       + item("odd", "Odd", "20260101T120000") + "END:VCALENDAR\r\n"
     let refused = check("import", "--strict", "-", stdin: monthly)
     #expect(refused.status == 1 && refused.stderr.contains("time zone 'Odd' is not known here"), "\(refused)")
@@ -217,7 +218,8 @@ import Testing
     let todo = try TodoSandbox()
     let folder = todo.folder.appendingPathComponent("vdir").path
     try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-    try "BEGIN:VCALENDAR\r\nBEGIN:VTODO\r\nUID:abc@phone\r\nSUMMARY:From the phone\r\nSEQUENCE:3\r\nLAST-MODIFIED:20261101T120000Z\r\nPRIORITY:4\r\nLOCATION:Home\r\nBEGIN:VALARM\r\nTRIGGER:-PT15M\r\nEND:VALARM\r\nEND:VTODO\r\nEND:VCALENDAR\r\n"
+    try
+      "BEGIN:VCALENDAR\r\nBEGIN:VTODO\r\nUID:abc@phone\r\nSUMMARY:From the phone\r\nSEQUENCE:3\r\nLAST-MODIFIED:20261101T120000Z\r\nPRIORITY:4\r\nLOCATION:Home\r\nBEGIN:VALARM\r\nTRIGGER:-PT15M\r\nEND:VALARM\r\nEND:VTODO\r\nEND:VCALENDAR\r\n"
       .write(toFile: folder + "/phone-item.ics", atomically: true, encoding: .utf8)
     todo("import", "--vdir", folder).expectSuccess()
     let txt = todo.folder.appendingPathComponent("t.txt").path
@@ -247,7 +249,8 @@ import Testing
 
   @Test func aFileNameFromJSONCannotLeaveTheFolder() throws {
     let todo = try TodoSandbox()
-    let object = #"{"uuid":"11111111-1111-4111-8111-111111111111","title":"Sneaky","created":"2026-11-21T09:30:00Z","extras":[{"format":"ical","name":"file","value":"../escaped.ics"}]}"#
+    let object =
+      #"{"uuid":"11111111-1111-4111-8111-111111111111","title":"Sneaky","created":"2026-11-21T09:30:00Z","extras":[{"format":"ical","name":"file","value":"../escaped.ics"}]}"#
     todo("import", "-", stdin: object + "\n").expectSuccess()
     let folder = todo.folder.appendingPathComponent("sub/vdir").path
     todo("export", "--vdir", folder).expectSuccess()
@@ -272,25 +275,25 @@ import Testing
     let todo = try TodoSandbox()
     let file = todo.folder.appendingPathComponent("phone.ics").path
     try """
-      BEGIN:VCALENDAR
-      VERSION:2.0
-      PRODID:-//phone//EN
-      BEGIN:VTODO
-      UID:parent-from-phone@example.org
-      SUMMARY:Parent
-      END:VTODO
-      BEGIN:VTODO
-      UID:blocker-from-phone@example.org
-      SUMMARY:Blocker
-      END:VTODO
-      BEGIN:VTODO
-      UID:child-from-phone@example.org
-      SUMMARY:Child
-      CATEGORIES:only
-      END:VTODO
-      END:VCALENDAR
+    BEGIN:VCALENDAR
+    VERSION:2.0
+    PRODID:-//phone//EN
+    BEGIN:VTODO
+    UID:parent-from-phone@example.org
+    SUMMARY:Parent
+    END:VTODO
+    BEGIN:VTODO
+    UID:blocker-from-phone@example.org
+    SUMMARY:Blocker
+    END:VTODO
+    BEGIN:VTODO
+    UID:child-from-phone@example.org
+    SUMMARY:Child
+    CATEGORIES:only
+    END:VTODO
+    END:VCALENDAR
 
-      """.write(toFile: file, atomically: true, encoding: .utf8)
+    """.write(toFile: file, atomically: true, encoding: .utf8)
     todo("import", file).expectSuccess()
     // Linked here, not on the phone: the child's item has no RELATED-TO line of its own to keep.
     todo("update", "3", "parent:1", "depends:2").expectSuccess()
@@ -312,7 +315,8 @@ import Testing
     let todo = try TodoSandbox()
     todo("add", "Keep me").expectSuccess()
     let file = todo.folder.appendingPathComponent("bad.ics").path
-    try "BEGIN:VCALENDAR\r\nBEGIN:VTODO\r\nUID:a\r\nSUMMARY:First\r\nEND:VTODO\r\nBEGIN:VTODO\r\nUID:b\r\nSUMMARY:Second\r\nDUE:tomorrow\r\nEND:VTODO\r\nEND:VCALENDAR\r\n"
+    try
+      "BEGIN:VCALENDAR\r\nBEGIN:VTODO\r\nUID:a\r\nSUMMARY:First\r\nEND:VTODO\r\nBEGIN:VTODO\r\nUID:b\r\nSUMMARY:Second\r\nDUE:tomorrow\r\nEND:VTODO\r\nEND:VCALENDAR\r\n"
       .write(toFile: file, atomically: true, encoding: .utf8)
     let failed = todo("import", "--strict", file)
     #expect(failed.status == 1)
@@ -337,7 +341,8 @@ import Testing
     // Another machine reads the folder (in file-name order): the same tasks, each remembering its file.
     let other = try TodoSandbox()
     other("import", "--vdir", folder).expectSuccess()
-    #expect(try withoutIDs(other("export", "--format", "jsonl").stdout).sorted() == (try withoutIDs(todo("export", "--format", "jsonl").stdout).sorted()))
+    #expect(
+      try withoutIDs(other("export", "--format", "jsonl").stdout).sorted() == (try withoutIDs(todo("export", "--format", "jsonl").stdout).sorted()))
     let otherFolder = other.folder.appendingPathComponent("mirror").path
     other("export", "--vdir", otherFolder).expectSuccess()
     #expect(try FileManager.default.contentsOfDirectory(atPath: otherFolder).sorted() == names)
@@ -405,7 +410,9 @@ import Testing
     #expect(bySummary["Low task"]?["priority"] as? Int == 9)
     #expect(bySummary["Finished"]?["completed"] as? Bool == true)
     let errands = todoman(todo, root: root, "--porcelain list --category errands")
-    #expect((try? JSONSerialization.jsonObject(with: errands.stdoutBytes) as? [[String: Any]])?.map { $0["summary"] as? String } == ["Allday task"], "\(errands)")
+    #expect(
+      (try? JSONSerialization.jsonObject(with: errands.stdoutBytes) as? [[String: Any]])?.map { $0["summary"] as? String } == ["Allday task"],
+      "\(errands)")
 
     // todoman adds a task, completes one, and edits another; we import the folder.
     #expect(todoman(todo, root: root, "new -l tasks --priority high --due 2026-12-24 'From todoman'").status == 0)

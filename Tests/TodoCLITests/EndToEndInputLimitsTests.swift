@@ -47,7 +47,9 @@ import Testing
     let input = format == "json" || format == "jsonl" ? "(echo '['; yes '   ')" : "yes 'x'"
     let spaces = todo.shell(input + #" 2>/dev/null | "$TODO" -c import.limit=4 import --format \#(format) -"#)
     #expect(spaces.status == 1)
-    #expect(spaces.errorLines == ["todo: error: cannot read standard input: it is larger than 4 MiB (import.limit; -c import.limit=N reads more)"], "\(spaces)")
+    #expect(
+      spaces.errorLines == ["todo: error: cannot read standard input: it is larger than 4 MiB (import.limit; -c import.limit=N reads more)"],
+      "\(spaces)")
   }
 
   @Test func theImportLimitIsASettingWithADefault() throws {

@@ -192,7 +192,10 @@ import Testing
     let cases: [(input: String, expected: String, recordLevel: Bool)] = [
       (good + "\n{\"uuid\":\"x\",\"title\":\"a\",\"created\":\"not a time\"}\n", "line 2: \"created\" is not an RFC 3339 time", true),
       (good + "\n\n{\"uuid\": \"y\", \"title\": \"b\"", "line 3: ", false),
-      ("[" + good + ",\n{\"uuid\":\"z\",\"title\":\"c\",\"status\":\"waiting\",\"created\":\"2026-11-21T09:30:00Z\"}]", "line 2: unknown status 'waiting'", true),
+      (
+        "[" + good + ",\n{\"uuid\":\"z\",\"title\":\"c\",\"status\":\"waiting\",\"created\":\"2026-11-21T09:30:00Z\"}]",
+        "line 2: unknown status 'waiting'", true
+      ),
       (good + "\n{\"uuid\":\"w\",\"title\":\"  \",\"created\":\"2026-11-21T09:30:00Z\"}\n", "line 2: ", true),
       ("\u{1}\u{2}binary\u{0}junk", "cannot import", false),
     ]
@@ -274,16 +277,25 @@ import Testing
     let active = todo("import", "-", "--format", "jsonl", "--strict", stdin: twoActive + "\n")
     #expect(active.status == 0, "\(active)")
     #expect(todo.ids("+ACTIVE") == [1, 2])
-    let twoClocks = #"{"uuid":"55555555-5555-4555-8555-555555555555","title":"E","created":"2026-11-21T09:30:00Z","intervals":[{"start":"2026-11-21T09:00:00Z","end":null},{"start":"2026-11-21T09:05:00Z","end":null}]}"#
+    let twoClocks =
+      #"{"uuid":"55555555-5555-4555-8555-555555555555","title":"E","created":"2026-11-21T09:30:00Z","intervals":[{"start":"2026-11-21T09:00:00Z","end":null},{"start":"2026-11-21T09:05:00Z","end":null}]}"#
     let clocks = todo("import", "-", "--format", "jsonl", "--strict", stdin: twoClocks + "\n")
-    #expect(clocks.status == 1 && clocks.stderr.contains("line 1: task 55555555-5555-4555-8555-555555555555 has more than one time interval that has not ended"), "\(clocks)")
-    let backwards = #"{"uuid":"33333333-3333-4333-8333-333333333333","title":"C","created":"2026-11-21T09:30:00Z","intervals":[{"start":"2026-11-21T09:00:00Z","end":"2026-11-21T08:00:00Z"}]}"#
+    #expect(
+      clocks.status == 1
+        && clocks.stderr.contains("line 1: task 55555555-5555-4555-8555-555555555555 has more than one time interval that has not ended"), "\(clocks)"
+    )
+    let backwards =
+      #"{"uuid":"33333333-3333-4333-8333-333333333333","title":"C","created":"2026-11-21T09:30:00Z","intervals":[{"start":"2026-11-21T09:00:00Z","end":"2026-11-21T08:00:00Z"}]}"#
     let reversed = todo("import", "-", "--format", "jsonl", "--strict", stdin: backwards + "\n")
-    #expect(reversed.status == 1 && reversed.stderr.contains("line 1: task 33333333-3333-4333-8333-333333333333 has a time interval that ends before it starts"), "\(reversed)")
+    #expect(
+      reversed.status == 1
+        && reversed.stderr.contains("line 1: task 33333333-3333-4333-8333-333333333333 has a time interval that ends before it starts"), "\(reversed)"
+    )
     // A task active in the file while another is active here: both are.
     todo("add", "Running").expectSuccess()
     todo("start", "3").expectSuccess()
-    let one = #"{"uuid":"44444444-4444-4444-8444-444444444444","title":"D","created":"2026-11-21T09:30:00Z","intervals":[{"start":"2026-11-21T09:00:00Z","end":null}]}"#
+    let one =
+      #"{"uuid":"44444444-4444-4444-8444-444444444444","title":"D","created":"2026-11-21T09:30:00Z","intervals":[{"start":"2026-11-21T09:00:00Z","end":null}]}"#
     let busy = todo("import", "-", "--format", "jsonl", "--strict", stdin: one + "\n")
     #expect(busy.status == 0, "\(busy)")
     #expect(todo.ids("+ACTIVE") == [1, 2, 3, 4])
@@ -291,7 +303,8 @@ import Testing
 
   @Test func jsonWithoutExtrasKeepsTheStoredOnes() throws {
     let todo = try TodoSandbox()
-    let tw = #"[{"uuid":"aaaaaaaa-1111-4111-8111-111111111111","description":"From TW","status":"pending","entry":"20261120T100000Z","modified":"20261120T100000Z","ticket":"ABC-1"}]"#
+    let tw =
+      #"[{"uuid":"aaaaaaaa-1111-4111-8111-111111111111","description":"From TW","status":"pending","entry":"20261120T100000Z","modified":"20261120T100000Z","ticket":"ABC-1"}]"#
     todo("import", "-", "--format", "taskwarrior", stdin: tw).expectSuccess()
     // Edited `list --json` output, which has no extras: the ticket stays.
     var object = try todo.task(1)
@@ -357,7 +370,7 @@ import Testing
     let imported = todo("import", file)
     imported.expectSuccess()
     #expect(imported.stdout.contains("(taskwarrior)"), "\(imported)")
-    let web = try #require(todo.ids("Web") .first)
+    let web = try #require(todo.ids("Web").first)
     let webTask = try todo.task(web)
     #expect(webTask["project"] as? String == "work.web")
     #expect(webTask["tags"] as? [String] == ["frontend", "urgent"])
@@ -389,8 +402,9 @@ import Testing
           #expect(String(describing: task[key]) == String(describing: other[key]), "\(key) of \(uuid)")
         }
       }
-      #expect((task["annotations"] as? [[String: Any]])?.map { $0["description"] as? String }
-        == (other["annotations"] as? [[String: Any]])?.map { $0["description"] as? String })
+      #expect(
+        (task["annotations"] as? [[String: Any]])?.map { $0["description"] as? String }
+          == (other["annotations"] as? [[String: Any]])?.map { $0["description"] as? String })
     }
   }
 
@@ -413,12 +427,13 @@ import Testing
       let run = sandbox("list", "status:all", "--json")
       run.expectSuccess()
       let tasks = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [[String: Any]])
-      return Dictionary(uniqueKeysWithValues: tasks.map { task in
-        let recur = task["recur"] as? [String: Any]
-        let link = [task["parent"], recur?["series"], recur?["instance"], recur?["rule"], task["status"]]
-          .map { $0.map { "\($0)" } ?? "-" }.joined(separator: " ")
-        return (task["uuid"] as? String ?? "", link)
-      })
+      return Dictionary(
+        uniqueKeysWithValues: tasks.map { task in
+          let recur = task["recur"] as? [String: Any]
+          let link = [task["parent"], recur?["series"], recur?["instance"], recur?["rule"], task["status"]]
+            .map { $0.map { "\($0)" } ?? "-" }.joined(separator: " ")
+          return (task["uuid"] as? String ?? "", link)
+        })
     }
     let before = try links(todo)
     #expect(before.count == 4)
@@ -451,13 +466,13 @@ import Testing
     let todo = try TodoSandbox()
     let file = todo.folder.appendingPathComponent("todo.txt").path
     try """
-      (A) 2026-11-20 Call Mom +Family @phone due:2026-12-01
-      (B) 2026-11-20 Write report +Work @office t:2026-11-30
-      (D) 2026-11-20 Secret gift idea +Family h:1
-      2026-11-20 Water plants @home rec:1w due:2026-11-25
-      x 2026-11-22 2026-11-20 File taxes +Home @desk pri:C
+    (A) 2026-11-20 Call Mom +Family @phone due:2026-12-01
+    (B) 2026-11-20 Write report +Work @office t:2026-11-30
+    (D) 2026-11-20 Secret gift idea +Family h:1
+    2026-11-20 Water plants @home rec:1w due:2026-11-25
+    x 2026-11-22 2026-11-20 File taxes +Home @desk pri:C
 
-      """.write(toFile: file, atomically: true, encoding: .utf8)
+    """.write(toFile: file, atomically: true, encoding: .utf8)
     let imported = todo("import", file)
     imported.expectSuccess()
     #expect(imported.lines == ["Imported 5 tasks from \(file) (todotxt): 5 added, 0 updated, 0 unchanged, 0 skipped."])
@@ -490,7 +505,8 @@ import Testing
     let folder = todo.folder.appendingPathComponent("txt").path
     try FileManager.default.createDirectory(atPath: folder + "/actions", withIntermediateDirectories: true)
     try exported.stdout.write(toFile: folder + "/todo.txt", atomically: true, encoding: .utf8)
-    try "export TODO_DIR=\(folder)\nexport TODO_FILE=\(folder)/todo.txt\nexport DONE_FILE=\(folder)/done.txt\nexport REPORT_FILE=\(folder)/report.txt\nexport TODO_ACTIONS_DIR=\(folder)/actions\n"
+    try
+      "export TODO_DIR=\(folder)\nexport TODO_FILE=\(folder)/todo.txt\nexport DONE_FILE=\(folder)/done.txt\nexport REPORT_FILE=\(folder)/report.txt\nexport TODO_ACTIONS_DIR=\(folder)/actions\n"
       .write(toFile: folder + "/config", atomically: true, encoding: .utf8)
     let listed = todo.shell(
       "HOME=\(folder) TODOTXT_VERBOSE=0 TODOTXT_SORT_COMMAND=cat todo-txt -d \(folder)/config -p lsp A",

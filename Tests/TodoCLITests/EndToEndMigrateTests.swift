@@ -52,7 +52,8 @@ import Testing
     #expect(dry.lines.contains("    Would set urgency.uda.client.acme.coefficient = 2.5"), "\(dry)")
     #expect(dry.lines.contains("    Would set report.mine.columns = id,active,priority,project,title,due,client,urgency"), "\(dry)")
     #expect(dry.lines.contains("    Would set report.mine.labels = ID,Active,P,Project,Description,Due,Client,Urg"))
-    #expect(dry.lines.contains("    Would set report.mine.sort = urgency") && dry.lines.contains("    not moved: urgency ranks alone here; due left out"))
+    #expect(
+      dry.lines.contains("    Would set report.mine.sort = urgency") && dry.lines.contains("    not moved: urgency ranks alone here; due left out"))
     #expect(dry.lines.contains("  line 3: include /usr/share/taskwarrior/dark-256.theme"))
     #expect(dry.lines.contains("  line 22: color.active=rgb555 on rgb410") && dry.lines.contains("    not moved: todo has no setting for it"))
     #expect(dry.lines.last == "Would import 2 tasks from task export (taskwarrior): 2 added, 0 updated, 0 unchanged, 0 skipped; nothing was changed.")

@@ -24,7 +24,10 @@ import Testing
     try Data(bytes).write(to: URL(fileURLWithPath: file))
     let strict = todo("import", file, "--strict")
     #expect(strict.status == 1, "\(strict)")
-    #expect(strict.errorLines.first?.contains("line 2: the line is not valid UTF-8 (a Latin-1 file? iconv -f latin1 -t utf-8 FILE > FILE.utf8 converts it); nothing was imported") == true, "\(strict)")
+    #expect(
+      strict.errorLines.first?.contains(
+        "line 2: the line is not valid UTF-8 (a Latin-1 file? iconv -f latin1 -t utf-8 FILE > FILE.utf8 converts it); nothing was imported") == true,
+      "\(strict)")
     #expect(try titles(todo) == [])
     let run = todo("import", file)
     #expect(run.status == 0, "\(run)")
@@ -53,7 +56,9 @@ import Testing
     _ = try write(item("bad", "SUMMARY:Bad one\r\nDUE:tomorrow\r\n"), "vdir/bad.ics", in: todo)
     let run = todo("import", "--vdir", vdir)
     #expect(run.status == 0, "\(run)")
-    #expect(run.errorLines == ["todo: warning: \(vdir) bad.ics line 7: DUE is not a date or time (20261127, 20261127T170000Z): 'tomorrow'; left out"], "\(run)")
+    #expect(
+      run.errorLines == ["todo: warning: \(vdir) bad.ics line 7: DUE is not a date or time (20261127, 20261127T170000Z): 'tomorrow'; left out"],
+      "\(run)")
     #expect(try titles(todo) == ["Good one"])
     #expect(todo("import", "--vdir", vdir, "--strict").status == 1)
   }
@@ -157,7 +162,8 @@ import Testing
       "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:x\r\nBEGIN:VTODO\r\nUID:c1\r\nSUMMARY:From a calendar\r\nEND:VTODO\r\nEND:VCALENDAR\r\n",
       "calendar.txt", in: todo)
     #expect(todo("import", calendar).stdout.contains("(ical)"))
-    let json = try write(#"[{"uuid":"11111111-1111-4111-8111-111111111111","title":"From JSON","created":"2026-11-01T00:00:00Z"}]"#, "tasks.txt", in: todo)
+    let json = try write(
+      #"[{"uuid":"11111111-1111-4111-8111-111111111111","title":"From JSON","created":"2026-11-01T00:00:00Z"}]"#, "tasks.txt", in: todo)
     #expect(todo("import", json).stdout.contains("(json)"))
     let bracket = try write("[urgent] call the plumber\n", "bracket.txt", in: todo)
     #expect(todo("import", bracket).stdout.contains("(todotxt)"))
@@ -299,7 +305,8 @@ import Testing
     let todo = try TodoSandbox()
     let folder = todo.folder.appendingPathComponent("txt").path
     try FileManager.default.createDirectory(atPath: folder + "/actions", withIntermediateDirectories: true)
-    try "export TODO_DIR=\(folder)\nexport TODO_FILE=\(folder)/todo.txt\nexport DONE_FILE=\(folder)/done.txt\nexport REPORT_FILE=\(folder)/report.txt\nexport TODO_ACTIONS_DIR=\(folder)/actions\nexport TODOTXT_AUTO_ARCHIVE=0\n"
+    try
+      "export TODO_DIR=\(folder)\nexport TODO_FILE=\(folder)/todo.txt\nexport DONE_FILE=\(folder)/done.txt\nexport REPORT_FILE=\(folder)/report.txt\nexport TODO_ACTIONS_DIR=\(folder)/actions\nexport TODOTXT_AUTO_ARCHIVE=0\n"
       .write(toFile: folder + "/config", atomically: true, encoding: .utf8)
     func txt(_ arguments: String) {
       todo.shell("HOME=\(folder) TODOTXT_VERBOSE=0 todo-txt -f -d \(folder)/config \(arguments)", environment: [:]).expectSuccess()

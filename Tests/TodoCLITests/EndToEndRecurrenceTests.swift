@@ -102,10 +102,11 @@ import Testing
     let first2UUID = try todo.task(3)["uuid"] as? String
     let undo = todo("undo")
     undo.expectSuccess()
-    #expect(undo.lines == [
-      "Undid: done 1  (completed task 1; created task 3)", "Restored task 1: Backups  due:2026-11-21 recur:weekly",
-      "Removed task 3",
-    ])
+    #expect(
+      undo.lines == [
+        "Undid: done 1  (completed task 1; created task 3)", "Restored task 1: Backups  due:2026-11-21 recur:weekly",
+        "Removed task 3",
+      ])
     todo("delete", "2").expectSuccess()
     todo("undo").expectSuccess()
     todo("undo").expectSuccess()
@@ -177,7 +178,8 @@ import Testing
     let todo = try TodoSandbox()
     let noDate = todo("add", "Someday", "recur:weekly")
     #expect(noDate.status == 2)
-    #expect(noDate.errorLines.first == "todo: error: recur: needs a due or scheduled date to count from; give the new task one (due:fri recur:weekly)")
+    #expect(
+      noDate.errorLines.first == "todo: error: recur: needs a due or scheduled date to count from; give the new task one (due:fri recur:weekly)")
     let bad = todo("add", "Bad", "due:today", "recur:fortnight")
     #expect(bad.status == 2)
     #expect(bad.errorLines.first?.hasPrefix("todo: error: bad value 'fortnight' for recur:") == true, "\(bad)")
@@ -224,7 +226,8 @@ import Testing
     #expect(try todo.task(4)["due"] as? String == "2026-12-15")
     let noAnchor = todo("update", "4", "--series", "due:")
     #expect(noAnchor.status == 2)
-    #expect(noAnchor.errorLines.first == "todo: error: a series needs a due or scheduled date to count from; to stop it, use recur: or delete --series")
+    #expect(
+      noAnchor.errorLines.first == "todo: error: a series needs a due or scheduled date to count from; to stop it, use recur: or delete --series")
   }
 
   @Test func twoInstancesOfOneSeriesAreNeverReopenedTogether() throws {

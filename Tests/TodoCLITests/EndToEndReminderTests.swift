@@ -119,7 +119,8 @@ import Testing
     var lines: [String] = []
     for index in 1...24 {
       lines.append(
-        #"{"uuid":"00000000-0000-4000-8000-0000000000\#(index < 10 ? "0" : "")\#(index)","title":"T\#(index)","status":"pending","created":"2026-11-20T00:00:00Z","remind":["2026-11-21T09:2\#(index % 10):00Z"]}"#)
+        #"{"uuid":"00000000-0000-4000-8000-0000000000\#(index < 10 ? "0" : "")\#(index)","title":"T\#(index)","status":"pending","created":"2026-11-20T00:00:00Z","remind":["2026-11-21T09:2\#(index % 10):00Z"]}"#
+      )
     }
     todo("import", "-", "--format", "jsonl", stdin: lines.joined(separator: "\n")).expectSuccess()
     let runs = (0..<4).map { _ in todo.launch(TodoSandbox.binary!, ["remind", "--check"]) }
@@ -228,7 +229,8 @@ import Testing
     try FileManager.default.removeItem(atPath: units + "/todo-remind.timer")
     // Enabled (the link systemctl makes), then removed: nothing is left.
     try FileManager.default.createDirectory(atPath: units + "/timers.target.wants", withIntermediateDirectories: true)
-    try FileManager.default.createSymbolicLink(atPath: units + "/timers.target.wants/todo-remind.timer", withDestinationPath: units + "/todo-remind.timer")
+    try FileManager.default.createSymbolicLink(
+      atPath: units + "/timers.target.wants/todo-remind.timer", withDestinationPath: units + "/todo-remind.timer")
     let removed = todo("remind", "--uninstall")
     #expect(removed.status == 0 && removed.stdout.contains("Removed \(units)/todo-remind.service"), "\(removed)")
     #expect(!FileManager.default.fileExists(atPath: config + "/systemd"), "\(removed)")
@@ -281,7 +283,9 @@ import Testing
     todo("import", "-", "--format", "ical", stdin: made.stdout).expectSuccess()
     #expect(try todo.task(2)["remind"] as? [String] == ["due-30min"])
     let back = todo("export", "2", "--format", "ical").stdout
-    #expect(back.contains("DESCRIPTION:Phone reminder\r\nTRIGGER;RELATED=END:-PT30M\r\n") || back.contains("TRIGGER;RELATED=END:-PT30M\r\nDESCRIPTION:Phone reminder"), "\(back)")
+    #expect(
+      back.contains("DESCRIPTION:Phone reminder\r\nTRIGGER;RELATED=END:-PT30M\r\n")
+        || back.contains("TRIGGER;RELATED=END:-PT30M\r\nDESCRIPTION:Phone reminder"), "\(back)")
     #expect(back.contains("ACTION:EMAIL") && back.contains("ATTENDEE:mailto:me@example.org"), "\(back)")
     // Delivered here: the alarm says so (RFC 9074), and an import of that does not ring again.
     todo("config", "set", "remind.notify", "terminal").expectSuccess()
@@ -301,7 +305,8 @@ import Testing
     let root = todo.folder.appendingPathComponent("calendars").path
     todo("export", "--vdir", root + "/tasks").expectSuccess()
     let config = todo.folder.appendingPathComponent("todoman.py").path
-    try "path = \"\(root)/*\"\ndate_format = \"%Y-%m-%d\"\ntime_format = \"%H:%M\"\ndefault_list = \"tasks\"\ncache_path = \"\(todo.folder.path)/cache.sqlite3\"\ncolor = \"never\"\n"
+    try
+      "path = \"\(root)/*\"\ndate_format = \"%Y-%m-%d\"\ntime_format = \"%H:%M\"\ndefault_list = \"tasks\"\ncache_path = \"\(todo.folder.path)/cache.sqlite3\"\ncolor = \"never\"\n"
       .write(toFile: config, atomically: true, encoding: .utf8)
     let listed = todo.shell("todoman -c \(config) --porcelain list", environment: ["TZ": "UTC"])
     let id = try #require((try JSONSerialization.jsonObject(with: listed.stdoutBytes) as? [[String: Any]])?.first?["id"] as? Int, "\(listed)")
@@ -312,9 +317,10 @@ import Testing
     #expect(task["due"] as? String == "2026-11-28T17:00:00Z")
     // The reminders moved with the date (the fixed one stays where it was).
     #expect(task["remind"] as? [String] == ["due-15min", "due-1d@09:00", "2026-11-25T08:00:00Z"], "\(task)")
-    #expect(try todo("remind", "--json").jsonArray().map { $0["at"] as? String } == [
-      "2026-11-25T08:00:00Z", "2026-11-27T09:00:00Z", "2026-11-28T16:45:00Z",
-    ])
+    #expect(
+      try todo("remind", "--json").jsonArray().map { $0["at"] as? String } == [
+        "2026-11-25T08:00:00Z", "2026-11-27T09:00:00Z", "2026-11-28T16:45:00Z",
+      ])
   }
 
   @Test func remindersTravelAsAnAttributeToTaskwarrior() throws {
@@ -338,7 +344,8 @@ import Testing
     #expect(todo.ids("status:all").count == 8)
     #expect(todo.shell("sqlite3 \"$TODO_DB\" 'PRAGMA user_version; PRAGMA integrity_check'").stdout == "9\nok\n")
     #expect(
-      todo.shell("sqlite3 \"$TODO_DB\" \"SELECT name FROM sqlite_master WHERE name IN ('reminder_delivery', 'todo_with_reminders') ORDER BY name\"").stdout
+      todo.shell("sqlite3 \"$TODO_DB\" \"SELECT name FROM sqlite_master WHERE name IN ('reminder_delivery', 'todo_with_reminders') ORDER BY name\"")
+        .stdout
         == "reminder_delivery\ntodo_with_reminders\n")
     #expect(try todo.task(1)["remind"] as? [String] == [])
     todo("update", "2", "remind:due-1d@09:00").expectSuccess()
@@ -389,12 +396,15 @@ import Testing
     #expect(try helper.delivered(b).isEmpty)
     #expect(try b("remind", "--all", "--json").jsonArray().first?["state"] as? String == "acknowledged")
     // An alarm a phone made rings here, once.
-    let phone = [
-      "BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//Phone//EN", "BEGIN:VTODO", "UID:phone-9@example.org",
-      "DTSTAMP:20261121T090000Z", "LAST-MODIFIED:20261121T090000Z", "SUMMARY:Set on the phone", "BEGIN:VALARM", "ACTION:DISPLAY",
-      "TRIGGER;VALUE=DATE-TIME:20261121T120000Z", "DESCRIPTION:Reminder", "END:VALARM", "END:VTODO", "END:VCALENDAR",
-    ].joined(separator: "\r\n") + "\r\n"
-    let put = server.curl(["-X", "PUT", "-H", "Content-Type: text/calendar", "--data-binary", phone, "-w", "%{http_code}", server.url("/alice/tasks/phone-9.ics")])
+    let phone =
+      [
+        "BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//Phone//EN", "BEGIN:VTODO", "UID:phone-9@example.org",
+        "DTSTAMP:20261121T090000Z", "LAST-MODIFIED:20261121T090000Z", "SUMMARY:Set on the phone", "BEGIN:VALARM", "ACTION:DISPLAY",
+        "TRIGGER;VALUE=DATE-TIME:20261121T120000Z", "DESCRIPTION:Reminder", "END:VALARM", "END:VTODO", "END:VCALENDAR",
+      ].joined(separator: "\r\n") + "\r\n"
+    let put = server.curl([
+      "-X", "PUT", "-H", "Content-Type: text/calendar", "--data-binary", phone, "-w", "%{http_code}", server.url("/alice/tasks/phone-9.ics"),
+    ])
     #expect(put.output.hasPrefix("2"), "\(put)")
     sync(b, at: "2026-11-21T11:00:00Z")
     helper.check(b, at: "2026-11-21T12:00:30Z")

@@ -69,7 +69,8 @@ import Glibc
     try markingHook(packaged + "/on-add-packaged", mark: mark)
     chmod(packaged, 0o755)
     chmod(todo.folder.path, 0o755)
-    try FileManager.default.createSymbolicLink(atPath: home + "/.config/todo/hooks/on-add-packaged", withDestinationPath: packaged + "/on-add-packaged")
+    try FileManager.default.createSymbolicLink(
+      atPath: home + "/.config/todo/hooks/on-add-packaged", withDestinationPath: packaged + "/on-add-packaged")
     for path in [home, home + "/.config", home + "/.config/todo", home + "/.config/todo/hooks"] {
       chown(path, user, user)
       chmod(path, 0o700)

@@ -12,9 +12,10 @@ import Testing
     todo("update", "3", "depends:1,2").expectSuccess()
     let blocks = todo("update", "3", "blocks:4")
     blocks.expectSuccess()
-    #expect(blocks.lines == [
-      "Updated task 3: Paint the wall  depends:1,2", "Updated task 4: Hang pictures  depends:3",
-    ])
+    #expect(
+      blocks.lines == [
+        "Updated task 3: Paint the wall  depends:1,2", "Updated task 4: Hang pictures  depends:3",
+      ])
     let wall = try todo.task(3)
     #expect(wall["depends_ids"] as? [Int] == [1, 2])
     #expect(jsonStrings(wall["depends"]) == [try todo.task(1)["uuid"] as? String ?? "", try todo.task(2)["uuid"] as? String ?? ""])
@@ -88,21 +89,23 @@ import Testing
     todo("done", "3").expectSuccess()
     let tree = todo("tree", "status:all", "--sort", "id")
     tree.expectSuccess()
-    #expect(tree.stdout == """
-      1 Plan the trip (1/2)
-      ├─ 2 Book flights (0/1)
-      │  └─ 4 Compare prices
-      └─ 3 Reserve a hotel ✓
-      5 Unrelated
+    #expect(
+      tree.stdout == """
+        1 Plan the trip (1/2)
+        ├─ 2 Book flights (0/1)
+        │  └─ 4 Compare prices
+        └─ 3 Reserve a hotel ✓
+        5 Unrelated
 
-      """)
-    #expect(todo("list", "--tree", "--sort", "id").stdout == """
-      1 Plan the trip (1/2)
-      └─ 2 Book flights (0/1)
-         └─ 4 Compare prices
-      5 Unrelated
+        """)
+    #expect(
+      todo("list", "--tree", "--sort", "id").stdout == """
+        1 Plan the trip (1/2)
+        └─ 2 Book flights (0/1)
+           └─ 4 Compare prices
+        5 Unrelated
 
-      """)
+        """)
     let list = todo("list", "--sort", "id")
     #expect(list.lines[1].hasSuffix("Plan the trip (1/2)"), "\(list)")
     let parent = try todo.task(1)
@@ -151,9 +154,10 @@ import Testing
     // With tracking.exclusive, starting another stops the first.
     let switched = todo.run(["-c", "tracking.exclusive=yes", "start", "2"], environment: at("2026-11-20T10:30:00Z"))
     switched.expectSuccess()
-    #expect(switched.lines == [
-      "Started task 2: Review code  project:work active", "Stopped task 1: Write report  project:work",
-    ])
+    #expect(
+      switched.lines == [
+        "Started task 2: Review code  project:work active", "Stopped task 1: Write report  project:work",
+      ])
     #expect(todo.ids("+ACTIVE") == [2])
     todo.run(["stop"], environment: at("2026-11-20T11:00:00Z")).expectSuccess()
     // Across midnight: split between the days.
@@ -173,9 +177,10 @@ import Testing
     #expect((byProject["rows"] as? [[String: Any]])?.map { $0["key"] as? String } == ["", "work"])
     #expect((byProject["rows"] as? [[String: Any]])?.map { $0["seconds"] as? Int } == [3600, 7200])
     let human = todo("timesheet", "project:work")
-    #expect(human.lines.map { $0.split(separator: " ").joined(separator: " ") } == [
-      "Task Title Time", "1 Write report 1h 30m", "2 Review code 30m", "Total 2h 00m",
-    ], "\(human)")
+    #expect(
+      human.lines.map { $0.split(separator: " ").joined(separator: " ") } == [
+        "Task Title Time", "1 Write report 1h 30m", "2 Review code 30m", "Total 2h 00m",
+      ], "\(human)")
     #expect(todo("show", "1").stdout.contains("Time  1h 30m\n"))
     // Undo of a start brings back the stopped interval as it was.
     todo.run(["start", "1"], environment: at("2026-11-21T09:00:00Z")).expectSuccess()
@@ -234,11 +239,12 @@ import Testing
     #expect(abs(urgencies[2] - 5.781) < 0.001)
     let why = todo("why", "1")
     why.expectSuccess()
-    #expect(why.lines.map { $0.split(separator: " ").joined(separator: " ") } == [
-      "Task 1: Low chore", "Term Because Factor Coefficient Adds", "blocking 1 task waits for it 1 × 8 = +8",
-      "priority pri:L 1 × 1.8 = +1.8", "urgency = 9.8",
-      "Urgency is the sum of each term's factor (0 to 1) times its coefficient; see 'man todo', URGENCY.",
-    ], "\(why)")
+    #expect(
+      why.lines.map { $0.split(separator: " ").joined(separator: " ") } == [
+        "Task 1: Low chore", "Term Because Factor Coefficient Adds", "blocking 1 task waits for it 1 × 8 = +8",
+        "priority pri:L 1 × 1.8 = +1.8", "urgency = 9.8",
+        "Urgency is the sum of each term's factor (0 to 1) times its coefficient; see 'man todo', URGENCY.",
+      ], "\(why)")
     let whyJSON = try todo("why", "1", "--json").jsonObject()
     #expect((whyJSON["terms"] as? [[String: Any]])?.map { $0["name"] as? String } == ["blocking", "priority"])
     // `why` gives the number `next` gives (three decimals), and its terms to the same precision.

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 #if canImport(Glibc)
 import Glibc
@@ -18,7 +18,8 @@ final class RadicaleServer {
   /// `password`: the server accepts only `alice` with it (else anyone, unchecked).
   init(password: String? = nil) throws {
     self.password = password
-    try #require(TodoSandbox.hasTool("radicale") && TodoSandbox.hasTool("vdirsyncer") && TodoSandbox.hasTool("curl"),
+    try #require(
+      TodoSandbox.hasTool("radicale") && TodoSandbox.hasTool("vdirsyncer") && TodoSandbox.hasTool("curl"),
       "make test installs radicale, vdirsyncer and curl")
     var template = Array((FileManager.default.temporaryDirectory.path + "/todo-radicale.XXXXXX").utf8CString)
     guard let created = mkdtemp(&template) else { throw EndToEndSetupError(description: "mkdtemp failed") }
@@ -32,15 +33,15 @@ final class RadicaleServer {
       auth = "type = htpasswd\nhtpasswd_filename = \(users)\nhtpasswd_encryption = plain"
     }
     try """
-      [server]
-      hosts = 127.0.0.1:0
-      [auth]
-      \(auth)
-      [storage]
-      filesystem_folder = \(folder.path)/storage
-      [logging]
-      level = info
-      """.write(to: config, atomically: true, encoding: .utf8)
+    [server]
+    hosts = 127.0.0.1:0
+    [auth]
+    \(auth)
+    [storage]
+    filesystem_folder = \(folder.path)/storage
+    [logging]
+    level = info
+    """.write(to: config, atomically: true, encoding: .utf8)
     let log = folder.appendingPathComponent("log").path
     _ = FileManager.default.createFile(atPath: log, contents: nil)
     process = Process()
@@ -380,8 +381,6 @@ final class MovingClock {
     #expect(held.components(separatedBy: "RELTYPE=DEPENDS-ON").count - 1 == 3, "\(held)")
   }
 
-
-
   /// A sync cannot be tried out (the server would not roll back): --dry-run is refused and
   /// nothing is merged, written to the vdir or journaled; --status is the way to look first.
   @Test func aSyncRefusesDryRunAndChangesNothing() throws {
@@ -526,9 +525,10 @@ final class MovingClock {
     a("delete", "1-3", "--yes").expectSuccess()
     let refused = a("sync")
     #expect(refused.status == 1)
-    #expect(refused.errorLines == [
-      "todo: error: this sync would delete 3 of 3 tasks on the server; nothing was changed (if that is what you want: todo sync --force)"
-    ], "\(refused)")
+    #expect(
+      refused.errorLines == [
+        "todo: error: this sync would delete 3 of 3 tasks on the server; nothing was changed (if that is what you want: todo sync --force)"
+      ], "\(refused)")
     sync(b)
     #expect(try titles(b).count == 3, "nothing reached the server")
     sync(a, "--force")
@@ -609,13 +609,15 @@ final class MovingClock {
     let a = machines[0]
     // Longer than 75 octets, so folded on the wire, with two-byte characters in it. (No comma:
     // Radicale's vobject reads an unknown property's commas as a list and keeps the first part.)
-    let note = "X-PHONE-NOTE:A note from the phone that runs past the seventy-five octets of one line (café crème) and goes on for a while longer still"
-    let item = [
-      "BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//Phone//EN", "BEGIN:VTODO", "UID:phone-7@example.org",
-      "DTSTAMP:20261120T080000Z", "LAST-MODIFIED:20261120T080000Z", "SUMMARY:From the phone", "X-APPLE-SORT-ORDER:123456", note,
-      "RELATED-TO;RELTYPE=PARENT:unknown-parent@example.org", "BEGIN:VALARM", "ACTION:DISPLAY", "TRIGGER:-PT15M",
-      "DESCRIPTION:Reminder", "END:VALARM", "END:VTODO", "END:VCALENDAR",
-    ].joined(separator: "\r\n") + "\r\n"
+    let note =
+      "X-PHONE-NOTE:A note from the phone that runs past the seventy-five octets of one line (café crème) and goes on for a while longer still"
+    let item =
+      [
+        "BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//Phone//EN", "BEGIN:VTODO", "UID:phone-7@example.org",
+        "DTSTAMP:20261120T080000Z", "LAST-MODIFIED:20261120T080000Z", "SUMMARY:From the phone", "X-APPLE-SORT-ORDER:123456", note,
+        "RELATED-TO;RELTYPE=PARENT:unknown-parent@example.org", "BEGIN:VALARM", "ACTION:DISPLAY", "TRIGGER:-PT15M",
+        "DESCRIPTION:Reminder", "END:VALARM", "END:VTODO", "END:VCALENDAR",
+      ].joined(separator: "\r\n") + "\r\n"
     let put = server.curl([
       "-X", "PUT", "-H", "Content-Type: text/calendar", "--data-binary", item, "-w", "%{http_code}", server.url("/alice/tasks/phone-7.ics"),
     ])
@@ -662,10 +664,11 @@ final class MovingClock {
     #expect(!writtenText.contains("From the phone"), "\(writtenText)")
 
     // The parent arrives later: the task is linked to it, and the item keeps its line.
-    let parent = [
-      "BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//Phone//EN", "BEGIN:VTODO", "UID:unknown-parent@example.org",
-      "DTSTAMP:20261120T080000Z", "SUMMARY:The parent", "END:VTODO", "END:VCALENDAR",
-    ].joined(separator: "\r\n") + "\r\n"
+    let parent =
+      [
+        "BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//Phone//EN", "BEGIN:VTODO", "UID:unknown-parent@example.org",
+        "DTSTAMP:20261120T080000Z", "SUMMARY:The parent", "END:VTODO", "END:VCALENDAR",
+      ].joined(separator: "\r\n") + "\r\n"
     server.curl(["-X", "PUT", "-H", "Content-Type: text/calendar", "--data-binary", parent, "-o", "/dev/null", server.url("/alice/tasks/parent.ics")])
     sync(a)
     let child = try a.task(1)
@@ -675,11 +678,14 @@ final class MovingClock {
     #expect(server.get("/alice/tasks/phone-7.ics").contains("RELATED-TO;RELTYPE=PARENT:unknown-parent@example.org"))
 
     // A link to an item that is never here, removed here: the server's item loses it too.
-    let orphan = [
-      "BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//Phone//EN", "BEGIN:VTODO", "UID:phone-8@example.org",
-      "DTSTAMP:20261120T080000Z", "SUMMARY:Orphan", "RELATED-TO;RELTYPE=PARENT:nowhere@example.org", "END:VTODO", "END:VCALENDAR",
-    ].joined(separator: "\r\n") + "\r\n"
-    server.curl(["-X", "PUT", "-H", "Content-Type: text/calendar", "--data-binary", orphan, "-o", "/dev/null", server.url("/alice/tasks/phone-8.ics")])
+    let orphan =
+      [
+        "BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//Phone//EN", "BEGIN:VTODO", "UID:phone-8@example.org",
+        "DTSTAMP:20261120T080000Z", "SUMMARY:Orphan", "RELATED-TO;RELTYPE=PARENT:nowhere@example.org", "END:VTODO", "END:VCALENDAR",
+      ].joined(separator: "\r\n") + "\r\n"
+    server.curl([
+      "-X", "PUT", "-H", "Content-Type: text/calendar", "--data-binary", orphan, "-o", "/dev/null", server.url("/alice/tasks/phone-8.ics"),
+    ])
     sync(a)
     a("update", "3", "parent:").expectSuccess()
     sync(a)
@@ -698,27 +704,27 @@ final class MovingClock {
     let root = phone.folder.appendingPathComponent("calendars").path
     try FileManager.default.createDirectory(atPath: root + "/tasks", withIntermediateDirectories: true)
     try """
-      [general]
-      status_path = "\(phone.folder.path)/status/"
-      [pair phone]
-      a = "phone_local"
-      b = "phone_remote"
-      collections = null
-      [storage phone_local]
-      type = "filesystem"
-      path = "\(root)/tasks/"
-      fileext = ".ics"
-      [storage phone_remote]
-      type = "caldav"
-      url = "\(server.url("/alice/tasks/"))"
-      """.write(toFile: phone.folder.path + "/vdirsyncer.conf", atomically: true, encoding: .utf8)
+    [general]
+    status_path = "\(phone.folder.path)/status/"
+    [pair phone]
+    a = "phone_local"
+    b = "phone_remote"
+    collections = null
+    [storage phone_local]
+    type = "filesystem"
+    path = "\(root)/tasks/"
+    fileext = ".ics"
+    [storage phone_remote]
+    type = "caldav"
+    url = "\(server.url("/alice/tasks/"))"
+    """.write(toFile: phone.folder.path + "/vdirsyncer.conf", atomically: true, encoding: .utf8)
     try """
-      path = "\(root)/*"
-      date_format = "%Y-%m-%d"
-      default_list = "tasks"
-      cache_path = "\(phone.folder.path)/todoman-cache.sqlite3"
-      color = "never"
-      """.write(toFile: phone.folder.path + "/todoman.py", atomically: true, encoding: .utf8)
+    path = "\(root)/*"
+    date_format = "%Y-%m-%d"
+    default_list = "tasks"
+    cache_path = "\(phone.folder.path)/todoman-cache.sqlite3"
+    color = "never"
+    """.write(toFile: phone.folder.path + "/todoman.py", atomically: true, encoding: .utf8)
     let vdirsyncer = "VDIRSYNCER_CONFIG=\(phone.folder.path)/vdirsyncer.conf vdirsyncer"
     let todoman = "todoman -c \(phone.folder.path)/todoman.py"
     let made = phone.shell(
@@ -876,22 +882,28 @@ final class MovingClock {
     let hooks = b.folder.appendingPathComponent(".config/todo/hooks")
     try FileManager.default.createDirectory(at: hooks, withIntermediateDirectories: true)
     for (name, text) in [
-      ("on-add.log", """
+      (
+        "on-add.log",
+        """
         #!/usr/bin/env python3
         import json, os, sys
         task = json.loads(sys.stdin.readline())
         open(os.environ["HOME"] + "/hooked", "a").write("add " + task["description"] + "\\n")
         task.setdefault("tags", []).append("fromserver")
         print(json.dumps(task))
-        """),
-      ("on-modify.log", """
+        """
+      ),
+      (
+        "on-modify.log",
+        """
         #!/usr/bin/env python3
         import json, os, sys
         old = json.loads(sys.stdin.readline())
         new = json.loads(sys.stdin.readline())
         open(os.environ["HOME"] + "/hooked", "a").write("modify " + old["description"] + " -> " + new["description"] + "\\n")
         print(json.dumps(new))
-        """),
+        """
+      ),
     ] {
       let path = hooks.appendingPathComponent(name).path
       try text.write(toFile: path, atomically: true, encoding: .utf8)
@@ -924,12 +936,16 @@ final class MovingClock {
     let a = machines[0]
     // (A to-do without a SUMMARY is no longer broken: it is "(untitled)". One that is its own
     // parent is, and Radicale takes it.)
-    let empty = [
-      "BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//x//EN", "BEGIN:VTODO", "UID:empty-1@example.org", "SUMMARY:Broken",
-      "RELATED-TO;RELTYPE=PARENT:empty-1@example.org", "END:VTODO", "END:VCALENDAR",
-    ]
-    .joined(separator: "\r\n") + "\r\n"
-    let put = server.curl(["-X", "PUT", "-H", "Content-Type: text/calendar", "--data-binary", empty, "-o", "/dev/null", "-w", "%{http_code}", server.url("/alice/tasks/empty.ics")])
+    let empty =
+      [
+        "BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//x//EN", "BEGIN:VTODO", "UID:empty-1@example.org", "SUMMARY:Broken",
+        "RELATED-TO;RELTYPE=PARENT:empty-1@example.org", "END:VTODO", "END:VCALENDAR",
+      ]
+      .joined(separator: "\r\n") + "\r\n"
+    let put = server.curl([
+      "-X", "PUT", "-H", "Content-Type: text/calendar", "--data-binary", empty, "-o", "/dev/null", "-w", "%{http_code}",
+      server.url("/alice/tasks/empty.ics"),
+    ])
     #expect(put.output.hasPrefix("2"), "\(put)")
     for title in ["One", "Two", "Three"] { a("add", title).expectSuccess() }
     let first = sync(a)
@@ -950,9 +966,10 @@ final class MovingClock {
 
     // --status: a change here and a file changed in the vdir, without the network.
     a("update", one, "pri:H").expectSuccess()
-    #expect(a("sync", "--status").lines == [
-      "1 task changed here and 0 files changed in the vdir since the last sync (changes on \(server.url("/alice/tasks/")) show after todo sync)."
-    ])
+    #expect(
+      a("sync", "--status").lines == [
+        "1 task changed here and 0 files changed in the vdir since the last sync (changes on \(server.url("/alice/tasks/")) show after todo sync)."
+      ])
     sync(a)
 
     // Deleting and purging most tasks: the server would lose them, so --force is needed.
@@ -1026,7 +1043,9 @@ final class MovingClock {
     let port = 1  // nothing listens on port 1
     let unreachable = todo("sync", "--setup", "http://127.0.0.1:\(port)/alice/tasks/")
     #expect(unreachable.status == 1)
-    #expect(unreachable.errorLines.first?.hasPrefix("todo: error: cannot reach the server (http://127.0.0.1:\(port)/alice/tasks/)") == true, "\(unreachable)")
+    #expect(
+      unreachable.errorLines.first?.hasPrefix("todo: error: cannot reach the server (http://127.0.0.1:\(port)/alice/tasks/)") == true,
+      "\(unreachable)")
     #expect(!FileManager.default.fileExists(atPath: todo.folder.path + "/.config/todo/vdirsyncer/config"), "a failed setup is not kept")
   }
 
@@ -1333,9 +1352,12 @@ final class MovingClock {
       "# Written by `todo sync --setup`; `todo sync` runs vdirsyncer with it.", "[storage todo_local]", "type = \"filesystem\"",
       "path = \"\(vdir)\"", "[storage todo_remote]", "url = \"https://x/\"", "username = \"ann\"",
     ]
-    try (lines + [#"password.fetch = ["prompt", "Password for ann at https://x/"]"#]).joined(separator: "\n").write(to: config, atomically: true, encoding: .utf8)
+    try (lines + [#"password.fetch = ["prompt", "Password for ann at https://x/"]"#]).joined(separator: "\n").write(
+      to: config, atomically: true, encoding: .utf8)
     let status = todo("sync", "--status")
-    #expect(status.status == 0 && status.errorLines.first?.hasPrefix("todo: warning: \(config.path) now has todo ask for the password") == true, "\(status)")
+    #expect(
+      status.status == 0 && status.errorLines.first?.hasPrefix("todo: warning: \(config.path) now has todo ask for the password") == true, "\(status)"
+    )
     let upgraded = try String(contentsOf: config, encoding: .utf8)
     #expect(upgraded.hasPrefix(lines.joined(separator: "\n") + "\n"), "\(upgraded)")
     #expect(upgraded.hasSuffix(#"sync", "--ask-password", "Password for ann at https://x/"]"#), "\(upgraded)")

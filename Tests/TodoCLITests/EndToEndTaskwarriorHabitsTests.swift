@@ -148,7 +148,9 @@ import Testing
     let unknown = todo("rc.nosuch.key=1", "list")
     #expect(unknown.status == 2)
     #expect(unknown.errorLines.first?.hasPrefix("todo: error: rc.nosuch.key: todo has no such setting") == true)
-    #expect(todo("rc:/tmp/x", "list").errorLines.first == "todo: error: rc:/tmp/x: todo reads its settings from one file of its own; run: TODO_CONFIG=/tmp/x todo …")
+    #expect(
+      todo("rc:/tmp/x", "list").errorLines.first
+        == "todo: error: rc:/tmp/x: todo reads its settings from one file of its own; run: TODO_CONFIG=/tmp/x todo …")
   }
 
   // MARK: the filter language
@@ -241,7 +243,8 @@ import Testing
     let todo = try errands()
     let run = todo("list", "+OVERDUEX")
     #expect(run.stdout == "No matching tasks.\n")
-    #expect(run.errorLines.first == "todo: warning: +OVERDUEX is not a virtual tag, so it was looked for as a tag of that name; did you mean +OVERDUE?")
+    #expect(
+      run.errorLines.first == "todo: warning: +OVERDUEX is not a virtual tag, so it was looked for as a tag of that name; did you mean +OVERDUE?")
     #expect(todo("list", "+URGENT").stderr == "")
   }
 
@@ -275,7 +278,10 @@ import Testing
     let before = todo.snapshot()
     let unclosed = todo("update", "1", "/milk/MILK")
     #expect(unclosed.status == 2)
-    #expect(unclosed.errorLines.first == "todo: error: '/milk/MILK' looks like a substitution without its last '/': write /milk/MILK/ to replace the text, or put -- before it to make it the title")
+    #expect(
+      unclosed.errorLines.first
+        == "todo: error: '/milk/MILK' looks like a substitution without its last '/': write /milk/MILK/ to replace the text, or put -- before it to make it the title"
+    )
     #expect(todo.snapshot() == before)
   }
 
@@ -306,18 +312,22 @@ import Testing
     tags.add("Pick up the parcel from the post office", "+errand", "+home", "+urgent", "+weekend")
     tags.add("Fix the garden fence before winter", "+home", "+garden", "+weekend")
     let cut = tags.run(["list"], environment: ["COLUMNS": "40"])
-    #expect(cut.lines == [
-      "ID  Tags            Title", " 1  errand          Buy milk", " 2  errand home +2  Pick up the parcel…", " 3  garden home +1  Fix the garden fenc…",
-    ], "\(cut)")
+    #expect(
+      cut.lines == [
+        "ID  Tags            Title", " 1  errand          Buy milk", " 2  errand home +2  Pick up the parcel…",
+        " 3  garden home +1  Fix the garden fenc…",
+      ], "\(cut)")
   }
 
   @Test func feedbackSaysWhatAChangeDidBesides() throws {
     let todo = try errands()
     // Task 5 waits for 3: completing 3 unblocks it, and says how far home has come.
     let done = todo("done", "3")
-    #expect(done.lines == [
-      "Completed task 3: Pay the rent  project:home pri:H due:2026-11-30 status:done", "Unblocked task 5 'Read'.", "Project home is 33% complete (2 of 3 tasks remaining).",
-    ], "\(done)")
+    #expect(
+      done.lines == [
+        "Completed task 3: Pay the rent  project:home pri:H due:2026-11-30 status:done", "Unblocked task 5 'Read'.",
+        "Project home is 33% complete (2 of 3 tasks remaining).",
+      ], "\(done)")
     // A wait date cleared or moved into the past takes the task out of waiting, and says so.
     todo("update", "1", "wait:2030-01-01").expectSuccess()
     #expect(todo("update", "1", "wait:").lines == ["Updated task 1: Buy milk  +errand", "Task 1 'Buy milk' is no longer waiting."])
@@ -425,10 +435,13 @@ import Testing
     // Ranked the same way: next puts the attribute's tasks first.
     #expect(todo.ids(report: "next") == [1, 2, 4, 3])
     // Not a number, or a modifier urgency does not take: an error naming it.
-    #expect(todo("list", "urgency.over:high").errorLines.first == "todo: error: bad value 'high' for urgency.over: give a number, like urgency.over:5 (word 2)")
-    #expect(todo("list", "urgency.abve:3").errorLines.first == "todo: error: filter: unknown attribute 'urgency.abve' at word 2; did you mean 'urgency.above:'?")
+    #expect(
+      todo("list", "urgency.over:high").errorLines.first
+        == "todo: error: bad value 'high' for urgency.over: give a number, like urgency.over:5 (word 2)")
+    #expect(
+      todo("list", "urgency.abve:3").errorLines.first
+        == "todo: error: filter: unknown attribute 'urgency.abve' at word 2; did you mean 'urgency.above:'?")
     // A change by urgency changes what the list shows.
     #expect(todo("done", "urgency.over:10").lines.first == "Completed task 1: Alpha  pri:H client:acme status:done")
   }
 }
-

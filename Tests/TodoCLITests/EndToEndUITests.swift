@@ -10,7 +10,9 @@ import Testing
     width: Int = 100, height: Int = 24, environment extra: [String: String] = [:], arguments: String = ""
   ) throws -> (ShellSandbox, ShellTerminal) {
     let sandbox = try ShellSandbox()
-    for arguments in [["add", "Buy milk", "project:home", "due:tomorrow"], ["add", "Write report", "project:work", "pri:H"], ["add", "Call 日本 office", "+phone"]] {
+    for arguments in [
+      ["add", "Buy milk", "project:home", "due:tomorrow"], ["add", "Write report", "project:work", "pri:H"], ["add", "Call 日本 office", "+phone"],
+    ] {
       #expect(try sandbox.run(arguments).status == 0)
     }
     let terminal = ShellTerminal(sandbox: sandbox, name: "ui")
@@ -18,8 +20,10 @@ import Testing
     let root = sandbox.root.path
     let variables = extra.map { "\($0.key)=\($0.value)" }.joined(separator: " ")
     try terminal.startProgram(
-      "bash --norc --noprofile -c 'stty -a > \(root)/before; \(variables) todo ui \(arguments); s=$?; stty -a > \(root)/after; echo status=$s; exec sleep 60'")
-    try #require(terminal.waitForScreen(timeout: 20) { $0.contains("todo · ") && $0.contains("Write report") }, "no first frame:\n\(terminal.screen())")
+      "bash --norc --noprofile -c 'stty -a > \(root)/before; \(variables) todo ui \(arguments); s=$?; stty -a > \(root)/after; echo status=$s; exec sleep 60'"
+    )
+    try #require(
+      terminal.waitForScreen(timeout: 20) { $0.contains("todo · ") && $0.contains("Write report") }, "no first frame:\n\(terminal.screen())")
     return (sandbox, terminal)
   }
 
@@ -178,7 +182,8 @@ import Testing
       sandbox.remove()
     }
     try terminal.press("e")
-    #expect(terminal.waitForScreen(timeout: 10) { $0.contains("Edited in the editor") && $0.contains("todo · next project:work") }, "\(terminal.screen())")
+    #expect(
+      terminal.waitForScreen(timeout: 10) { $0.contains("Edited in the editor") && $0.contains("todo · next project:work") }, "\(terminal.screen())")
     #expect(try titles(sandbox).contains("Edited in the editor"))
     try terminal.press("q")
     #expect(terminal.waitForScreen { $0.contains("status=0") }, "\(terminal.screen())")

@@ -19,8 +19,10 @@ import Testing
 
   @Test func setClearedCheckedAndShown() throws {
     let todo = try configured()
-    todo.run(["add", "Call", "client:globex", "size:2.5", "estimate:90min", "deadline:2026-12-04"], environment: ["TODO_NOW": "2026-11-27T09:00:00Z"])
-      .expectSuccess()
+    todo.run(
+      ["add", "Call", "client:globex", "size:2.5", "estimate:90min", "deadline:2026-12-04"], environment: ["TODO_NOW": "2026-11-27T09:00:00Z"]
+    )
+    .expectSuccess()
     let shown = try todo.task(1)
     let udas = try #require(shown["udas"] as? [String: Any])
     #expect(udas["client"] as? String == "globex" && udas["size"] as? Double == 2.5, "\(udas)")
@@ -59,7 +61,10 @@ import Testing
     #expect(plain.status == 0 && plain.stderr.isEmpty, "\(plain)")
     let warned = todo("add", "Buy", "milk", "store:aldi")
     #expect(warned.status == 0, "\(warned)")
-    #expect(warned.errorLines == ["todo: warning: 'store:aldi' is not an attribute, so it was read as title text; to make 'store' one: todo config set uda.store.type string"])
+    #expect(
+      warned.errorLines == [
+        "todo: warning: 'store:aldi' is not an attribute, so it was read as title text; to make 'store' one: todo config set uda.store.type string"
+      ])
     #expect(try todo.task(3)["title"] as? String == "Buy milk store:aldi")
     let status = todo("update", "1", "status:done")
     #expect(status.status == 2 && status.stderr.contains("done, reopen and delete change the status"), "\(status)")
@@ -121,9 +126,11 @@ import Testing
     todo("config", "set", "report.work.columns", "id,client,size,estimate,title").expectSuccess()
     todo("config", "set", "report.work.sort", "-size").expectSuccess()
     // A column each, headed by the label; numbers to the right; sorted as numbers (10 after 1).
-    #expect(todo("work").lines == [
-      "ID  Client  Size  Estimate  Title", " 2  globex    10  PT30M     Two", " 1  acme       1  PT2H      One", " 3                          Three",
-    ], "\(todo("work"))")
+    #expect(
+      todo("work").lines == [
+        "ID  Client  Size  Estimate  Title", " 2  globex    10  PT30M     Two", " 1  acme       1  PT2H      One",
+        " 3                          Three",
+      ], "\(todo("work"))")
     // --sort takes them too, durations by their length; tasks without one last.
     #expect(todo.ids(report: "list") == [1, 2, 3])
     let sorted = todo("list", "--sort", "estimate", "--json")
@@ -176,13 +183,13 @@ import Testing
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     let hook = folder.appendingPathComponent("on-modify-size").path
     try """
-      #!/usr/bin/env python3
-      import json, sys
-      old = json.loads(sys.stdin.readline()); new = json.loads(sys.stdin.readline())
-      sys.stderr.write('was %s for %s\\n' % (old.get('size'), new.get('client')))
-      new['size'] = 9
-      print(json.dumps(new))
-      """.write(toFile: hook, atomically: true, encoding: .utf8)
+    #!/usr/bin/env python3
+    import json, sys
+    old = json.loads(sys.stdin.readline()); new = json.loads(sys.stdin.readline())
+    sys.stderr.write('was %s for %s\\n' % (old.get('size'), new.get('client')))
+    new['size'] = 9
+    print(json.dumps(new))
+    """.write(toFile: hook, atomically: true, encoding: .utf8)
     try FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: hook)
     let run = todo("update", "1", "client:pied")
     run.expectSuccess()

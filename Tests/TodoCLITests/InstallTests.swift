@@ -36,7 +36,8 @@ struct InstallTests {
     #expect(version.status == 0 && version.stdout.hasPrefix("todo "), "\(version)")
     let bashScript = todo.shell("'\(binary)' completions bash")
     #expect(bashScript.stdoutBytes == FileManager.default.contents(atPath: destination + "/usr/local/share/bash-completion/completions/todo"))
-    let schema = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: destination + "/usr/local/share/todo/todo.schema.json")))
+    let schema = try JSONSerialization.jsonObject(
+      with: Data(contentsOf: URL(fileURLWithPath: destination + "/usr/local/share/todo/todo.schema.json")))
     #expect((schema as? [String: Any])?["$defs"] != nil)
 
     // The man page renders.

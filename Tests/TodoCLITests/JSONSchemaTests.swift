@@ -62,10 +62,12 @@ import Testing
       "timesheetRow", "syncConflict", "syncSkippedFile", "historyEntry", "contextEntry", "tagCount", "projectCount",
       "syncConflictRecord", "dryRunTask", "rankedTask", "exportedTask", "calendarDay", "agendaItem",
     ]
-    #expect(definitions.subtracting(parts).subtracting(covered).isEmpty, "no case prints \(definitions.subtracting(parts).subtracting(covered).sorted())")
+    #expect(
+      definitions.subtracting(parts).subtracting(covered).isEmpty, "no case prints \(definitions.subtracting(parts).subtracting(covered).sorted())")
 
     let validate = try ManPageTests.run(
-      "/usr/bin/python3", [root.appendingPathComponent("docs/validate-json.py").path, root.appendingPathComponent("docs/todo.schema.json").path, "--outputs", outputs])
+      "/usr/bin/python3",
+      [root.appendingPathComponent("docs/validate-json.py").path, root.appendingPathComponent("docs/todo.schema.json").path, "--outputs", outputs])
     #expect(validate.status == 0, "\(validate.output)")
     #expect(validate.output.contains("\(cases.count) outputs checked, 0 problems"), "\(validate.output)")
   }

@@ -14,7 +14,8 @@ import Testing
   static let documentedCommands = [
     "add", "log", "duplicate", "list", "ls", "next", "tree", "waiting", "show", "why", "update", "edit", "append",
     "prepend", "done", "reopen", "delete", "rm", "purge", "note", "start", "stop", "timesheet", "undo", "journal",
-    "calendar", "agenda", "burndown", "summary", "history", "ghistory", "tags", "projects", "stats", "export", "import", "migrate", "sync", "config", "context", "date", "completions", "check", "recover",
+    "calendar", "agenda", "burndown", "summary", "history", "ghistory", "tags", "projects", "stats", "export", "import", "migrate", "sync", "config",
+    "context", "date", "completions", "check", "recover",
     "shell", "help", "count", "ids", "uuids", "_ids", "_uuids", "_get", "_unique", "_projects", "_tags", "info", "information",
     "modify", "mod", "annotate", "denotate", "burndown.daily", "burndown.weekly", "burndown.monthly", "history.daily",
     "history.weekly", "history.monthly", "history.annual", "ghistory.daily", "ghistory.weekly", "ghistory.monthly",

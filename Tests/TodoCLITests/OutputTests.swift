@@ -1,11 +1,12 @@
+import TestSupport
+import Testing
+import TodoSystem
+
+@testable import TodoCLI
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import Testing
-import TestSupport
-
-@testable import TodoCLI
-import TodoSystem
 
 /// The output layer: JSON, display width, tables, terminal decisions, suggestions, streams.
 @Suite struct OutputTests {
@@ -387,10 +388,11 @@ import TodoSystem
 
   // MARK: Suggestions
 
-  @Test(arguments: [
-    ("lsit", "list"), ("ad", "add"), ("xyz", nil), ("lis", "list"), ("LIST", "list"), ("shwo", "show"),
-    ("delte", "delete"), ("", nil), ("d", nil), ("undoo", "undo"),
-  ] as [(String, String?)])
+  @Test(
+    arguments: [
+      ("lsit", "list"), ("ad", "add"), ("xyz", nil), ("lis", "list"), ("LIST", "list"), ("shwo", "show"),
+      ("delte", "delete"), ("", nil), ("d", nil), ("undoo", "undo"),
+    ] as [(String, String?)])
   func closestMatchFindsLikelyCommands(word: String, expected: String?) {
     let commands = ["add", "list", "ls", "show", "update", "done", "delete", "undo", "date"]
     #expect(closestMatch(to: word, in: commands) == expected)
@@ -459,4 +461,3 @@ import TodoSystem
     #expect(output.failed)
   }
 }
-

@@ -127,7 +127,8 @@ import Testing
     #expect(exported.stdout.contains(#""estimate":3"#), "\(exported)")
     // Task 1 updated from Taskwarrior with a field of its own, then undone: back as it was.
     let uuid = try #require(tasks[0]["uuid"] as? String)
-    let update = #"{"uuid":"\#(uuid)","description":"Renamed by TW","status":"pending","entry":"20261121T093000Z","modified":"20261122T100000Z","ticket":"T-1"}"#
+    let update =
+      #"{"uuid":"\#(uuid)","description":"Renamed by TW","status":"pending","entry":"20261121T093000Z","modified":"20261122T100000Z","ticket":"T-1"}"#
     todo("import", "-", "--format", "taskwarrior", stdin: update + "\n").expectSuccess()
     #expect(try todo.task(1)["title"] as? String == "Renamed by TW")
     #expect(todo("journal", "--json").jsonArrayCount == 8)
@@ -184,17 +185,20 @@ import Testing
     let fixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/made-by-schema-6.db")
     try FileManager.default.copyItem(atPath: fixture.path, toPath: todo.databasePath)
     let history = todo("info", "1").lines.drop { $0 != "History" }
-    #expect(Array(history) == [
-      "History",
-      "  2026-11-20 09:00 UTC  add Schema six task +home project:house", "    made the task",
-      "  2026-11-20 10:00 UTC  update 1 pri:H due:2026-11-30", "    priority: - → H; due: - → 2026-11-30",
-      "  2026-11-20 11:00 UTC  update 1 /six/6/", "    title: Schema six task → Schema 6 task",
-      "  2026-11-20 12:00 UTC  note 1 A note from schema six", "    notes: 0 → 1",
-      "  2026-11-20 14:00 UTC  update 1 -home +house pri:M", "    priority: H → M; tags: +home → +house",
-    ])
+    #expect(
+      Array(history) == [
+        "History",
+        "  2026-11-20 09:00 UTC  add Schema six task +home project:house", "    made the task",
+        "  2026-11-20 10:00 UTC  update 1 pri:H due:2026-11-30", "    priority: - → H; due: - → 2026-11-30",
+        "  2026-11-20 11:00 UTC  update 1 /six/6/", "    title: Schema six task → Schema 6 task",
+        "  2026-11-20 12:00 UTC  note 1 A note from schema six", "    notes: 0 → 1",
+        "  2026-11-20 14:00 UTC  update 1 -home +house pri:M", "    priority: H → M; tags: +home → +house",
+      ])
     #expect(todo("show", "2").lines.suffix(2) == ["  2026-11-20 13:00 UTC  done 2", "    status: pending → done"])
     #expect(todo.shell("sqlite3 \"$TODO_DB\" 'PRAGMA user_version; PRAGMA integrity_check'").stdout == "9\nok\n")
-    #expect(todo.shell("sqlite3 \"$TODO_DB\" \"SELECT name FROM sqlite_master WHERE name = 'journal_change_by_todo'\"").stdout == "journal_change_by_todo\n")
+    #expect(
+      todo.shell("sqlite3 \"$TODO_DB\" \"SELECT name FROM sqlite_master WHERE name = 'journal_change_by_todo'\"").stdout == "journal_change_by_todo\n"
+    )
     // The old journal still undoes, and a change made now joins the history.
     todo("undo").expectSuccess()
     #expect(try todo.task(1)["priority"] as? String == "H")
@@ -215,10 +219,13 @@ import Testing
     #expect(try todo("list", "status:all", "--sort", "id", "--json").jsonArray().map { $0["status"] as? String } == ["done", "pending", "pending"])
     #expect(todo.shell("sqlite3 \"$TODO_DB\" 'PRAGMA user_version; PRAGMA integrity_check'").stdout == "9\nok\n")
     #expect(todo.shell("sqlite3 \"$TODO_DB\" \"SELECT count(*) FROM sqlite_master WHERE name = 'todo_one_pending_per_series'\"").stdout == "0\n")
-    #expect(todo.shell("sqlite3 \"$TODO_DB\" \"SELECT name FROM sqlite_master WHERE name LIKE 'pending_link%' ORDER BY name\"").stdout == "pending_link\npending_link_by_uuid\n")
+    #expect(
+      todo.shell("sqlite3 \"$TODO_DB\" \"SELECT name FROM sqlite_master WHERE name LIKE 'pending_link%' ORDER BY name\"").stdout
+        == "pending_link\npending_link_by_uuid\n")
     let series = try #require((try todo.task(2)["recur"] as? [String: Any])?["series"] as? String)
     // An instance Taskwarrior made for a period between (number 5, pending) joins the series.
-    let instance = #"[{"uuid":"eeeeeeee-1111-4111-8111-111111111111","description":"Water the plants","status":"pending","entry":"20261121T000000Z","due":"20261211T000000Z","parent":"\#(series)","imask":4,"recur":"weekly","rtype":"periodic"}]"#
+    let instance =
+      #"[{"uuid":"eeeeeeee-1111-4111-8111-111111111111","description":"Water the plants","status":"pending","entry":"20261121T000000Z","due":"20261211T000000Z","parent":"\#(series)","imask":4,"recur":"weekly","rtype":"periodic"}]"#
     let run = todo("import", "-", "--format", "taskwarrior", stdin: instance)
     #expect(run.status == 0 && run.stderr.isEmpty, "\(run)")
     #expect(todo.ids("+RECURRING") == [2, 4])

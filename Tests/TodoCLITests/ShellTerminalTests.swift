@@ -158,7 +158,10 @@ final class ShellTerminal {
     close()
     sockets.append(sandbox.root.appendingPathComponent("\(name)-\(sockets.count).socket").path)
     let variables = environment.sorted { $0.key < $1.key }.map { quoted("\($0.key)=\($0.value)") }
-    try tmux(["-f", "/dev/null", "new-session", "-d", "-s", "main", "-x", String(size.width), "-y", String(size.height), "env -i " + variables.joined(separator: " ") + " " + command])
+    try tmux([
+      "-f", "/dev/null", "new-session", "-d", "-s", "main", "-x", String(size.width), "-y", String(size.height),
+      "env -i " + variables.joined(separator: " ") + " " + command,
+    ])
   }
 
   /// Types `text` literally (no key names are interpreted).
@@ -317,7 +320,7 @@ final class ShellTerminal {
     posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
 
     var argv: [UnsafeMutablePointer<CChar>?] = command.map { strdup($0) } + [nil]
-    defer { argv.forEach { free($0) } }
+    defer { for pointer in argv { free(pointer) } }
     var pid: pid_t = 0
     let spawned = posix_spawnp(&pid, "tmux", &actions, &attributes, &argv, Self.environment)
     Glibc.close(output[1])

@@ -1,8 +1,8 @@
 import Testing
 import TodoCore
+import TodoSystem
 
 @testable import TodoCLI
-import TodoSystem
 
 /// The list table past its window: the layout of the first tasks is kept, and the rest are
 /// written as they come, without being held.
@@ -32,7 +32,8 @@ import TodoSystem
   @Test func aSharedProjectCellIsOnlyReusedForTheSameBytes() {
     let composed = "Caf\u{E9}"
     let decomposed = "Cafe\u{301}"
-    let lines = draw([todo(1, "a", project: composed), todo(2, "b", project: decomposed), todo(3, "c", project: composed)],
+    let lines = draw(
+      [todo(1, "a", project: composed), todo(2, "b", project: decomposed), todo(3, "c", project: composed)],
       width: nil, window: 10)
     #expect(lines.count == 4)
     #expect(lines[1].utf8.elementsEqual(" 1  \(composed)     a".utf8) || lines[1].contains(composed))

@@ -8,7 +8,7 @@ import TodoCore
 /// and leaves every task as it was, in the file too. (EndToEndDiskFullTests fill a real file
 /// system under the binary.)
 @Suite struct DatabaseFullTests {
-  func setPageLimit(_ context: Context, toCurrentPlus extra: Int64) throws -> Int64 {
+  func setPageLimit(_ context: Database, toCurrentPlus extra: Int64) throws -> Int64 {
     try DataOperation<Int64, DatabaseError> { connection throws(DatabaseError) in
       guard case .integer(let pages) = try connection.scalar("PRAGMA page_count") else { return -1 }
       try connection.execute("PRAGMA max_page_count = \(pages + extra)")
@@ -16,7 +16,7 @@ import TodoCore
     }.operate(in: context)
   }
 
-  func integrity(_ context: Context) throws -> String {
+  func integrity(_ context: Database) throws -> String {
     try DataOperation<String, DatabaseError> { connection throws(DatabaseError) in
       guard case .text(let text) = try connection.scalar("PRAGMA integrity_check") else { return "?" }
       return text

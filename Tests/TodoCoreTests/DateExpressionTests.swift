@@ -1,13 +1,13 @@
-import Testing
 import TestSupport
+import Testing
 import TodoCore
 
 #if canImport(Glibc)
-  import Glibc
+import Glibc
 #elseif canImport(Musl)
-  import Musl
+import Musl
 #elseif canImport(Darwin)
-  import Darwin
+import Darwin
 #endif
 
 // POSIX rules (no tzdata needed) equal to the current rules of the named zones.

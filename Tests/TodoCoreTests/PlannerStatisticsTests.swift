@@ -6,7 +6,7 @@ import Testing
 /// SQLite's planner statistics follow the number of tasks, and are good enough for the planner
 /// to start a project filter from the project index.
 @Suite struct PlannerStatisticsTests {
-  private func statistics(_ context: Context) throws -> Int64? {
+  private func statistics(_ context: Database) throws -> Int64? {
     try DataOperation<Int64?, DatabaseError> { connection throws(DatabaseError) in
       let stat = try? connection.first(
         "SELECT stat FROM sqlite_stat1 WHERE tbl = 'todo' AND idx = 'todo_by_status_due'", [],
@@ -15,7 +15,7 @@ import Testing
     }.operate(in: context)
   }
 
-  private func add(_ count: Int, to context: Context) throws {
+  private func add(_ count: Int, to context: Database) throws {
     try DataOperation<Void, TodoError> { connection throws(TodoError) in
       for index in 0..<count {
         _ = try TodoStore.add(TodoChanges(title: "task \(index)"), now: storeNow, command: "add").run(connection)

@@ -5,14 +5,14 @@ import TodoCore
 let storeNow: Int64 = 1_795_253_400
 
 /// A fresh migrated in-memory todo database.
-func makeTodoContext() throws -> Context {
+func makeTodoContext() throws -> Database {
   try TodoDatabase.open(path: ":memory:")
 }
 
 /// Adds a task built by `configure`, as the command line would.
 @discardableResult
 func addTask(
-  _ title: String, in context: Context, at time: Int64 = storeNow, _ configure: (inout TodoChanges) -> Void = { _ in }
+  _ title: String, in context: Database, at time: Int64 = storeNow, _ configure: (inout TodoChanges) -> Void = { _ in }
 ) throws -> Todo {
   var changes = TodoChanges(title: title)
   configure(&changes)
@@ -30,6 +30,6 @@ func ids(_ references: TaskReference...) -> TodoFilter {
 }
 
 /// Every task in every status, by id, as the database holds them.
-func snapshot(_ context: Context) throws -> [Todo] {
+func snapshot(_ context: Database) throws -> [Todo] {
   try TodoStore.list(select { $0.status = .all }, sort: [SortKey(.id)], now: storeNow).operate(in: context)
 }

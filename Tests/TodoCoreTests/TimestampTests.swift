@@ -1,5 +1,5 @@
-import Testing
 import TestSupport
+import Testing
 import TodoCore
 
 /// Timestamp functions that do not depend on `TZ` (the ones that do are in
@@ -98,4 +98,3 @@ import TodoCore
 
   private func two(_ value: UInt64) -> String { value < 10 ? "0\(value)" : "\(value)" }
 }
-

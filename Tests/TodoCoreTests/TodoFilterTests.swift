@@ -90,14 +90,24 @@ import Testing
 
   @Test func tagAndDueTermsSelectTheRightTasks() throws {
     let context = try makeTodoContext()
-    try addTask("home soon", in: context) { $0.addTags = ["home"]; $0.due = .set(.date(.instant(storeNow + 3600))) }
-    try addTask("home late", in: context) { $0.addTags = ["home", "later"]; $0.due = .set(.date(.instant(storeNow + 86_400 * 10))) }
-    try addTask("work overdue", in: context) { $0.addTags = ["work"]; $0.due = .set(.date(.instant(storeNow - 60))) }
+    try addTask("home soon", in: context) {
+      $0.addTags = ["home"]; $0.due = .set(.date(.instant(storeNow + 3600)))
+    }
+    try addTask("home late", in: context) {
+      $0.addTags = ["home", "later"]; $0.due = .set(.date(.instant(storeNow + 86_400 * 10)))
+    }
+    try addTask("work overdue", in: context) {
+      $0.addTags = ["work"]; $0.due = .set(.date(.instant(storeNow - 60)))
+    }
     func titles(_ filter: TodoFilter) throws -> [String] {
       try TodoStore.list(filter, now: storeNow).operate(in: context).map(\.title)
     }
     #expect(try titles(select { $0.includeTags = ["home"] }) == ["home soon", "home late"])
-    #expect(try titles(select { $0.includeTags = ["home"]; $0.excludeTags = ["later"] }) == ["home soon"])
+    #expect(
+      try titles(
+        select {
+          $0.includeTags = ["home"]; $0.excludeTags = ["later"]
+        }) == ["home soon"])
     func due(_ comparison: DateComparison, _ value: Int64) -> FilterTerm {
       .date(DateCondition(field: .due, comparison: comparison, value: .instant(value)))
     }
@@ -110,7 +120,9 @@ import Testing
   /// The tag term is looked up through its index, and no term makes SQLite scan the whole table.
   @Test func theTagAndProjectFilterUsesTheTagIndexAndNoFullScan() throws {
     let context = try makeTodoContext()
-    let predicate = select { $0.includeTags = ["home"]; $0.projects = ["work"] }.predicate(now: storeNow)
+    let predicate = select {
+      $0.includeTags = ["home"]; $0.projects = ["work"]
+    }.predicate(now: storeNow)
     let plan = try DataOperation<[String], DatabaseError> { connection throws(DatabaseError) in
       try connection.all("EXPLAIN QUERY PLAN SELECT id FROM todo WHERE \(predicate.sql)", predicate.arguments) {
         row throws(DatabaseError) in try row.string("detail")
@@ -137,14 +149,32 @@ import Testing
     let cases: [(String, TodoFilter, String)] = [
       ("id", ids(.id(3)), "USING INTEGER PRIMARY KEY"),
       ("tag", select { $0.includeTags = ["home"] }, "tag_by_name"),
-      ("project", select { $0.projects = ["work"]; $0.status = .all }, "todo_by_project"),
+      (
+        "project",
+        select {
+          $0.projects = ["work"]; $0.status = .all
+        }, "todo_by_project"
+      ),
       ("due.by:fri", select { $0.conditions = [.date(DateCondition(field: .due, comparison: .by, value: .day(friday)))] }, "todo_by_status_due"),
-      ("due.after:now", select { $0.conditions = [.date(DateCondition(field: .due, comparison: .after, value: .instant(storeNow)))] }, "todo_by_status_due"),
+      (
+        "due.after:now", select { $0.conditions = [.date(DateCondition(field: .due, comparison: .after, value: .instant(storeNow)))] },
+        "todo_by_status_due"
+      ),
       ("due:fri", select { $0.conditions = [.date(DateCondition(field: .due, comparison: .on, value: .day(friday)))] }, "todo_by_status_due"),
       ("+OVERDUE", select { $0.conditions = [.virtual(.overdue)] }, "todo_by_status_due"),
       ("+TODAY", select { $0.conditions = [.virtual(.today)] }, "todo_by_status_due"),
-      ("+WAITING, any status", select { $0.conditions = [.date(DateCondition(field: .wait, comparison: .after, value: .instant(storeNow)))]; $0.status = .all }, "todo_by_wait"),
-      ("until.before:now", select { $0.conditions = [.date(DateCondition(field: .until, comparison: .before, value: .instant(storeNow)))]; $0.status = .all }, "todo_by_until"),
+      (
+        "+WAITING, any status",
+        select {
+          $0.conditions = [.date(DateCondition(field: .wait, comparison: .after, value: .instant(storeNow)))]; $0.status = .all
+        }, "todo_by_wait"
+      ),
+      (
+        "until.before:now",
+        select {
+          $0.conditions = [.date(DateCondition(field: .until, comparison: .before, value: .instant(storeNow)))]; $0.status = .all
+        }, "todo_by_until"
+      ),
     ]
     for (name, filter, index) in cases {
       let steps = try plan(filter)

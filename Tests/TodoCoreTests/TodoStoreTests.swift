@@ -120,13 +120,20 @@ import Testing
 
   @Test func tagsProjectsAndStatisticsCount() throws {
     let context = try makeTodoContext()
-    try addTask("a", in: context) { $0.addTags = ["home"]; $0.project = .set("work.q4"); $0.due = .set(.date(.instant(storeNow - 10))) }
-    try addTask("b", in: context) { $0.addTags = ["home", "x"]; $0.project = .set("work") }
+    try addTask("a", in: context) {
+      $0.addTags = ["home"]; $0.project = .set("work.q4"); $0.due = .set(.date(.instant(storeNow - 10)))
+    }
+    try addTask("b", in: context) {
+      $0.addTags = ["home", "x"]; $0.project = .set("work")
+    }
     try addTask("c", in: context) { $0.addTags = ["x"] }
     _ = try TodoStore.complete(ids(.id(2)), now: storeNow, command: "done 2").operate(in: context)
     _ = try TodoStore.delete(ids(.id(3)), now: storeNow, command: "delete 3").operate(in: context)
     #expect(try TodoStore.tags().operate(in: context) == [NameCount(name: "home", pending: 1, total: 2), NameCount(name: "x", pending: 0, total: 1)])
-    #expect(try TodoStore.projects().operate(in: context) == [NameCount(name: "work", pending: 1, total: 2), NameCount(name: "work.q4", pending: 1, total: 1)])
+    #expect(
+      try TodoStore.projects().operate(in: context) == [
+        NameCount(name: "work", pending: 1, total: 2), NameCount(name: "work.q4", pending: 1, total: 1),
+      ])
     let stats = try TodoStore.statistics(now: storeNow).operate(in: context)
     #expect(stats.pending == 1 && stats.done == 1 && stats.deleted == 1 && stats.overdue == 1)
     #expect(stats.completedLastWeek == 1 && stats.tags == 2 && stats.projects == 2 && stats.journalEntries == 5)
@@ -138,7 +145,9 @@ import Testing
     try DataOperation<Void, DatabaseError> { connection throws(DatabaseError) in
       try connection.executeScript("PRAGMA user_version = 99")
     }.operate(in: context)
-    #expect(throws: DatabaseError.schemaTooNew(found: 99, supported: Schema.migrator.latestVersion)) { try Schema.migrator.migrate().operate(in: context) }
+    #expect(throws: DatabaseError.schemaTooNew(found: 99, supported: Schema.migrator.latestVersion)) {
+      try Schema.migrator.migrate().operate(in: context)
+    }
   }
 
   @Test func aChangeNeedsASelectionThatNarrowsSomethingAndChangesNothingOtherwise() throws {
@@ -224,13 +233,21 @@ import Testing
     let path = "/tmp/todo-foreign-\(UInt64.random(in: 0...UInt64.max)).db"
     defer { _ = unlink(path) }
     do {
-      let foreign = try Context(path: path, options: { var o = Context.Options(); o.wal = false; return o }())
+      let foreign = try Database(
+        path: path,
+        options: {
+          var o = Database.Options(); o.wal = false; return o
+        }())
       try DataOperation<Void, DatabaseError> { connection throws(DatabaseError) in
         try connection.executeScript("CREATE TABLE foo (x); INSERT INTO foo VALUES (1);")
       }.operate(in: foreign)
     }
     #expect(throws: TodoError.database(.foreignDatabase(tables: 1))) { try TodoDatabase.open(path: path) }
-    let check = try Context(path: path, options: { var o = Context.Options(); o.wal = false; o.readOnly = true; return o }())
+    let check = try Database(
+      path: path,
+      options: {
+        var o = Database.Options(); o.wal = false; o.readOnly = true; return o
+      }())
     let state = try DataOperation<[SQLValue], DatabaseError> { connection throws(DatabaseError) in
       [try connection.scalar("PRAGMA journal_mode"), try connection.scalar("SELECT count(*) FROM sqlite_schema")]
     }.operate(in: check)

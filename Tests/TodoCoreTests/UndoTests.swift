@@ -5,7 +5,7 @@ import Testing
 
 /// Undo of every mutating command: the database returns exactly to its state before the command.
 @Suite struct UndoTests {
-  func seeded() throws -> Context {
+  func seeded() throws -> Database {
     let context = try makeTodoContext()
     for index in 1...7 {
       try addTask("task \(index)", in: context) {
@@ -20,7 +20,7 @@ import Testing
   }
 
   /// Runs a command, checks it changed something, undoes it, and checks everything is back.
-  func expectUndone<Value>(_ operation: DataOperation<Value, TodoError>, in context: Context) throws {
+  func expectUndone<Value>(_ operation: DataOperation<Value, TodoError>, in context: Database) throws {
     let before = try snapshot(context)
     let journal = try TodoStore.history().operate(in: context)
     _ = try operation.operate(in: context)

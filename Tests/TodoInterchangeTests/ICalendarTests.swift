@@ -1,5 +1,6 @@
 import Testing
 import TodoCore
+
 @testable import TodoInterchange
 
 @Suite struct ICalendarTests {
@@ -133,7 +134,9 @@ import TodoCore
 
   @Test func whatCannotBeModelledIsKeptToTheLetter() throws {
     // An RRULE of an undated to-do, a COMPLETED time on an open one.
-    let record = try one(["UID:k", "SUMMARY:k", "DTSTAMP:20261101T120000Z", "RRULE:FREQ=WEEKLY;WKST=SU", "STATUS:NEEDS-ACTION", "COMPLETED:20261102T120000Z"])
+    let record = try one([
+      "UID:k", "SUMMARY:k", "DTSTAMP:20261101T120000Z", "RRULE:FREQ=WEEKLY;WKST=SU", "STATUS:NEEDS-ACTION", "COMPLETED:20261102T120000Z",
+    ])
     #expect(record.todo.status == .pending && record.todo.series == nil)
     let text = written(record)
     #expect(text.contains("RRULE:FREQ=WEEKLY;WKST=SU\r\n") && text.contains("COMPLETED:20261102T120000Z\r\n"), "\(text)")

@@ -1,5 +1,6 @@
 import Testing
 import TodoCore
+
 @testable import TodoInterchange
 
 @Suite struct JSONReaderTests {
@@ -150,8 +151,9 @@ import TodoCore
     // The same line twice without a UUID is two tasks, each time the file is read.
     let twice = try TodoTxt.records(Array("x 2026-11-20 Water plants\nx 2026-11-20 Water plants\n".utf8))
     #expect(Set(twice.map(\.todo.uuid)).count == 2)
-    #expect(try TodoTxt.records(Array("x 2026-11-20 Water plants\nx 2026-11-20 Water plants\n".utf8)).map(\.todo.uuid)
-      == twice.map(\.todo.uuid))
+    #expect(
+      try TodoTxt.records(Array("x 2026-11-20 Water plants\nx 2026-11-20 Water plants\n".utf8)).map(\.todo.uuid)
+        == twice.map(\.todo.uuid))
   }
 
   @Test func taskwarriorRecurrenceSpellingsRead() throws {

@@ -13,7 +13,7 @@ import TodoCore
 
   /// A fresh database and an empty vdir, removed when the test ends.
   final class Fixture {
-    let context: Context
+    let context: Database
     let folder: String
     let vdir: Vdir
 
@@ -201,4 +201,3 @@ import TodoCore
     #expect(tasks.map(\.isActive) == [false, true], "\(tasks.map(\.intervals))")
   }
 }
-

@@ -1,9 +1,9 @@
 import Foundation
 import Testing
 import TodoInterchange
+import TodoSystem
 
 @testable import TodoSync
-import TodoSystem
 
 /// Reading vdirsyncer's configuration as vdirsyncer does (configparser, values in JSON), and the
 /// configuration `--setup` writes.
@@ -62,7 +62,10 @@ import TodoSystem
       Issue.record("an unquoted path read as JSON")
       return
     }
-    #expect(problem.message == #"path in [storage todo_local] is /home/ann/vdir/, which vdirsyncer cannot read: its values are JSON, so text is quoted (path = "/home/ann/vdir/")"#)
+    #expect(
+      problem.message
+        == #"path in [storage todo_local] is /home/ann/vdir/, which vdirsyncer cannot read: its values are JSON, so text is quoted (path = "/home/ann/vdir/")"#
+    )
     // Trailing text after a JSON value is not JSON either.
     #expect(Vdirsyncer.jsonValue("x", in: "s", of: "[s]\nx = \"a\" b") == .failure(.init(key: "x", section: "s", text: "\"a\" b")))
   }

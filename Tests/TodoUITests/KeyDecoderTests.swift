@@ -5,9 +5,10 @@ import Testing
 @Suite struct KeyDecoderTests {
   @Test func decodesTextArrowsAndSequences() {
     var decoder = KeyDecoder()
-    #expect(decoder.feed(Array("j\u{1B}[B\u{1B}OA\u{1B}[5~\u{1B}[6~\u{1B}[3~\u{1B}[Z\r\t\u{7F}".utf8)) == [
-      .character("j"), .down, .up, .pageUp, .pageDown, .delete, .backTab, .enter, .tab, .backspace,
-    ])
+    #expect(
+      decoder.feed(Array("j\u{1B}[B\u{1B}OA\u{1B}[5~\u{1B}[6~\u{1B}[3~\u{1B}[Z\r\t\u{7F}".utf8)) == [
+        .character("j"), .down, .up, .pageUp, .pageDown, .delete, .backTab, .enter, .tab, .backspace,
+      ])
     #expect(decoder.feed([0x0C, 0x1A]) == [.control("l"), .control("z")])
   }
 
@@ -30,10 +31,11 @@ import Testing
 
   @Test func decodesSGRMouseReports() {
     var decoder = KeyDecoder()
-    #expect(decoder.feed(Array("\u{1B}[<0;5;3M\u{1B}[<0;5;3m\u{1B}[<65;1;1M\u{1B}[<64;1;1M".utf8)) == [
-      .mouse(MouseEvent(kind: .press(button: 0), row: 2, column: 4)), .mouse(MouseEvent(kind: .release, row: 2, column: 4)),
-      .mouse(MouseEvent(kind: .wheelDown, row: 0, column: 0)), .mouse(MouseEvent(kind: .wheelUp, row: 0, column: 0)),
-    ])
+    #expect(
+      decoder.feed(Array("\u{1B}[<0;5;3M\u{1B}[<0;5;3m\u{1B}[<65;1;1M\u{1B}[<64;1;1M".utf8)) == [
+        .mouse(MouseEvent(kind: .press(button: 0), row: 2, column: 4)), .mouse(MouseEvent(kind: .release, row: 2, column: 4)),
+        .mouse(MouseEvent(kind: .wheelDown, row: 0, column: 0)), .mouse(MouseEvent(kind: .wheelUp, row: 0, column: 0)),
+      ])
   }
 
   @Test func pastedTextIsOneKeyEvenInPieces() {

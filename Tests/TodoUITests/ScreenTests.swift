@@ -21,14 +21,18 @@ final class FakeBackend: UIBackend {
     let chosen = tasks.filter { request.filter.isEmpty || "project:" + $0.project == request.filter }
     return .success(
       ListSnapshot(
-        columns: [UIColumn(header: "ID", alignsRight: true), UIColumn(header: "Project", mayDrop: true), UIColumn(header: "Title", isFlexible: true)],
+        columns: [
+          UIColumn(header: "ID", alignsRight: true), UIColumn(header: "Project", mayDrop: true), UIColumn(header: "Title", isFlexible: true),
+        ],
         ids: chosen.map(\.id), title: request.report + (request.filter.isEmpty ? "" : " " + request.filter), emptyMessage: "No matching tasks."))
   }
 
   func rows(_ ids: [Int64], of snapshot: ListSnapshot) -> [UIRow] {
     rowReads += ids.count
     return ids.compactMap { id in
-      tasks.first { $0.id == id }.map { UIRow(id: id, cells: [StyledText(String(id)), StyledText($0.project, style: CellStyle(parameters: "34")), StyledText($0.title)]) }
+      tasks.first { $0.id == id }.map {
+        UIRow(id: id, cells: [StyledText(String(id)), StyledText($0.project, style: CellStyle(parameters: "34")), StyledText($0.title)])
+      }
     }
   }
 
@@ -43,7 +47,8 @@ final class FakeBackend: UIBackend {
     [
       SidebarSection(title: "Contexts", items: [SidebarItem(label: "(none)", action: .command(["context", "none"]))]),
       SidebarSection(title: "Projects", items: [SidebarItem(label: "home", count: 1, action: .filter("project:home"))]),
-      SidebarSection(title: "Reports", items: [SidebarItem(label: "list", action: .report("list")), SidebarItem(label: "next", action: .report("next"))]),
+      SidebarSection(
+        title: "Reports", items: [SidebarItem(label: "list", action: .report("list")), SidebarItem(label: "next", action: .report("next"))]),
     ]
   }
 
@@ -52,7 +57,9 @@ final class FakeBackend: UIBackend {
   func run(_ words: [String], ask: (String) -> Bool) -> CommandOutcome {
     ran.append(words)
     if words.last == "--dry-run" && previewFails { return CommandOutcome(status: 1, output: "", error: "todo: error: the database is locked\n") }
-    if words.last == "--dry-run" { return CommandOutcome(status: 0, output: "Would complete \(words[1]).\nDry run: nothing was changed.\n", error: "") }
+    if words.last == "--dry-run" {
+      return CommandOutcome(status: 0, output: "Would complete \(words[1]).\nDry run: nothing was changed.\n", error: "")
+    }
     if words.first == "done", let ids = words.dropFirst().first {
       let done = Set(ids.split(separator: ",").compactMap { Int64($0) })
       tasks.removeAll { done.contains($0.id) }
@@ -109,7 +116,10 @@ final class FakeBackend: UIBackend {
   }
 
   @Test func ansiTextBecomesStyledPieces() {
-    #expect(StyledText.pieces(ofANSI: "a \u{1B}[31mred\u{1B}[0m b") == [StyledText("a "), StyledText("red", style: CellStyle(parameters: "31")), StyledText(" b")])
+    #expect(
+      StyledText.pieces(ofANSI: "a \u{1B}[31mred\u{1B}[0m b") == [
+        StyledText("a "), StyledText("red", style: CellStyle(parameters: "31")), StyledText(" b"),
+      ])
   }
 }
 
@@ -172,7 +182,9 @@ final class FakeBackend: UIBackend {
     #expect(controller.state.marked == [1, 2])
     #expect(screen(controller).text(ofRow: 2).contains("│*  1"))
     var asked: [String] = []
-    controller.ask = { asked.append($0); return false }
+    controller.ask = {
+      asked.append($0); return false
+    }
     controller.handle(.character("d"))
     // The question shows the command's own dry run, and a no runs nothing.
     #expect(asked == ["Would complete 1,2.\nComplete 2 tasks? [y/N] "])

@@ -1,5 +1,5 @@
 /// A description of work to do with a database connection: a value that can be composed with
-/// `map`, `flatMap`, `zip` and `sequence`, and run later, serialized, on a `Context`.
+/// `map`, `flatMap`, `zip` and `sequence`, and run later, serialized, on a `Database`.
 ///
 /// `Failure` is the typed error the work can fail with; `Never` for work that cannot fail. One type
 /// with typed throws plays the roles of the seeds' `FunctionalDataOperation` and `ResultFDO`:
@@ -45,7 +45,7 @@ public struct DataOperation<Element, Failure: Error>: Sendable {
   /// let books = try Repository<Book>().fetch().operate(in: context)
   /// ```
   /// - Throws: `Failure`.
-  public func operate(in context: Context) throws(Failure) -> Element {
+  public func operate(in context: Database) throws(Failure) -> Element {
     try context.perform { connection throws(Failure) in try body(connection) }
   }
 }
@@ -57,7 +57,7 @@ extension DataOperation where Element: Sendable {
   /// let books = try await Repository<Book>().fetch().operateAsync(in: context)
   /// ```
   /// - Throws: `Failure`.
-  public func operateAsync(in context: Context) async throws(Failure) -> Element {
+  public func operateAsync(in context: Database) async throws(Failure) -> Element {
     let body = self.body
     let result: Result<Element, Failure> = await withCheckedContinuation { continuation in
       context.performAsync { connection in

@@ -215,8 +215,10 @@ private final class RepositoryStatements: Sendable {
   /// plain appends (each process builds them once, before its first write).
   static func writeSQL(table: String, key: String, columns: [String]) -> (String, String, String) {
     guard !columns.isEmpty else {
-      return ("INSERT INTO \(table) DEFAULT VALUES", "INSERT INTO \(table) (\(key)) VALUES (?)",
-              "UPDATE \(table) SET \(key) = \(key) WHERE \(key) = ?")
+      return (
+        "INSERT INTO \(table) DEFAULT VALUES", "INSERT INTO \(table) (\(key)) VALUES (?)",
+        "UPDATE \(table) SET \(key) = \(key) WHERE \(key) = ?"
+      )
     }
     var names = "", marks = "", assignments = ""
     for (index, column) in columns.enumerated() {

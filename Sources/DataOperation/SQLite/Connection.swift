@@ -2,7 +2,7 @@ import CSQLite
 
 /// The SQLite connection: the one type that holds the `sqlite3*` handle.
 ///
-/// A `Context` owns it and lends it to operations, one at a time; it is not `Sendable` and never
+/// A `Database` owns it and lends it to operations, one at a time; it is not `Sendable` and never
 /// leaves the closure it is lent to. Statements are prepared once per SQL text and reused.
 ///
 /// ```swift

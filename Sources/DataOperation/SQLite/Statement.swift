@@ -165,7 +165,7 @@ extension Statement {
   /// and contents are read by plain accessors (each `sqlite3_column_*` call would go through
   /// SQLite's API entry and exit again). The value is SQLite's "unprotected" kind, which its
   /// documentation allows to read only without other threads on the connection: a connection
-  /// is only ever used by one thread at a time (its `Context` serializes it). It is valid until
+  /// is only ever used by one thread at a time (its `Database` serializes it). It is valid until
   /// the statement steps or resets.
   @inline(__always)
   func cell(_ index: Int32) -> OpaquePointer {

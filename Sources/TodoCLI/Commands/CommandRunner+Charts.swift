@@ -122,7 +122,9 @@ extension CommandRunner {
     case .human:
       write(chartText.calendar(firstDays, marks: marks, weekNumbers: weekNumbers))
       if overdueBefore > 0 {
-        output.write(chartText.styled("\(overdueBefore) task\(overdueBefore == 1 ? " is" : "s are") overdue from before this calendar.", configuration.palette.overdue) + "\n")
+        output.write(
+          chartText.styled(
+            "\(overdueBefore) task\(overdueBefore == 1 ? " is" : "s are") overdue from before this calendar.", configuration.palette.overdue) + "\n")
       }
       if request.details, !tasks.isEmpty {
         output.write("\n")
@@ -155,7 +157,8 @@ extension CommandRunner {
   private func agenda(_ request: ChartRequest, _ chartText: ChartText) throws(CommandFailure) {
     let today = chartText.today
     let end = today.adding(days: Int64(request.days))
-    let tasks = try perform(TodoStore.datedTasks(request.filter, from: today.adding(days: -2).start, to: end.adding(days: 2).start, overdue: true, now: now), access: .read)
+    let tasks = try perform(
+      TodoStore.datedTasks(request.filter, from: today.adding(days: -2).start, to: end.adding(days: 2).start, overdue: true, now: now), access: .read)
     var worked = request.filter
     worked.defaultStatus = .all
     let sheet = try perform(TodoStore.timesheet(worked, since: today.start, until: nil, by: .task, now: now), access: .read)

@@ -10,17 +10,18 @@ extension CommandRunner {
     case .list:
       let keys = configuration.listedKeys
       if format == .human {
-        render(Table(
-          columns: [
-            Table.Column(header: "Key"), Table.Column(header: "Value", flexible: true), Table.Column(header: "From"),
-          ],
-          rows: keys.map { key in
-            let origin = configuration.origin(key)
-            return [
-              Table.Cell(key), Table.Cell(configuration.value(key)),
-              Table.Cell(origin.description, style: origin == .defaultValue ? .dim : nil),
-            ]
-          }))
+        render(
+          Table(
+            columns: [
+              Table.Column(header: "Key"), Table.Column(header: "Value", flexible: true), Table.Column(header: "From"),
+            ],
+            rows: keys.map { key in
+              let origin = configuration.origin(key)
+              return [
+                Table.Cell(key), Table.Cell(configuration.value(key)),
+                Table.Cell(origin.description, style: origin == .defaultValue ? .dim : nil),
+              ]
+            }))
         if let path = configuration.path { output.write("Configuration file: \(path)\(FileSystem.exists(path) ? "" : " (none yet)")\n") }
       } else {
         writeJSONList(keys) { json, key in setting(key, into: &json) }
@@ -67,9 +68,10 @@ extension CommandRunner {
           output.write("No contexts yet; 'todo context define NAME FILTER' makes one.\n")
           return
         }
-        render(Table(
-          columns: [Table.Column(header: "Context"), Table.Column(header: "Filter", flexible: true), Table.Column(header: "")],
-          rows: contexts.map { [Table.Cell($0.name), Table.Cell($0.filter), Table.Cell($0.name == active ? "active" : "")] }))
+        render(
+          Table(
+            columns: [Table.Column(header: "Context"), Table.Column(header: "Filter", flexible: true), Table.Column(header: "")],
+            rows: contexts.map { [Table.Cell($0.name), Table.Cell($0.filter), Table.Cell($0.name == active ? "active" : "")] }))
       } else {
         writeJSONList(contexts) { json, context in
           json.object { json in

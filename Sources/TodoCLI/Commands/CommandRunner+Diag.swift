@@ -34,14 +34,16 @@ extension CommandRunner {
     let history = FileSystem.historyPath(environment: environment)
     var system = utsname()
     uname(&system)
-    let platform = withUnsafeBytes(of: system.sysname) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) } + " "
+    let platform =
+      withUnsafeBytes(of: system.sysname) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) } + " "
       + withUnsafeBytes(of: system.machine) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
     switch format {
     case .human:
       var rows: [(String, String)] = [("Version", Version.line), ("Platform", platform), ("SQLite", facts?.sqliteVersion ?? "?")]
       let counts = facts.map { "\($0.tasks) tasks, \($0.pending) pending, \($0.journalEntries) undo steps" }
       let databaseState =
-        !exists ? "not made yet"
+        !exists
+        ? "not made yet"
         : "schema \(fileSchema.map(String.init) ?? "?") (this todo makes \(Schema.latestVersion)), " + (counts ?? "cannot be read: \(problem ?? "")")
       rows.append(("Database", (database ?? "(no HOME)") + "\n  " + String(repeating: " ", count: 10) + databaseState))
       rows.append(("Config", config.map { $0 + (FileSystem.exists($0) ? "" : " (none)") } ?? "(no HOME)"))

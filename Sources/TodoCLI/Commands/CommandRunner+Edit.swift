@@ -43,7 +43,9 @@ extension CommandRunner {
       // As git runs its editor: the command through the shell, the file as its argument (never
       // part of the command text).
       let status: Int32
-      switch ChildProcess.runInteractive(["/bin/sh", "-c", editor + " \"$@\"", editor, path], environment: Terminal.childEnvironment(session.environment)) {
+      switch ChildProcess.runInteractive(
+        ["/bin/sh", "-c", editor + " \"$@\"", editor, path], environment: Terminal.childEnvironment(session.environment))
+      {
       case .failure(let problem): throw .environment("cannot start the editor '\(editor)': \(problem.reason)")
       case .success(let code): status = code
       }
@@ -99,7 +101,9 @@ extension CommandRunner {
       let operation = TodoStore.task(.id(todo.id)).flatMap { current in
         current == shown
           ? TodoStore.update(filter, changes, now: now, command: command)
-          : .fail(.refused("task \(shown.id) was changed by another command while it was being edited; nothing was changed (run 'todo edit \(shown.id)' again)"))
+          : .fail(
+            .refused(
+              "task \(shown.id) was changed by another command while it was being edited; nothing was changed (run 'todo edit \(shown.id)' again)"))
       }
       do throws(CommandFailure) {
         try change(operation, verb: .update, selection: nil)
@@ -123,7 +127,7 @@ extension CommandRunner {
   /// Store errors an edit can fix (not "changed meanwhile", which editing again cannot).
   static func reopens(_ error: TodoError) -> Bool {
     switch error {
-    case .invalid, .notFound, .ambiguous: true
+    case .invalid, .cycle, .noSuchNote, .notFound, .ambiguous: true
     default: false
     }
   }

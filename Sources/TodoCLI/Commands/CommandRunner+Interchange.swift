@@ -10,8 +10,10 @@ extension CommandRunner {
   func export(_ request: ExportRequest) throws(CommandFailure) {
     // `--format`, else the file's extension, else `--jsonl` (JSON Lines) or JSON.
     let format =
-      request.vdir != nil ? "ical" : request.format ?? request.output.flatMap { InterchangeFormat.byExtension($0)?.rawValue }
-      ?? (self.format == .jsonLines ? "jsonl" : "json")
+      request.vdir != nil
+      ? "ical"
+      : request.format ?? request.output.flatMap { InterchangeFormat.byExtension($0)?.rawValue }
+        ?? (self.format == .jsonLines ? "jsonl" : "json")
     // iCalendar links name the UID a task was read with, those outside the filter too: their
     // extras are read in the same transaction as the tasks.
     // Taskwarrior's format writes each series' template too, from the same transaction.
@@ -217,13 +219,15 @@ extension CommandRunner {
     do throws(InterchangeError) {
       switch format {
       case .json, .jsonl:
-        records = try NativeJSON.records(skipping: skipping, reading: { atLeast in
-          if let first = head {
-            head = nil
-            if !first.isEmpty { return first }
-          }
-          return next(atLeast)
-        })
+        records = try NativeJSON.records(
+          skipping: skipping,
+          reading: { atLeast in
+            if let first = head {
+              head = nil
+              if !first.isEmpty { return first }
+            }
+            return next(atLeast)
+          })
       case .taskwarrior, .todotxt, .ical:
         var bytes = start
         head = nil
@@ -262,16 +266,7 @@ extension CommandRunner {
     // A read that failed part of the way ends the input early: nothing is imported from it.
     if let readProblem { throw .environment("cannot read \(source): \(readProblem.reason); nothing was imported") }
     if format == .todotxt, !records.isEmpty { try matchChangedLines(&records) }
-    if let others = skipping?.otherComponents, !others.isEmpty {
-      let count = others.values.reduce(0, +)
-      let kinds = others.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }.joinedText(", ")
-      session.warn(
-        "\(source) holds \(count) \(count == 1 ? "component" : "components") besides to-dos (\(kinds)), which todo does not keep",
-        json: self.format != .human)
-    }
-    for notice in skipping?.notices ?? [] {
-      session.warn("\(source) \(notice)", json: self.format != .human)
-    }
+    if let skipping { warnAboutLeftOut(skipping, source: source) }
     // Nothing read, or nearly nothing of a file of some size (nine in ten of ten or more records: a
     // binary file, a file of another format): the input is not what it was taken for, and
     // nothing of it is imported. (A few bad lines in a small file cost those lines only.)
@@ -283,6 +278,21 @@ extension CommandRunner {
     }
     try importRecords(
       records, from: name, format: format, strict: request.strict, unread: skipping?.problems.map(\.description) ?? [])
+  }
+
+  /// The warnings of a read that left things out: components other than to-dos, and its notices.
+  private func warnAboutLeftOut(_ skipping: SkippedRecords, source: String) {
+    if !skipping.otherComponents.isEmpty {
+      let others = skipping.otherComponents
+      let count = others.values.reduce(0, +)
+      let kinds = others.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }.joinedText(", ")
+      session.warn(
+        "\(source) holds \(count) \(count == 1 ? "component" : "components") besides to-dos (\(kinds)), which todo does not keep",
+        json: format != .human)
+    }
+    for notice in skipping.notices {
+      session.warn("\(source) \(notice)", json: format != .human)
+    }
   }
 
   /// A todo.txt line another app changed (marked done, reworded) and that has no `uuid:` is the
@@ -343,7 +353,8 @@ extension CommandRunner {
       imported = try perform(confirmed, access: .write)
     } catch {
       // A task that cannot be stored is the file's fault: exit 1, like a line that does not parse.
-      if case .domain(.invalid(let reason)) = error {
+      if case .domain(let domain) = error, domain.isUsageError {
+        let reason = domain.description
         throw .environment("cannot import \(name == "-" ? "standard input" : name): \(reason); nothing was imported")
       }
       throw error

@@ -131,7 +131,8 @@ extension CommandRunner {
       }
       if !result.skipped.isEmpty {
         output.write(
-          "\(Self.count(result.skipped.count, "reminder")) older than remind.missed.limit \(invocation.options.dryRun ? "would be" : result.skipped.count == 1 ? "was" : "were") recorded without being shown\n")
+          "\(Self.count(result.skipped.count, "reminder")) older than remind.missed.limit \(invocation.options.dryRun ? "would be" : result.skipped.count == 1 ? "was" : "were") recorded without being shown\n"
+        )
       }
       if !result.held.isEmpty, let quiet = policy.quiet, let end = quiet.end(after: now) {
         output.write("\(Self.count(result.held.count, "reminder")) held until \(text.describe(instant: end)) (remind.quiet \(quiet.text))\n")
@@ -211,7 +212,8 @@ extension CommandRunner {
       }
       for item in dismissed {
         output.write(
-          "\(invocation.options.dryRun ? "Would dismiss" : "Dismissed") the reminder of task \(item.task.id) at \(text.describe(instant: item.fire))\n")
+          "\(invocation.options.dryRun ? "Would dismiss" : "Dismissed") the reminder of task \(item.task.id) at \(text.describe(instant: item.fire))\n"
+        )
       }
     }
   }

@@ -68,11 +68,14 @@ extension CommandRunner {
       }
       let progressInTitle = !definition.columns.contains(.progress)
       let attributes = try attributeValues(of: shown.map(\.0), for: definition.columns)
-      render(Table(columns: columns, rows: shown.map { todo, score in
-        definition.columns.map {
-          Self.cell($0, of: todo, urgency: score, text: text, progressInTitle: progressInTitle, attributes: attributes[todo.id] ?? [:])
-        }
-      }))
+      render(
+        Table(
+          columns: columns,
+          rows: shown.map { todo, score in
+            definition.columns.map {
+              Self.cell($0, of: todo, urgency: score, text: text, progressInTitle: progressInTitle, attributes: attributes[todo.id] ?? [:])
+            }
+          }))
       if total > shown.count { output.write("\(shown.count) of \(total) tasks; --limit N shows more.\n") }
     case .json, .jsonLines:
       // As list --json: once the configuration defines user-defined attributes.

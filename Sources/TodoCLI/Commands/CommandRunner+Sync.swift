@@ -38,157 +38,47 @@ extension CommandRunner {
     SyncPaths(environment: session.environment).map { ($0.vdirRoot, $0.config) }
   }
 
-  /// vdirsyncer's full path, or a failure saying how to install it.
-  private func vdirsyncerPath() throws(CommandFailure) -> String {
-    guard let found = Subprocess.find("vdirsyncer", path: session.environment["PATH"] ?? "/usr/bin:/bin") else {
-      throw .environment("sync needs vdirsyncer, which is not installed; install it with: sudo apt-get install vdirsyncer")
-    }
-    return found
+  /// The run of a sync, `TodoSync`'s, with this command as its host.
+  private func syncRunner(_ paths: SyncPaths) -> SyncRun<SyncFrontEnd> {
+    SyncRun(
+      host: SyncFrontEnd(runner: self), paths: paths, environment: session.environment,
+      childEnvironment: Terminal.childEnvironment(session.environment),
+      databasePath: FileSystem.databasePath(option: invocation.options.databasePath, environment: session.environment)?.0,
+      echo: format == .human && isatty(STDERR_FILENO) == 1)
   }
 
-  /// Runs `vdirsyncer ARGUMENTS…` with todo's configuration and the database the resolver must
-  /// read; fails with a sentence and vdirsyncer's last lines. It gets the whole environment (a
-  /// proxy, a certificate bundle), and the password asked for once (see `askedPassword`).
-  private func runVdirsyncer(
-    _ arguments: [String], config: String, url: String?, password: String? = nil, after: String = "nothing was merged"
-  ) throws(CommandFailure) -> String {
-    var environment = Terminal.childEnvironment(session.environment)
-    environment["VDIRSYNCER_CONFIG"] = config
-    if let password { environment[Self.passwordVariable] = password }
-    if let (path, _) = FileSystem.databasePath(option: invocation.options.databasePath, environment: session.environment) {
-      environment["TODO_DB"] = path
-    }
-    let echo = format == .human && isatty(STDERR_FILENO) == 1
-    switch Subprocess.run([try vdirsyncerPath()] + arguments, environment: environment, echo: echo) {
-    case .failure(let problem):
-      throw .environment("cannot run vdirsyncer: \(problem.reason)")
-    case .success(let (status, output)):
-      guard status == 0 else {
-        throw .environment(
-          "\(Vdirsyncer.explain(output, url: url)) (vdirsyncer \(arguments.first ?? "") exited with \(status)); \(after):\n"
-            + Vdirsyncer.tail(output))
-      }
-      return output
-    }
-  }
-
-  /// The collection's sync lock, or a failure saying `busy` when another sync holds it.
-  private func syncLock(_ paths: SyncPaths, _ collection: String, busy: String) throws(CommandFailure) -> Int32 {
-    switch SyncLock.acquire(paths.lock(collection)) {
-    case .success(let descriptor): return descriptor
-    case .failure(.busy): throw .environment(busy)
-    case .failure(.other(let problem)): throw .environment(problem)
-    }
-  }
-
-  /// Removes the (not hidden) files of a folder: vdirsyncer's status files.
-  private func emptyFolder(_ folder: String) {
-    guard case .success(let names) = FileSystem.files(in: folder, endingIn: "") else { return }
-    for name in names { _ = FileSystem.remove(folder + "/" + name) }
-  }
-
-  /// Whether a URL names this machine (127.0.0.0/8, localhost, [::1]): nothing sent there
-  /// crosses a network.
-  static func isLoopback(_ url: String) -> Bool {
-    guard let schemeEnd = url.firstRange(of: "://")?.upperBound else { return false }
-    var host = url[schemeEnd...].prefix { $0 != "/" && $0 != "?" && $0 != "#" }
-    if let at = host.lastIndex(of: "@") { host = host[host.index(after: at)...] }
-    if host.hasPrefix("[") { return host.hasPrefix("[::1]") }
-    let name = host.prefix { $0 != ":" }.lowercased()
-    // 127.0.0.0/8 as a dotted address (not a name such as 127.example.com).
-    let parts = name.split(separator: ".", omittingEmptySubsequences: false)
-    let dotted = parts.count == 4 && parts.allSatisfy { !$0.isEmpty && $0.count <= 3 && $0.allSatisfy(\.isASCII) && UInt8($0) != nil }
-    return name == "localhost" || (dotted && parts[0] == "127")
-  }
-
-  /// `sync --setup URL`: writes vdirsyncer's configuration and runs its discovery.
+  /// `sync --setup URL`: vdirsyncer's configuration, tried before it replaces the one before.
   private func syncSetup(url: String, _ request: SyncRequest, paths: SyncPaths) throws(CommandFailure) {
-    if request.user != nil, url.hasPrefix("http://"), !Self.isLoopback(url) {
+    if request.user != nil, url.hasPrefix("http://"), !Vdirsyncer.isLoopback(url) {
       session.warn(
         "the password will cross the network unencrypted (http://); use https:// unless the server is on this machine",
         json: format != .human)
     }
     let lastPart = url.split(separator: "/").last.map(String.init) ?? ""
     let collection = request.collection ?? (ArgumentDecoder.isCollectionName(lastPart) ? lastPart : "tasks")
-    if FileSystem.exists(paths.config) && !request.force {
-      throw .environment("sync is already set up (\(paths.config)); give --force to replace that configuration")
-    }
-    _ = try vdirsyncerPath()
-    guard let todo = Subprocess.ownPath() else { throw .environment("cannot find this program's own path in /proc/self/exe") }
-    // Tried with a new file first: a setup that cannot reach the collection keeps the one before.
-    // vdirsyncer's status describes the server it last synced with: for another server (or
-    // collection) the trial starts a fresh status, swapped in on success, and items on both
-    // sides are matched again by UID (nothing is deleted); for the same one it is kept.
-    let previousText: String? = if case .success(let bytes) = FileSystem.readAll(paths.config) { String(decoding: bytes, as: UTF8.self) } else { nil }
-    let home = session.environment["HOME"]
-    let sameServer =
-      previousText.map {
-        Vdirsyncer.value("url", in: "storage todo_remote", of: $0, home: home) == url
-          && Vdirsyncer.vdirFolder(inConfiguration: $0, home: home) == paths.vdir(collection)
-      } ?? false
-    var trialPaths = paths
-    if !sameServer { trialPaths.status = String(paths.status.dropLast()) + ".new/" }
-    func text(_ paths: SyncPaths) -> String {
-      Vdirsyncer.configuration(
-        paths: paths, collection: collection, url: url, user: request.user, passwordCommand: request.passwordCommand, todo: todo)
-    }
-    for folder in [paths.vdir(collection), trialPaths.status] {
-      if let problem = FileSystem.createParentFolders(of: folder + "/x") { throw .environment(problem) }
-    }
-    if !sameServer { emptyFolder(trialPaths.status) }
-    if let problem = FileSystem.createParentFolders(of: paths.config) { throw .environment(problem) }
-    let trial = paths.config + ".new"
-    if let problem = FileSystem.writeAtomically(Array(text(trialPaths).utf8), to: trial) {
-      throw .environment("cannot write \(trial): \(problem)")
-    }
-    let lock = try syncLock(paths, collection, busy: "a todo sync of '\(collection)' is running; set up again when it has finished")
-    defer { SyncLock.release(lock) }
-    do throws(CommandFailure) {
-      let password = try askedPassword(Vdirsyncer.passwordPrompt(inConfiguration: text(trialPaths)), setup: true)
-      _ = try runVdirsyncer(["discover", "todo"], config: trial, url: url, password: password)
-      // Discovery does not reach a collection given by its URL: a first transfer into the vdir
-      // (nothing is merged yet) proves the URL and the account work.
-      _ = try runVdirsyncer(["sync", "todo"], config: trial, url: url, password: password)
-    } catch {
-      _ = FileSystem.remove(trial)
-      throw error
-    }
-    if !sameServer {
-      emptyFolder(paths.status)
-      rmdir(paths.status)
-      if rename(String(trialPaths.status.dropLast()), String(paths.status.dropLast())) != 0 {
-        throw .environment("cannot move vdirsyncer's status into \(paths.status): \(String(cString: strerror(errno)))")
-      }
-    }
-    if let problem = FileSystem.writeAtomically(Array(text(paths).utf8), to: paths.config) {
-      throw .environment("cannot write \(paths.config): \(problem)")
-    }
-    _ = FileSystem.remove(trial)
+    let setup = try syncRunner(paths).setup(
+      url: url, collection: collection, user: request.user, passwordCommand: request.passwordCommand, force: request.force)
     switch format {
     case .human:
       output.write(
-        "Sync is set up with \(url) (collection '\(collection)', vdir \(paths.vdir(collection)), vdirsyncer configuration \(paths.config)).\n"
+        "Sync is set up with \(setup.url) (collection '\(setup.collection)', vdir \(setup.vdir), vdirsyncer configuration \(setup.config)).\n"
           + "Run todo sync to sync now.\n")
     case .json, .jsonLines:
       writeJSON { json in
         json.object { json in
-          json.field("url", url)
-          json.field("collection", collection)
-          json.field("vdir", paths.vdir(collection))
-          json.field("config", paths.config)
+          json.field("url", setup.url)
+          json.field("collection", setup.collection)
+          json.field("vdir", setup.vdir)
+          json.field("config", setup.config)
         }
       }
     }
   }
 
-  /// Where vdirsyncer's password command (`todo sync --ask-password`) finds the password this
-  /// sync asked for, so that it is asked once a sync, not at each of vdirsyncer's runs.
-  static let passwordVariable = "TODO_SYNC_PASSWORD"
-
   /// The password, asked on the terminal when the configuration has todo ask for it (`prompt`);
   /// nil when it does not. Fails when there is no terminal to ask on, or the question is
   /// cancelled, before anything runs.
-  private func askedPassword(_ prompt: String?, setup: Bool) throws(CommandFailure) -> String? {
+  fileprivate func askedPassword(_ prompt: String?, setup: Bool) throws(CommandFailure) -> String? {
     guard let prompt else { return nil }
     switch SecretPrompt.ask(prompt + ": ") {
     case .typed(let password) where !password.isEmpty: return password
@@ -207,7 +97,7 @@ extension CommandRunner {
   /// the running sync asked for, else asks on the terminal.
   private func syncAskPassword(_ prompt: String) throws(CommandFailure) {
     // Only here: the variable is how the sync that runs vdirsyncer hands it over.
-    if let given = session.environment[Self.passwordVariable], !given.isEmpty {
+    if let given = session.environment[Vdirsyncer.passwordVariable], !given.isEmpty {
       output.write(given + "\n")
       return
     }
@@ -215,92 +105,35 @@ extension CommandRunner {
     output.write(password + "\n")
   }
 
-  /// The vdir folder todo's vdirsyncer configuration names, the server's URL, and the question
-  /// for the password when todo asks for it.
-  private func syncConfiguration(_ paths: SyncPaths) throws(CommandFailure) -> (vdir: String, url: String?, passwordPrompt: String?) {
-    guard FileSystem.exists(paths.config) else {
-      throw .environment("sync is not set up; run: todo sync --setup URL --user NAME (see todo help sync)")
-    }
-    var text: String
-    switch FileSystem.readAll(paths.config) {
-    case .success(let bytes): text = String(decoding: bytes, as: UTF8.self)
-    case .failure(let problem): throw .environment("cannot read \(paths.config): \(problem.reason)")
-    }
-    if let todo = Subprocess.ownPath(), let upgraded = Vdirsyncer.upgradingPasswordPrompt(inConfiguration: text, todo: todo) {
-      if let problem = FileSystem.writeAtomically(Array(upgraded.utf8), to: paths.config) {
-        throw .environment("cannot write \(paths.config): \(problem)")
-      }
-      text = upgraded
-      session.warn(
-        "\(paths.config) now has todo ask for the password, once a sync and on the terminal (vdirsyncer asked at each of its runs)",
-        json: format != .human)
-    }
-    let home = session.environment["HOME"]
-    guard let vdir = Vdirsyncer.vdirFolder(inConfiguration: text, home: home) else {
-      if case .failure(let problem)? = Vdirsyncer.jsonValue("path", in: "storage todo_local", of: text) {
-        throw .environment("\(paths.config): \(problem.message)")
-      }
-      throw .environment("\(paths.config) has no path in its [storage todo_local] section; set sync up again with --setup … --force")
+  /// `sync` and `sync --status`: TodoSync's run, with the merge this command makes (its clock
+  /// rule, its command line) and its hooks.
+  private func syncRun(_ request: SyncRequest, paths: SyncPaths, apply: Bool) throws(CommandFailure) {
+    let (now, command, exclusiveClocks) = (now, invocation.commandLine, configuration.trackingIsExclusive)
+    let outcome = try syncRunner(paths).sync(force: request.force, offline: request.offline, apply: apply) { collection, vdir, apply, files in
+      SyncEngine.merge(
+        collection: collection, vdir: vdir, now: now, force: request.force, apply: apply, command: command, carried: !request.offline,
+        exclusiveClocks: exclusiveClocks, files: files)
     }
     // Shown, never used to connect (vdirsyncer reads its own file): a password a configuration
     // made before such URLs were refused holds is not echoed.
-    let url = Vdirsyncer.value("url", in: "storage todo_remote", of: text, home: home).map { ArgumentDecoder.urlWithoutPassword($0) ?? $0 }
-    return (vdir, url, Vdirsyncer.passwordPrompt(inConfiguration: text))
+    let url = outcome.url.map { ArgumentDecoder.urlWithoutPassword($0) ?? $0 }
+    renderSync(outcome.report, url: url, status: !apply, offline: request.offline)
   }
 
-  /// `sync` and `sync --status`.
-  private func syncRun(_ request: SyncRequest, paths: SyncPaths, apply: Bool) throws(CommandFailure) {
-    let (folder, url, passwordPrompt) = try syncConfiguration(paths)
-    let collection = String(folder.split(separator: "/").last ?? "tasks")
-    if let problem = FileSystem.createParentFolders(of: folder + "/x") { throw .environment(problem) }
-    let vdir = Vdir(folder: folder)
-    let operation = { (apply: Bool, files: Bool) in
-      SyncEngine.merge(
-        collection: collection, vdir: vdir, now: self.now, force: request.force, apply: apply, command: self.invocation.commandLine,
-        carried: !request.offline, exclusiveClocks: self.configuration.trackingIsExclusive, files: files)
-    }
-    guard apply else {
-      renderSync(try perform(operation(false, true), access: .read), url: url, status: true)
-      return
-    }
-    let lock = try syncLock(paths, collection, busy: "another todo sync of '\(collection)' is running; try again when it has finished")
-    defer { SyncLock.release(lock) }
-    // A sync killed with SIGKILL while writing an item leaves its temporary file; the lock keeps
-    // every other writer of the vdir out.
-    FileSystem.removeLeftoverTemporaryFiles(in: folder)
-    // The server's changes into the vdir, the vdir into the database, the database's changes
-    // back to the server. vdirsyncer runs while the database is not locked.
-    if !request.offline { _ = try vdirsyncerPath() }
-    let password = request.offline ? nil : try askedPassword(passwordPrompt, setup: false)
-    // vdirsyncer refuses to carry a side that was emptied (every item removed from the server, or
-    // every task deleted and purged here) to the other; --force, which also lets todo's own
-    // mass-deletion guard pass, tells it the emptying is meant. Never when the vdir has none of
-    // the items the last sync left there while todo still counts some: then the folder was moved
-    // or wiped behind todo's back, and the server must not follow it.
-    let forceDelete = ["sync", "--force-delete", "todo"]
-    var first = ["sync", "todo"]
-    if request.force && !request.offline {
-      let files = (try? vdir.list().get())?.count ?? 0
-      let synced = try perform(SyncEngine.syncedItemCount(collection: collection), access: .read)
-      if files > 0 || synced == 0 { first = forceDelete }
-    }
-    if !request.offline { _ = try runVdirsyncer(first, config: paths.config, url: url, password: password) }
-    var merge = operation(true, true)
+  /// The merge as this command writes it: with the hooks when `hooks.sync` asks for them (on-add
+  /// for each task the server brings, on-modify for each it changes or deletes here).
+  fileprivate func writeMerge(_ merge: @escaping @Sendable (Bool) -> DataOperation<SyncReport, TodoError>) throws(CommandFailure)
+    -> SyncReport
+  {
+    var operation = merge(true)
     if let hooks, configuration.hooksRunForSync {
-      // on-add for each task the server brings, on-modify for each it changes or deletes here.
-      merge = try hooked(merge, previewing: operation(true, false), adds: true, hooks: hooks) { report in
+      operation = try hooked(operation, previewing: merge(false), adds: true, hooks: hooks) { report in
         TodoStore.tasks(uuids: report.added).flatMap { added in
           TodoStore.tasks(uuids: report.updated + report.deleted).map { changed in ChangeReport(tasks: added, others: changed) }
         }
       }
     }
-    let report = try perform(merge, access: .write)
-    if !request.offline && (!report.written.isEmpty || !report.removed.isEmpty) {
-      _ = try runVdirsyncer(
-        request.force ? forceDelete : ["sync", "todo"], config: paths.config, url: url, password: password,
-        after: "the merge is saved here, and the next todo sync sends its changes")
-    }
-    renderSync(report, url: url, status: false, offline: request.offline)
+    return try perform(operation, access: .write)
   }
 
   private func renderSync(_ report: SyncReport, url: String?, status: Bool, offline: Bool = false) {
@@ -411,5 +244,33 @@ extension CommandRunner {
     for path in [a, b] {
       if let problem = FileSystem.writeAtomically(merged, to: path) { throw .environment("cannot write \(path): \(problem)") }
     }
+  }
+}
+
+/// The command line as a sync's host: its database access, its questions, its warnings.
+struct SyncFrontEnd: SyncHost {
+  let runner: CommandRunner
+
+  func read<Value: Sendable>(_ operation: DataOperation<Value, TodoError>) throws(CommandFailure) -> Value {
+    try runner.perform(operation, access: .read)
+  }
+
+  func write(merge: @escaping @Sendable (Bool) -> DataOperation<SyncReport, TodoError>) throws(CommandFailure) -> SyncReport {
+    try runner.writeMerge(merge)
+  }
+
+  func password(_ prompt: String, setup: Bool) throws(CommandFailure) -> String? {
+    try runner.askedPassword(prompt, setup: setup)
+  }
+
+  func failure(_ problem: SyncProblem) -> CommandFailure {
+    switch problem {
+    case .environment(let text): .environment(text)
+    case .cancelled(let text): .cancelled(text)
+    }
+  }
+
+  func warn(_ text: String) {
+    runner.session.warn(text, json: runner.format != .human)
   }
 }

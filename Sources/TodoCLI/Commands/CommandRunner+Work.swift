@@ -39,13 +39,14 @@ extension CommandRunner {
         ]
       }
       rows.append([Table.Cell("urgency", style: .bold), "", "", "", "", "=", Table.Cell(number(total), style: .bold)])
-      render(Table(
-        columns: [
-          Table.Column(header: "Term"), Table.Column(header: "Because", flexible: true),
-          Table.Column(header: "Factor", alignment: .right), Table.Column(header: ""),
-          Table.Column(header: "Coefficient", alignment: .right), Table.Column(header: ""),
-          Table.Column(header: "Adds", alignment: .right),
-        ], rows: rows))
+      render(
+        Table(
+          columns: [
+            Table.Column(header: "Term"), Table.Column(header: "Because", flexible: true),
+            Table.Column(header: "Factor", alignment: .right), Table.Column(header: ""),
+            Table.Column(header: "Coefficient", alignment: .right), Table.Column(header: ""),
+            Table.Column(header: "Adds", alignment: .right),
+          ], rows: rows))
       output.write("Urgency is the sum of each term's factor (0 to 1) times its coefficient; see 'man todo', URGENCY.\n")
     case .json, .jsonLines:
       // To three decimals, as `next` and the reports print urgency: the same task, the same number.
@@ -163,7 +164,9 @@ extension CommandRunner {
       for todo in report.tasks {
         output.write("\(dryRun ? "Would purge" : "Purged") task \(todo.id): \(sanitizedForTerminal(todo.title))\n")
       }
-      output.write(dryRun ? "Dry run: nothing was changed.\n" : "Purged \(report.tasks.count) task\(report.tasks.count == 1 ? "" : "s"); this cannot be undone.\n")
+      output.write(
+        dryRun
+          ? "Dry run: nothing was changed.\n" : "Purged \(report.tasks.count) task\(report.tasks.count == 1 ? "" : "s"); this cannot be undone.\n")
     case .json, .jsonLines:
       writeJSON { json in
         json.object { json in

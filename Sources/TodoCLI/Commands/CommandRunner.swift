@@ -316,7 +316,8 @@ struct CommandRunner {
       // Completing a task that still waits for another asks, however it was named.
       let blocked = preview.tasks.filter { $0.status == .done && $0.isBlocked }
       // After the subtask question too: a yes to closing subtasks is not a yes to a large change.
-      let bulk = selection.map { Confirmation.isNeeded(for: $0, changing: shown.count, threshold: session.configuration.confirmationThreshold) } ?? false
+      let bulk =
+        selection.map { Confirmation.isNeeded(for: $0, changing: shown.count, threshold: session.configuration.confirmationThreshold) } ?? false
       if bulk || !blocked.isEmpty {
         var question = Confirmation.question(verb: verb, tasks: preview.tasks)
         if !blocked.isEmpty { question = blocked.map(Self.waitsFor).joinedText("\n") + "\n" + question }
@@ -390,7 +391,8 @@ struct CommandRunner {
     } catch .domain(.openSubtasks(let parents, let subtasks)) where !yes && session.inputIsTerminal && !invocation.options.dryRun {
       let whose = parents.count == 1 ? "Task \(parents[0]) has" : "Tasks \(parents.map(String.init).joinedText(", ")) have"
       let count = subtasks.count == 1 ? "an open subtask" : "\(subtasks.count) open subtasks"
-      let question = "\(whose) \(count) (\(subtasks.map(String.init).joinedText(", "))). "
+      let question =
+        "\(whose) \(count) (\(subtasks.map(String.init).joinedText(", "))). "
         + "\(verb.question) \(subtasks.count == 1 ? "it" : "them") too? [y/N] "
       guard session.ask(question) else { throw .cancelled("nothing was changed") }
       try change(operation(true), verb: verb, selection: filter, asked: true)
@@ -535,17 +537,18 @@ struct CommandRunner {
         output.write("The journal is empty.\n")
         return
       }
-      render(Table(
-        columns: [
-          Table.Column(header: "#", alignment: .right), Table.Column(header: "When"),
-          Table.Column(header: "Summary"), Table.Column(header: "Command", flexible: true),
-        ],
-        rows: entries.map { entry in
-          [
-            Table.Cell(String(entry.id)), Table.Cell(Timestamp.localDescription(entry.created), style: .dim),
-            Table.Cell(entry.summary), Table.Cell(entry.command),
-          ]
-        }))
+      render(
+        Table(
+          columns: [
+            Table.Column(header: "#", alignment: .right), Table.Column(header: "When"),
+            Table.Column(header: "Summary"), Table.Column(header: "Command", flexible: true),
+          ],
+          rows: entries.map { entry in
+            [
+              Table.Cell(String(entry.id)), Table.Cell(Timestamp.localDescription(entry.created), style: .dim),
+              Table.Cell(entry.summary), Table.Cell(entry.command),
+            ]
+          }))
     case .json, .jsonLines:
       writeJSONList(entries) { $0.journalEntry($1) }
     }
@@ -558,12 +561,13 @@ struct CommandRunner {
         output.write("No \(heading.lowercased())s yet.\n")
         return
       }
-      render(Table(
-        columns: [
-          Table.Column(header: heading), Table.Column(header: "Pending", alignment: .right),
-          Table.Column(header: "All", alignment: .right),
-        ],
-        rows: counts.map { [Table.Cell(prefix + $0.name), Table.Cell(String($0.pending)), Table.Cell(String($0.total))] }))
+      render(
+        Table(
+          columns: [
+            Table.Column(header: heading), Table.Column(header: "Pending", alignment: .right),
+            Table.Column(header: "All", alignment: .right),
+          ],
+          rows: counts.map { [Table.Cell(prefix + $0.name), Table.Cell(String($0.pending)), Table.Cell(String($0.total))] }))
     case .json, .jsonLines:
       writeJSONList(counts) { json, count in
         json.object { json in

@@ -24,10 +24,12 @@ enum Confirmation {
     var idsOnly = TodoFilter()
     idsOnly.references = filter.references
     idsOnly.defaultStatus = filter.defaultStatus
-    let namedOneByOne = filter == idsOnly && filter.references.allSatisfy { reference in
-      if case .range = reference { return false }
-      return true
-    }
+    let namedOneByOne =
+      filter == idsOnly
+      && filter.references.allSatisfy { reference in
+        if case .range = reference { return false }
+        return true
+      }
     if namedOneByOne { return false }
     if !filter.words.isEmpty && count > 1 { return true }
     return count > threshold

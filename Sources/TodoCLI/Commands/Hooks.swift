@@ -201,9 +201,10 @@ extension CommandRunner {
     guard configuration.hooksEnabled, !invocation.options.noHooks, !invocation.options.dryRun,
       let folder = Configuration.hooksFolder(environment: session.environment), FileSystem.isDirectory(folder)
     else { return nil }
-    let data = FileSystem.databasePath(option: invocation.options.databasePath, environment: session.environment).map {
-      FileSystem.folder(of: $0.path)
-    } ?? ""
+    let data =
+      FileSystem.databasePath(option: invocation.options.databasePath, environment: session.environment).map {
+        FileSystem.folder(of: $0.path)
+      } ?? ""
     let name: String
     switch invocation.command {
     case .add: name = "add"

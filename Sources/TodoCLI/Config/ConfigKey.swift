@@ -63,9 +63,10 @@ struct ConfigKey: Sendable {
       keys.append(ConfigKey(name: "color.\(role)", defaultValue: style, kind: .style, summary: "the look of \(role) in lists"))
     }
     for coefficient in Urgency.Coefficients.names {
-      keys.append(ConfigKey(
-        name: "urgency.\(coefficient.name)", defaultValue: Self.number(coefficient.value), kind: .number,
-        summary: coefficient.summary))
+      keys.append(
+        ConfigKey(
+          name: "urgency.\(coefficient.name)", defaultValue: Self.number(coefficient.value), kind: .number,
+          summary: coefficient.summary))
     }
     keys += [
       ConfigKey(name: "hooks", defaultValue: "on", kind: .toggle, summary: "run the hooks in the hooks folder"),

@@ -1,6 +1,6 @@
 import TodoCore
-import TodoUI
 import TodoSystem
+import TodoUI
 
 /// Where a setting's value came from, from weakest to strongest.
 enum ConfigOrigin: Sendable, Equatable {

@@ -240,8 +240,9 @@ struct JSONWriter {
       var index = 0
       while index < utf8.count {
         let byte = utf8[index]
-        guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte == 0x7F || byte == 0xC2
-          || byte == 0xD8 || byte == 0xE2
+        guard
+          byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte == 0x7F || byte == 0xC2
+            || byte == 0xD8 || byte == 0xE2
         else {
           index += 1
           continue

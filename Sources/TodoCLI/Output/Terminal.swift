@@ -1,4 +1,5 @@
 import TodoCore
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -64,7 +65,7 @@ enum Terminal {
 
   /// The whole environment of the process, for the programs todo starts (the editor, hooks),
   /// with `overrides` (the session's own, which tests set) on top.
-  /// The password a sync asked for (`CommandRunner.passwordVariable`) is never passed on: only
+  /// The password a sync asked for (`Vdirsyncer.passwordVariable`) is never passed on: only
   /// vdirsyncer gets it, set there on purpose, and not a hook or an editor.
   static func childEnvironment(_ overrides: [String: String]) -> [String: String] {
     var result: [String: String] = [:]
@@ -212,10 +213,10 @@ struct TextStyle: Sendable, Equatable {
 
     static var paths: [String: WritableKeyPath<Palette, TextStyle?>] {
       [
-      "overdue": \.overdue, "today": \.today, "priority.H": \.high, "priority.M": \.medium, "priority.L": \.low,
-      "active": \.active, "done": \.done, "deleted": \.deleted, "project": \.project, "tag": \.tag,
-      "scheduled": \.scheduled, "calendar.today": \.calendarToday, "chart.pending": \.chartPending,
-      "chart.active": \.chartActive, "chart.done": \.chartDone, "chart.added": \.chartAdded, "chart.deleted": \.chartDeleted,
+        "overdue": \.overdue, "today": \.today, "priority.H": \.high, "priority.M": \.medium, "priority.L": \.low,
+        "active": \.active, "done": \.done, "deleted": \.deleted, "project": \.project, "tag": \.tag,
+        "scheduled": \.scheduled, "calendar.today": \.calendarToday, "chart.pending": \.chartPending,
+        "chart.active": \.chartActive, "chart.done": \.chartDone, "chart.added": \.chartAdded, "chart.deleted": \.chartDeleted,
       ]
     }
 

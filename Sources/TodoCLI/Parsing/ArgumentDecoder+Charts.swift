@@ -40,7 +40,8 @@ extension ArgumentDecoder {
     }
     request.filter = try filter(words)
     if let context = configuration.activeContext {
-      request.filter = request.filter.narrowed(by: try Configuration.filter(configuration.value("context.\(context)"), now: now, configuration: configuration))
+      request.filter = request.filter.narrowed(
+        by: try Configuration.filter(configuration.value("context.\(context)"), now: now, configuration: configuration))
     }
     return .chart(request)
   }
@@ -104,7 +105,9 @@ extension ArgumentDecoder {
     }
     switch lower {
     // A unit after a number: `3 days`, `2 weeks`.
-    case "days", "day" where amount.map(Self.isNumber) == true, "weeks", "week" where amount.map(Self.isNumber) == true:
+    case "days",
+      "day" where amount.map(Self.isNumber) == true, "weeks",
+      "week" where amount.map(Self.isNumber) == true:
       guard let count = amount.flatMap({ Int($0) }), Self.isNumber(amount ?? "") else {
         throw .invalid("'\(word)' needs a number before it: 'todo agenda 3 \(lower)'")
       }

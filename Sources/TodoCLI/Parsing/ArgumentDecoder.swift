@@ -204,7 +204,9 @@ struct ArgumentDecoder {
     }
     var report = "next"
     var tree = false
-    if let first = words.first, configuration.report(first) != nil || CommandName.spellings[first].map({ [.list, .next, .waiting, .tree].contains($0) }) == true {
+    if let first = words.first,
+      configuration.report(first) != nil || CommandName.spellings[first].map({ [.list, .next, .waiting, .tree].contains($0) }) == true
+    {
       report = CommandName.spellings[first].map(\.rawValue) ?? first
       words.removeFirst()
     }
@@ -280,8 +282,9 @@ struct ArgumentDecoder {
       throw .badValue(option: "note", value: first.text, reason: several ? "give one task id" : Self.referenceReason(first.text))
     }
     var rest = Array(tokens.dropFirst())
-    if let option = rest.first, option.text == "--edit" || option.text == "--remove" || option.text.hasPrefix("--edit=")
-      || option.text.hasPrefix("--remove=")
+    if let option = rest.first,
+      option.text == "--edit" || option.text == "--remove" || option.text.hasPrefix("--edit=")
+        || option.text.hasPrefix("--remove=")
     {
       var reader = OptionReader(tokens: rest[...].prefix(2), command: command)
       guard case .option(let name, let value) = try reader.next() else { throw .missingValue(option: option.text) }
@@ -493,7 +496,8 @@ struct ArgumentDecoder {
           parsed.changes.substitution = substitution
         } else if command == .update, word.hasPrefix("/"), word.dropFirst().split(separator: "/", omittingEmptySubsequences: false).count == 2 {
           // `/milk/MILK` without its last slash would rename the task to itself.
-          throw .invalid("'\(word)' looks like a substitution without its last '/': write \(word)/ to replace the text, or put -- before it to make it the title")
+          throw .invalid(
+            "'\(word)' looks like a substitution without its last '/': write \(word)/ to replace the text, or put -- before it to make it the title")
         } else {
           switch try applyAttribute(word, to: &parsed.changes) {
           case .tag: break
@@ -524,7 +528,9 @@ struct ArgumentDecoder {
         do throws(TodoError) {
           parsed.changes.attributes[attribute.name] = try attribute.stored(text, now: now)
         } catch {
-          throw .invalid("the configuration's uda.\(attribute.name).default = \(text) does not read: \(error.description); mend it with todo config set (or unset)")
+          throw .invalid(
+            "the configuration's uda.\(attribute.name).default = \(text) does not read: \(error.description); mend it with todo config set (or unset)"
+          )
         }
       }
     }
@@ -679,14 +685,17 @@ struct ArgumentDecoder {
     else { return nil }
     let base = String(key.prefix { $0 != "." })
     // A key filters know that a change does not set.
-    if let known = FilterKey.parse(key), key.contains(".") || [.status, .created, .modified, .completed, .id, .uuid, .urgency, .start].contains(known.name) {
+    if let known = FilterKey.parse(key),
+      key.contains(".") || [.status, .created, .modified, .completed, .id, .uuid, .urgency, .start].contains(known.name)
+    {
       let hint =
         known.name == .status ? "done, reopen and delete change the status" : "\(base): is a filter term, which a change does not set"
       return "'\(word)': \(hint); put -- before the words to make them title text"
     }
-    let known = [
-      "project", "pri", "priority", "due", "wait", "scheduled", "until", "parent", "depends", "blocks", "recur", "tags", "remind",
-    ]
+    let known =
+      [
+        "project", "pri", "priority", "due", "wait", "scheduled", "until", "parent", "depends", "blocks", "recur", "tags", "remind",
+      ]
       + userAttributes.keys.sorted()
     let meant = closestMatch(to: base, in: known).map { " (did you mean '\($0):'?)" } ?? ""
     let define = UserAttribute.isName(base) ? "to keep '\(base)' on tasks, define it (todo config set uda.\(base).type string), or " : ""
@@ -845,7 +854,9 @@ struct ArgumentDecoder {
     }
     guard source?.lowercased() == "taskwarrior" else {
       let meant = source.flatMap { closestMatch(to: $0.lowercased(), in: ["taskwarrior"]) }.map { " (did you mean '\($0)'?)" } ?? ""
-      throw .invalid("migrate moves over from taskwarrior: todo migrate taskwarrior\(source == nil ? "" : meant); todo.txt and iCalendar files are read by todo import")
+      throw .invalid(
+        "migrate moves over from taskwarrior: todo migrate taskwarrior\(source == nil ? "" : meant); todo.txt and iCalendar files are read by todo import"
+      )
     }
     return request
   }
@@ -916,7 +927,8 @@ struct ArgumentDecoder {
     } else if let word = words.first {
       throw .unexpectedArgument(command: "sync", word: word)
     }
-    if case .setup = request.mode {} else {
+    if case .setup = request.mode {
+    } else {
       for (name, given) in [("--user", request.user != nil), ("--password-command", request.passwordCommand != nil)] where given {
         throw .invalid("\(name) goes with --setup URL")
       }
@@ -1158,7 +1170,8 @@ struct ArgumentDecoder {
       return .define(try name(words[1]), filter)
     case "delete":
       guard words.count == 2 else {
-        throw words.count < 2 ? .missingArgument(command: "context delete", what: "a name") : .unexpectedArgument(command: "context delete", word: words[2])
+        throw words.count < 2
+          ? .missingArgument(command: "context delete", what: "a name") : .unexpectedArgument(command: "context delete", word: words[2])
       }
       return .delete(try name(words[1]))
     default:

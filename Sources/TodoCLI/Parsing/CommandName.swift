@@ -158,12 +158,12 @@ enum TaskwarriorWords {
   static let equivalents: [String: String] = [
     "complete": "done", "finish": "done", "remove": "delete", "del": "delete", "version": "--version",
     "timesheet.weekly": "timesheet", "long": "list", "minimal": "list",
-"synchronize": "sync", "columns": "help reports", "commands": "help", "udas": "config",
+    "synchronize": "sync", "columns": "help reports", "commands": "help", "udas": "config",
     "reports": "help reports", "_show": "config", "execute": "", "logo": "", "news": "",
   ]
 
   /// Which of our issues builds what Taskwarrior has and we do not yet (shown in the hint).
   static let plannedIn: [String: String] = [
-    "execute": "todo runs no commands of its own; use hooks ('todo help hooks')",
+    "execute": "todo runs no commands of its own; use hooks ('todo help hooks')"
   ]
 }

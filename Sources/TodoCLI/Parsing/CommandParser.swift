@@ -84,7 +84,8 @@ struct CommandParser {
       // only reads (`todo list rc.color=off`); after a change's command word only when KEY is a
       // setting (`todo 3 modify due:fri rc.confirmation=off`), else it is text (`todo add edit
       // rc.local`).
-      case _ where (token.text.hasPrefix("rc.") || token.text.hasPrefix("rc:")) && token.text.count > 3
+      case _
+      where (token.text.hasPrefix("rc.") || token.text.hasPrefix("rc:")) && token.text.count > 3
         && !token.text.contains(" ")
         && (rest.first(where: { CommandName.spellings[$0.text] != nil }).map({ CommandName.spellings[$0.text]!.declaration.onlyReads })
           ?? true || Self.namesASetting(token.text)):
@@ -284,7 +285,8 @@ struct CommandParser {
     guard !word.isEmpty else { return false }
     for byte in word.utf8 {
       switch byte {
-      case 0x80...: return word.unicodeScalars.allSatisfy { scalar in
+      case 0x80...:
+        return word.unicodeScalars.allSatisfy { scalar in
           !scalar.properties.isWhitespace && scalar != "'" && scalar != "\"" && scalar != "\\"
         }
       case 0...0x20, 0x7F, UInt8(ascii: "'"), UInt8(ascii: "\""), UInt8(ascii: "\\"): return false

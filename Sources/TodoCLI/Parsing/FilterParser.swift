@@ -98,11 +98,13 @@ extension ArgumentDecoder {
       // `+tag`, `/re/`) makes it one: `'top 10 films'`, `'do not disturb'`, `'Give +1'` and
       // `'title.not:Buy milk'` (a value with a space) stay what they were.
       let structure = parts.contains { ["or", "and", "(", ")"].contains($0.text.lowercased()) }
-      let spellsAFilter = structure && parts.contains { part in
-        let text = part.text
-        if FilterKey.split(text) != nil || (text.count > 2 && text.hasPrefix("/") && text.hasSuffix("/")) { return true }
-        return text.count > 1 && (text.hasPrefix("+") || text.hasPrefix("-")) && !Self.isNumber(text) && text.dropFirst().first?.isLetter == true
-      }
+      let spellsAFilter =
+        structure
+        && parts.contains { part in
+          let text = part.text
+          if FilterKey.split(text) != nil || (text.count > 2 && text.hasPrefix("/") && text.hasSuffix("/")) { return true }
+          return text.count > 1 && (text.hasPrefix("+") || text.hasPrefix("-")) && !Self.isNumber(text) && text.dropFirst().first?.isLetter == true
+        }
       guard spellsAFilter else { return [word] }
       let spelled = parts.map { FilterWord($0.text, at: word.position) }
       // With `or` it is one group: `'project:home or +errand' status:all` is (… or …) AND status.
@@ -371,7 +373,8 @@ extension ArgumentDecoder {
     case .tags:
       return try tagsTerm(key, value: value, word: word, at: at)
     case .id:
-      guard key.modifier == nil, let references = TaskReference.list(value), !references.contains(where: { if case .uuidPrefix = $0 { true } else { false } })
+      guard key.modifier == nil, let references = TaskReference.list(value),
+        !references.contains(where: { if case .uuidPrefix = $0 { true } else { false } })
       else { throw .badValue(option: "id", value: value, reason: "give ids: 3, 3-7 or 1,4 (word \(at))") }
       return .references(references)
     case .uuid:
@@ -437,7 +440,8 @@ extension ArgumentDecoder {
     if let modifier {
       guard let known = comparisons[modifier] else {
         let spellings = comparisons.keys.sorted().map { "\(attribute.name).\($0):" }
-        let meant = closestMatch(to: modifier, in: comparisons.keys.sorted()).map { "did you mean '\(attribute.name).\($0):'?" }
+        let meant =
+          closestMatch(to: modifier, in: comparisons.keys.sorted()).map { "did you mean '\(attribute.name).\($0):'?" }
           ?? "it takes \(spellings.joinedText(", "))"
         throw .invalid("filter: unknown attribute '\(key)' at word \(at); \(meant)")
       }
@@ -492,7 +496,8 @@ extension ArgumentDecoder {
   private func projectTerm(_ key: FilterKey, value: String, word: String, at: Int) throws(UsageError) -> Item {
     let names = value.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
     switch key.modifier {
-    case "is", "equals" where !value.isEmpty && names.count == 1:
+    case "is",
+      "equals" where !value.isEmpty && names.count == 1:
       // Taskwarrior's `.is`: that project alone, not its sub-projects.
       return .term(Self.textTerm(.project, "is", value))
     case nil, "is", "not":

@@ -23,7 +23,9 @@ struct GlobalOptions: Equatable, Sendable {
 /// Which tasks to list, and how.
 struct ListQuery: Equatable, Sendable {
   /// A list leaves out waiting tasks unless the filter asks about them.
-  var filter = { var filter = TodoFilter(); filter.leavesOutWaiting = true; return filter }()
+  var filter = {
+    var filter = TodoFilter(); filter.leavesOutWaiting = true; return filter
+  }()
   var sort: [SortKey] = []
   var limit: Int?
   /// `list --tree`: subtasks drawn under their parents.

@@ -27,7 +27,8 @@ extension ChartText {
       var text = Self.right(label, axisWidth) + " " + rule
       for row in chart.rows {
         let part: Part? =
-          line <= level(row.done) ? .completed
+          line <= level(row.done)
+          ? .completed
           : line <= level(row.done + row.active) ? .active : line <= level(row.done + row.active + row.pending) ? .pending : nil
         text += " " + (part.map { styled(mark($0) + mark($0), style($0)) } ?? "  ")
       }

@@ -74,9 +74,11 @@ extension ChartText {
         var mark = dayMarks?.mark.map(String.init) ?? " "
         if day == today && mark == " " && !color { mark = "<" }
         let style: TextStyle? =
-          day == today ? palette.calendarToday
-          : !(dayMarks?.overdue.isEmpty ?? true) ? palette.overdue
-          : !(dayMarks?.due.isEmpty ?? true) ? palette.today : !(dayMarks?.scheduled.isEmpty ?? true) ? palette.scheduled : nil
+          day == today
+          ? palette.calendarToday
+          : !(dayMarks?.overdue.isEmpty ?? true)
+            ? palette.overdue
+            : !(dayMarks?.due.isEmpty ?? true) ? palette.today : !(dayMarks?.scheduled.isEmpty ?? true) ? palette.scheduled : nil
         plain += number + mark
         shown += styled(number, style) + mark
         day = day.adding(days: 1)
@@ -105,7 +107,8 @@ extension ChartText {
     entries.sort { ($0.day, $0.task.id) < ($1.day, $1.task.id) }
     let idWidth = entries.map { String($0.task.id).count }.max() ?? 1
     return entries.map { entry in
-      let kind = styled(entry.kind.padding(toWidth: 9), entry.kind == "overdue" ? palette.overdue : entry.kind == "due" ? palette.today : palette.scheduled)
+      let kind = styled(
+        entry.kind.padding(toWidth: 9), entry.kind == "overdue" ? palette.overdue : entry.kind == "due" ? palette.today : palette.scheduled)
       let prefix = (Self.dayName(entry.day) + (entry.day.year == today.year ? "" : " \(entry.day.year)")).padding(toWidth: 16)
       return prefix + kind + " " + Self.right(String(entry.task.id), idWidth) + "  "
         + Self.title(entry.task.title, width - 16 - 10 - idWidth - 2)

@@ -96,7 +96,8 @@ struct TaskEditForm {
         added.append(try Self.unescaped(raw, line: index + 1))
       } else if name.hasPrefix("note ") {
         guard let number = Int(String(name.dropFirst(5)).trimmingWhitespace()), number >= 1, number <= todo.notes.count else {
-          throw fail("'\(name)': the task has \(todo.notes.count == 0 ? "no notes" : "notes 1 to \(todo.notes.count)"); new notes go on 'note:' lines")
+          throw fail(
+            "'\(name)': the task has \(todo.notes.count == 0 ? "no notes" : "notes 1 to \(todo.notes.count)"); new notes go on 'note:' lines")
         }
         guard numbered[number] == nil else { throw fail("note \(number) is given twice") }
         if raw == Self.escaped(todo.notes[number - 1].text) { unchangedNotes.insert(number) }

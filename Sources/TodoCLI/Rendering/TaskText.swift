@@ -151,7 +151,8 @@ struct TaskText {
     private func append<Cell>(_ todo: TaskRow, to row: inout [Cell], _ make: (String, TextStyle?, CellKind) -> Cell) {
       row.append(make(String(todo.id), nil, .ascii))
       if showStatus {
-        row.append(make(todo.status.rawValue, todo.status == .done ? text.palette.done : todo.status == .deleted ? text.palette.deleted : nil, .ascii))
+        row.append(
+          make(todo.status.rawValue, todo.status == .done ? text.palette.done : todo.status == .deleted ? text.palette.deleted : nil, .ascii))
       }
       row.append(make(todo.priority?.rawValue ?? "", text.palette.style(of: todo.priority), .ascii))
       let (due, dueStyle) = text.dueCell(todo)
@@ -294,11 +295,12 @@ struct TaskText {
     }
     if let progress = todo.progress { links.append(("Subtasks", "\(progress.done) of \(progress.total) done")) }
     if !todo.depends.isEmpty {
-      links.append((
-        "Depends",
-        todo.depends.map { $0.id == 0 ? sanitizedForTerminal($0.uuid) + " (not here)" : "\($0.id)" + ($0.isOpen ? " (pending)" : " (closed)") }
-          .joinedText(", ")
-      ))
+      links.append(
+        (
+          "Depends",
+          todo.depends.map { $0.id == 0 ? sanitizedForTerminal($0.uuid) + " (not here)" : "\($0.id)" + ($0.isOpen ? " (pending)" : " (closed)") }
+            .joinedText(", ")
+        ))
     }
     if !todo.blocking.isEmpty { links.append(("Blocking", todo.blocking.map(String.init).joinedText(", "))) }
     if let series = todo.series {

@@ -111,7 +111,6 @@ struct ShellCompletion {
     return true
   }
 
-
   /// The longest text every candidate's replacement starts with (by characters), which the
   /// editor inserts when several candidates remain.
   static func commonPrefix(of candidates: [Candidate]) -> String {

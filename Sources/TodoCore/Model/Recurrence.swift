@@ -1,4 +1,5 @@
 import TodoSystem
+
 /// How a series repeats: every N days, weeks, months or years, or every weekday; on a schedule
 /// (the next dates follow the previous instance's dates) or after completion (they count from
 /// when the previous instance was completed: `+1w`, "a week after I last did it").

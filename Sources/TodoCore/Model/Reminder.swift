@@ -1,4 +1,5 @@
 import TodoSystem
+
 /// A reminder on a task: when `todo remind --check` (or `--watch`) tells the user about it.
 ///
 /// Either an instant (`remind:2026-12-01T09:00`, `remind:'fri 17:00'`, `remind:tomorrow@9:00`) or
@@ -183,7 +184,8 @@ public struct Reminder: Sendable, Hashable {
     }
   }
 
-  static let forms = "write a date and time (2026-12-01T09:00, 'fri 17:00', tomorrow@9:00, now+1h) or due or scheduled with an offset (due-15min, scheduled-1h, due-1d@09:00)"
+  static let forms =
+    "write a date and time (2026-12-01T09:00, 'fri 17:00', tomorrow@9:00, now+1h) or due or scheduled with an offset (due-15min, scheduled-1h, due-1d@09:00)"
 
   private struct Problem: Error {
     var reason: String

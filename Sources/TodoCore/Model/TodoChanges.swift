@@ -112,7 +112,7 @@ public struct TodoChanges: Sendable, Equatable {
     todo.tags = tags.sorted()
     guard !editedNotes.isEmpty || !removedNotes.isEmpty else { return }
     for number in editedNotes.map(\.number) + removedNotes where !(1...max(1, todo.notes.count)).contains(number) || todo.notes.isEmpty {
-      throw .invalid("task \(todo.id) has no note \(number)")
+      throw .noSuchNote("task \(todo.id) has no note \(number)")
     }
     for edit in editedNotes { todo.notes[edit.number - 1].text = edit.text }
     for number in removedNotes.sorted(by: >) { todo.notes.remove(at: number - 1) }

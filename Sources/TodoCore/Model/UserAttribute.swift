@@ -157,7 +157,8 @@ public struct UserAttribute: Sendable, Equatable {
         // imported) can be found too.
         term = exists(" AND json_extract(extra.value, '$') = ?", [.text(value)])
       } else if kind == .date, let day = try reading(value, now: now).day {
-        term = exists(" AND todo_uda_magnitude(extra.value, 'date') >= ? AND todo_uda_magnitude(extra.value, 'date') < ?",
+        term = exists(
+          " AND todo_uda_magnitude(extra.value, 'date') >= ? AND todo_uda_magnitude(extra.value, 'date') < ?",
           [.real(Double(day.start)), .real(Double(day.adding(days: 1).start))])
       } else {
         let number = magnitude(try stored(value, now: now)) ?? 0
@@ -204,7 +205,8 @@ public struct UserAttribute: Sendable, Equatable {
   static func parseTaskwarriorTime(_ text: String) -> Int64? {
     let bytes = Array(text.utf8)
     guard bytes.count == 16, bytes[8] == UInt8(ascii: "T"), bytes[15] == UInt8(ascii: "Z") else { return Int64(text) }
-    let iso = String(decoding: bytes[0..<4], as: UTF8.self) + "-" + String(decoding: bytes[4..<6], as: UTF8.self) + "-"
+    let iso =
+      String(decoding: bytes[0..<4], as: UTF8.self) + "-" + String(decoding: bytes[4..<6], as: UTF8.self) + "-"
       + String(decoding: bytes[6..<8], as: UTF8.self) + "T" + String(decoding: bytes[9..<11], as: UTF8.self) + ":"
       + String(decoding: bytes[11..<13], as: UTF8.self) + ":" + String(decoding: bytes[13..<15], as: UTF8.self) + "Z"
     return Timestamp.parseTaskTime(iso)
@@ -265,7 +267,8 @@ public struct UserAttribute: Sendable, Equatable {
     let days = seconds / 86_400, hours = seconds % 86_400 / 3_600, minutes = seconds % 3_600 / 60, rest = seconds % 60
     var text = "P" + (days > 0 ? "\(days)D" : "")
     if hours > 0 || minutes > 0 || rest > 0 || days == 0 {
-      text += "T" + (hours > 0 ? "\(hours)H" : "") + (minutes > 0 ? "\(minutes)M" : "")
+      text +=
+        "T" + (hours > 0 ? "\(hours)H" : "") + (minutes > 0 ? "\(minutes)M" : "")
         + (rest > 0 || (hours == 0 && minutes == 0) ? "\(rest)S" : "")
     }
     return text
@@ -306,7 +309,8 @@ public enum JSONText {
       case "\t": output += "\\t"
       case "\u{08}": output += "\\b"
       case "\u{0C}": output += "\\f"
-      case _ where scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) || (0x2028...0x202E).contains(scalar.value)
+      case _
+      where scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) || (0x2028...0x202E).contains(scalar.value)
         || (0x2066...0x2069).contains(scalar.value) || scalar.value == 0x200E || scalar.value == 0x200F
         || scalar.value == 0x061C:
         let digits = Array("0123456789abcdef")

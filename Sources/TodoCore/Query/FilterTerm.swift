@@ -143,11 +143,13 @@ public enum VirtualTag: String, Sendable, Equatable, CaseIterable {
 
   /// `+ORPHAN`: a value of a user-defined attribute not among `defined`.
   public static func orphans(defined: [String]) -> FilterTerm {
-    .sql(Predicate(sql: """
-      EXISTS (SELECT 1 FROM extra WHERE extra.todo_id = todo.id AND extra.format = 'taskwarrior'
-              AND extra.name NOT IN ('project', 'priority', 'recur', 'mask', 'imask', 'start', 'until', 'urgency', 'id')
-              AND extra.name NOT IN (SELECT value FROM json_each(?)))
-      """, arguments: [.text(JSONText.array(defined.sorted()))]))
+    .sql(
+      Predicate(
+        sql: """
+          EXISTS (SELECT 1 FROM extra WHERE extra.todo_id = todo.id AND extra.format = 'taskwarrior'
+                  AND extra.name NOT IN ('project', 'priority', 'recur', 'mask', 'imask', 'start', 'until', 'urgency', 'id')
+                  AND extra.name NOT IN (SELECT value FROM json_each(?)))
+          """, arguments: [.text(JSONText.array(defined.sorted()))]))
   }
 
   /// The condition, for tasks as of `now`.
@@ -186,15 +188,19 @@ public enum VirtualTag: String, Sendable, Equatable, CaseIterable {
     case .recurring:
       return .sql(Predicate(sql: "todo.series_id IN (SELECT id FROM series WHERE ended IS NULL)"))
     case .blocked:
-      return .sql(Predicate(sql: """
-        todo.id IN (SELECT dependency.todo_id FROM dependency JOIN todo AS target ON target.id = dependency.depends_on
-                    WHERE target.status = 'pending')
-        """))
+      return .sql(
+        Predicate(
+          sql: """
+            todo.id IN (SELECT dependency.todo_id FROM dependency JOIN todo AS target ON target.id = dependency.depends_on
+                        WHERE target.status = 'pending')
+            """))
     case .blocking:
-      return .sql(Predicate(sql: """
-        todo.id IN (SELECT dependency.depends_on FROM dependency JOIN todo AS waiting ON waiting.id = dependency.todo_id
-                    WHERE waiting.status = 'pending')
-        """))
+      return .sql(
+        Predicate(
+          sql: """
+            todo.id IN (SELECT dependency.depends_on FROM dependency JOIN todo AS waiting ON waiting.id = dependency.todo_id
+                        WHERE waiting.status = 'pending')
+            """))
     case .parent:
       return .sql(Predicate(sql: "todo.id IN (SELECT parent_id FROM todo AS child WHERE child.parent_id IS NOT NULL AND child.status != 'deleted')"))
     case .child: return .sql(Predicate(sql: "todo.parent_id IS NOT NULL"))
@@ -222,10 +228,12 @@ public enum VirtualTag: String, Sendable, Equatable, CaseIterable {
     case .template: return .sql(Predicate(sql: "0"))
     case .latest: return .sql(Predicate(sql: "todo.id = (SELECT max(id) FROM todo)"))
     case .uda, .orphan:
-      return .sql(Predicate(sql: """
-        EXISTS (SELECT 1 FROM extra WHERE extra.todo_id = todo.id AND extra.format = 'taskwarrior'
-                AND extra.name NOT IN ('project', 'priority', 'recur', 'mask', 'imask', 'start', 'until', 'urgency', 'id'))
-        """))
+      return .sql(
+        Predicate(
+          sql: """
+            EXISTS (SELECT 1 FROM extra WHERE extra.todo_id = todo.id AND extra.format = 'taskwarrior'
+                    AND extra.name NOT IN ('project', 'priority', 'recur', 'mask', 'imask', 'start', 'until', 'urgency', 'id'))
+            """))
     case .reminder: return .sql(Predicate(sql: "todo.remind IS NOT NULL"))
     case .pending: return pending
     case .done: return .status(.done)
@@ -413,22 +421,26 @@ public indirect enum FilterTerm: Sendable, Equatable {
   var mentionsUrgency: Bool { contains { if case .urgency = $0 { true } else { false } } }
 
   /// Whether any part of the term is about the wait date (then waiting tasks are not hidden).
-  var mentionsWait: Bool { contains { term in
-    switch term {
-    case .date(let condition): condition.field == .wait
-    case .virtual(let tag): tag == .waiting || tag == .ready
-    default: false
+  var mentionsWait: Bool {
+    contains { term in
+      switch term {
+      case .date(let condition): condition.field == .wait
+      case .virtual(let tag): tag == .waiting || tag == .ready
+      default: false
+      }
     }
-  } }
+  }
 
   /// Whether any part of the term names a status (then no status is assumed).
-  var mentionsStatus: Bool { contains { term in
-    switch term {
-    case .status: true
-    case .virtual(let tag): [.pending, .done, .deleted, .completed].contains(tag)
-    default: false
+  var mentionsStatus: Bool {
+    contains { term in
+      switch term {
+      case .status: true
+      case .virtual(let tag): [.pending, .done, .deleted, .completed].contains(tag)
+      default: false
+      }
     }
-  } }
+  }
 
   private func contains(_ test: (FilterTerm) -> Bool) -> Bool {
     if test(self) { return true }

@@ -26,8 +26,9 @@ extension TodoStore {
           sqliteVersion: try row.text(at: 0) ?? "", schemaVersion: Int(try row.integer(at: 1) ?? 0),
           latestSchemaVersion: Schema.migrator.latestVersion, tasks: Int(try row.integer(at: 2) ?? 0),
           pending: Int(try row.integer(at: 3) ?? 0), journalEntries: Int(try row.integer(at: 4) ?? 0))
-      } ?? DatabaseDiagnostics(
-        sqliteVersion: "", schemaVersion: 0, latestSchemaVersion: Schema.migrator.latestVersion, tasks: 0, pending: 0, journalEntries: 0)
+      }
+        ?? DatabaseDiagnostics(
+          sqliteVersion: "", schemaVersion: 0, latestSchemaVersion: Schema.migrator.latestVersion, tasks: 0, pending: 0, journalEntries: 0)
     }.mapError(TodoError.init)
   }
 }

@@ -88,7 +88,7 @@ extension TodoDatabase {
   /// opening it would be. The copy is written without a write-ahead log, so that it is one
   /// whole file when this returns.
   public static func recover(from source: String, into target: String) throws(RecoveryFailure) -> RecoveryReport {
-    let damaged: Context
+    let damaged: Database
     let version: Int
     do throws(TodoError) {
       damaged = try openUnchanged(path: source)
@@ -104,7 +104,7 @@ extension TodoDatabase {
     }
   }
 
-  private static func recover(from damaged: Context, version: Int, into copy: Context) throws(TodoError) -> RecoveryReport {
+  private static func recover(from damaged: Database, version: Int, into copy: Database) throws(TodoError) -> RecoveryReport {
     do throws(DatabaseError) {
       // Rows are copied in any order, before the rows they point at: the keys are checked at the end.
       try DataOperation<Void, DatabaseError> { connection throws(DatabaseError) in

@@ -63,15 +63,16 @@ struct Relations {
       }
     }
     if children {
-      todo.progress = try connection.first(
-        """
-        SELECT count(*) FILTER (WHERE status = 'done'), count(*) FILTER (WHERE status != 'deleted')
-        FROM todo INDEXED BY todo_by_parent WHERE parent_id = ?
-        """, [id]
-      ) { row throws(DatabaseError) in
-        let total = Int(try row.integer(at: 1) ?? 0)
-        return total == 0 ? nil : Progress(done: Int(try row.integer(at: 0) ?? 0), total: total)
-      } ?? nil
+      todo.progress =
+        try connection.first(
+          """
+          SELECT count(*) FILTER (WHERE status = 'done'), count(*) FILTER (WHERE status != 'deleted')
+          FROM todo INDEXED BY todo_by_parent WHERE parent_id = ?
+          """, [id]
+        ) { row throws(DatabaseError) in
+          let total = Int(try row.integer(at: 1) ?? 0)
+          return total == 0 ? nil : Progress(done: Int(try row.integer(at: 0) ?? 0), total: total)
+        } ?? nil
     }
   }
 }

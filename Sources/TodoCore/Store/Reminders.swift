@@ -161,7 +161,7 @@ extension TodoStore {
   public static func snooze(_ reference: TaskReference, until: Int64, now: Int64, command: String) -> DataOperation<ChangeReport, TodoError> {
     task(reference).flatMap { task in
       guard task.status == .pending else {
-        return .fail(.refused("task \(task.id) is \(task.status.rawValue): only a pending task is reminded of"))
+        return .fail(.wrongStatus("task \(task.id) is \(task.status.rawValue): only a pending task is reminded of"))
       }
       var changes = TodoChanges()
       changes.reminders = task.reminders.filter { !$0.isSnooze } + [Reminder(.at(until), isSnooze: true)]
@@ -255,15 +255,15 @@ extension TodoStore {
   }
 
   static func loadDeliveries(of uuids: [String], on connection: Connection) throws(DatabaseError) -> [String: [Int64: Int64]] {
-      var found: [String: [Int64: Int64]] = [:]
-      guard !uuids.isEmpty else { return found }
-      let list = SQLValue.text("[" + uuids.map { "\"\($0)\"" }.joinedText(",") + "]")
-      try connection.query(
-        "SELECT task_uuid, fire, delivered FROM reminder_delivery WHERE task_uuid IN (SELECT value FROM json_each(?))", [list]
-      ) { row throws(DatabaseError) in
-        found[try row.text(at: 0) ?? "", default: [:]][try row.integer(at: 1) ?? 0] = try row.integer(at: 2) ?? 0
-      }
-      return found
+    var found: [String: [Int64: Int64]] = [:]
+    guard !uuids.isEmpty else { return found }
+    let list = SQLValue.text("[" + uuids.map { "\"\($0)\"" }.joinedText(",") + "]")
+    try connection.query(
+      "SELECT task_uuid, fire, delivered FROM reminder_delivery WHERE task_uuid IN (SELECT value FROM json_each(?))", [list]
+    ) { row throws(DatabaseError) in
+      found[try row.text(at: 0) ?? "", default: [:]][try row.integer(at: 1) ?? 0] = try row.integer(at: 2) ?? 0
+    }
+    return found
   }
 }
 
@@ -307,9 +307,10 @@ extension Reminder {
     // Not offered by the filter parser (a middle reminder on the day is not seen): the first or
     // the last on it.
     case .on:
-      return .sql(Predicate(
-        sql: "(todo_reminder_first(\(arguments)) BETWEEN ?1 AND ?2 OR todo_reminder_last(\(arguments)) BETWEEN ?1 AND ?2)",
-        arguments: [.integer(start), .integer(end)]))
+      return .sql(
+        Predicate(
+          sql: "(todo_reminder_first(\(arguments)) BETWEEN ?1 AND ?2 OR todo_reminder_last(\(arguments)) BETWEEN ?1 AND ?2)",
+          arguments: [.integer(start), .integer(end)]))
     case .any: return VirtualTag.reminder.term(now: 0)
     case .none: return .not(VirtualTag.reminder.term(now: 0))
     }

@@ -266,21 +266,21 @@ public enum TodoDatabase {
   /// `upgrade` false leaves the file exactly as it is (no switch to WAL, no migration): for a dry
   /// run, which then runs its operation through `upgraded(_:)` inside its rolled-back transaction.
   public static func open(path: String, readOnly: Bool = false, immutable: Bool = false, upgrade: Bool = true)
-    throws(TodoError) -> Context
+    throws(TodoError) -> Database
   {
     do throws(DatabaseError) {
-      var options = Context.Options()
+      var options = Database.Options()
       options.readOnly = readOnly
       options.immutable = immutable
       options.wal = false
-      let context = try Context(path: path, options: options)
+      let context = try Database(path: path, options: options)
       try TextSearch.define.operate(in: context)
       try RegularExpression.define.operate(in: context)
       try UserAttribute.define.operate(in: context)
       try Reminder.define.operate(in: context)
       let version = try checkOwnership.operate(in: context)
       guard upgrade else { return context }
-      if !readOnly { try Context.enableWAL().operate(in: context) }
+      if !readOnly { try Database.enableWAL().operate(in: context) }
       // An up-to-date database (nearly always) needs no migration step at all.
       if version != Schema.migrator.latestVersion { _ = try Schema.migrator.migrate().operate(in: context) }
       return context
@@ -295,7 +295,7 @@ public enum TodoDatabase {
   /// would outlive a later chmod, or clutter a damaged file's folder). With a log (another todo
   /// has the file open, or one stopped before checkpointing), it is read the normal way, log
   /// included: a writer may move pages from the log into the file while it is read.
-  public static func openUnchanged(path: String) throws(TodoError) -> Context {
+  public static func openUnchanged(path: String) throws(TodoError) -> Database {
     try open(path: path, readOnly: true, immutable: hasNoLog(path), upgrade: false)
   }
 

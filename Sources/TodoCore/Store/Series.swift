@@ -105,7 +105,7 @@ extension TodoStore {
       let task = newTask ? "the new task" : "task \(todo.id)"
       throw .invalid("recur: needs a due or scheduled date to count from; give \(task) one (due:fri recur:weekly)")
     }
-    guard todo.status == .pending else { throw .refused("task \(todo.id) is \(todo.status.rawValue): only a pending task can start a series") }
+    guard todo.status == .pending else { throw .wrongStatus("task \(todo.id) is \(todo.status.rawValue): only a pending task can start a series") }
     let series = try database { () throws(DatabaseError) in
       try seriesTable.add { series in
         series.uuid = seriesUUID ?? UUIDGenerator.make()
@@ -136,14 +136,18 @@ extension TodoStore {
     guard series.ended == nil, let start = series.start else { return nil }
     // Only the series' latest instance brings the next: an older one (Taskwarrior's overdue
     // series have one pending instance a missed period) closes with nothing after it.
-    let later = Int(sqlValue: try connection.scalar(
-      "SELECT count(*) FROM todo WHERE series_id = ? AND series_index > ?",
-      [.integer(seriesID), .integer(Int64(closed.seriesIndex ?? 1))])) ?? 0
+    let later =
+      Int(
+        sqlValue: try connection.scalar(
+          "SELECT count(*) FROM todo WHERE series_id = ? AND series_index > ?",
+          [.integer(seriesID), .integer(Int64(closed.seriesIndex ?? 1))])) ?? 0
     if later > 0 {
       // An older instance closed: the series goes on after its latest when none is pending any
       // more (the latest was closed first).
-      let pending = Int(sqlValue: try connection.scalar(
-        "SELECT count(*) FROM todo WHERE series_id = ? AND status = 'pending'", [.integer(seriesID)])) ?? 0
+      let pending =
+        Int(
+          sqlValue: try connection.scalar(
+            "SELECT count(*) FROM todo WHERE series_id = ? AND status = 'pending'", [.integer(seriesID)])) ?? 0
       guard pending == 0,
         let latest = try connection.first(
           "SELECT * FROM todo WHERE series_id = ? ORDER BY series_index DESC LIMIT 1", [.integer(seriesID)],
@@ -326,7 +330,9 @@ extension TodoStore {
       var templates: [SeriesTemplate] = []
       // Few: a query or two each, by the unique index on the series' UUID and todo_by_series.
       for uuid in uuids {
-        guard let series = try connection.first("SELECT * FROM series WHERE uuid = ?", [.text(uuid)], { row throws(DatabaseError) in try Series(row: row) })
+        guard
+          let series = try connection.first(
+            "SELECT * FROM series WHERE uuid = ?", [.text(uuid)], { row throws(DatabaseError) in try Series(row: row) })
         else { continue }
         var instances: [Int: Status] = [:]
         var latestDue: TaskDate?

@@ -28,11 +28,14 @@ extension TodoStore {
     ("depends", "(SELECT group_concat(value, ',') FROM json_each(s -> 'depends'))"),
     ("parent", "s ->> 'parent_id'"), ("notes", "json_array_length(s -> 'notes')"),
     // User-defined attributes (and Taskwarrior's others a task keeps), as NAME:VALUE words.
-    ("udas", """
+    (
+      "udas",
+      """
       (SELECT group_concat(word, ' ') FROM (
          SELECT (value ->> 1) || ':' || (CASE WHEN json_valid(value ->> 2) THEN json_extract(value ->> 2, '$') ELSE value ->> 2 END) AS word
          FROM json_each(s -> 'extras') WHERE value ->> 0 = 'taskwarrior' ORDER BY word))
-      """),
+      """
+    ),
   ]
 
   /// The commands that changed a task, oldest first, as far back as the journal goes: each
@@ -54,8 +57,10 @@ extension TodoStore {
         """, [.integer(id)]
       ) { row throws(DatabaseError) in
         let values = try historyFields.map { field throws(DatabaseError) in try Self.historyText(row, field.name) }
-        return (time: try row.decode("created", as: Int64?.self), command: try row.decode("command", as: String?.self),
-                made: try row.decode("made", as: Int.self) == 1, values: values)
+        return (
+          time: try row.decode("created", as: Int64?.self), command: try row.decode("command", as: String?.self),
+          made: try row.decode("made", as: Int.self) == 1, values: values
+        )
       }
       var entries: [TaskHistoryEntry] = []
       for (state, next) in zip(states, states.dropFirst()) {

@@ -119,7 +119,8 @@ extension TodoStore {
       }
     }
     // The task first: its id is in the journal entry's summary, which is then written once.
-    return drafted
+    return
+      drafted
       .flatMap { draft, links in
         todos.add { todo in
           todo = draft
@@ -203,7 +204,7 @@ extension TodoStore {
       ) { todo, connection throws(TodoError) in
         let before = todo
         if series && todo.seriesID == nil {
-          throw .refused("task \(todo.id) is not recurring: --series changes the series of a recurring task")
+          throw .series("task \(todo.id) is not recurring: --series changes the series of a recurring task")
         }
         try changes.apply(to: &todo, now: now)
         try Validation.title(todo.title)
@@ -221,24 +222,27 @@ extension TodoStore {
         // here) removes that line.
         var dropsKeptParent = false
         if links.parent == .clear && before.parentID == nil {
-          dropsKeptParent = try database { () throws(DatabaseError) in
-            try connection.first(
-              "SELECT 1 FROM extra WHERE todo_id = ? AND format = 'ical' AND name = 'related'", [.integer(todo.id)]
-            ) { _ throws(DatabaseError) in true }
-          } ?? false
+          dropsKeptParent =
+            try database { () throws(DatabaseError) in
+              try connection.first(
+                "SELECT 1 FROM extra WHERE todo_id = ? AND format = 'ical' AND name = 'related'", [.integer(todo.id)]
+              ) { _ throws(DatabaseError) in true }
+            } ?? false
         }
         let attributesChange = try database { () throws(DatabaseError) in
           // Kept links (to tasks not here) that `parent:` or `depends:-UUID` removes.
           var droppedKept = false
           if links.parent == .clear {
-            droppedKept = try connection.first(
-              "SELECT 1 FROM pending_link WHERE todo_id = ? AND kind = 'parent'", [.integer(todo.id)]
-            ) { _ throws(DatabaseError) in true } ?? false
+            droppedKept =
+              try connection.first(
+                "SELECT 1 FROM pending_link WHERE todo_id = ? AND kind = 'parent'", [.integer(todo.id)]
+              ) { _ throws(DatabaseError) in true } ?? false
           }
           for uuid in links.removePendingDepends where !droppedKept {
-            droppedKept = try connection.first(
-              "SELECT 1 FROM pending_link WHERE todo_id = ? AND kind = 'depends' AND uuid = ?", [.integer(todo.id), .text(uuid)]
-            ) { _ throws(DatabaseError) in true } ?? false
+            droppedKept =
+              try connection.first(
+                "SELECT 1 FROM pending_link WHERE todo_id = ? AND kind = 'depends' AND uuid = ?", [.integer(todo.id), .text(uuid)]
+              ) { _ throws(DatabaseError) in true } ?? false
           }
           let attributesChange = try changesAttributes(changes.attributes, of: todo.id, on: connection)
           return attributesChange || droppedKept
@@ -330,7 +334,9 @@ extension TodoStore {
   /// Appends notes to a task, in order.
   private static func addNotes(_ texts: [String], to id: Int64, now: Int64, on connection: Connection) throws(DatabaseError) {
     for text in texts {
-      _ = try notes.add { $0.todoID = id; $0.created = now; $0.text = text }.run(connection)
+      _ = try notes.add {
+        $0.todoID = id; $0.created = now; $0.text = text
+      }.run(connection)
     }
   }
 
@@ -404,7 +410,7 @@ extension TodoStore {
           ) { row throws(DatabaseError) in try row.integer(at: 0) ?? 0 }
         }
         if let current {
-          throw .refused(
+          throw .series(
             "task \(todo.id) is an earlier instance of a series whose current instance is task \(current); "
               + "a series has one pending instance: complete or delete task \(current) first (or undo)")
         }
@@ -450,7 +456,7 @@ extension TodoStore {
       ) { row throws(DatabaseError) in (try row.integer(at: 0) ?? 0, try row.integer(at: 1) ?? 0) }
     }
     if let (first, second) = pair {
-      throw .refused(
+      throw .series(
         "tasks \(first) and \(second) are instances of one series, which has one pending instance: reopen one of them")
     }
   }
@@ -572,13 +578,13 @@ extension TodoStore {
             }
           }
         }
-      .flatMap { report in
-        if report.tasks.isEmpty && report.expired.isEmpty {
-          // Nothing changed: leave no empty step in the journal.
-          return Repository<JournalEntry>().delete(id: entry.id).mapError(TodoError.init).map { report }
+        .flatMap { report in
+          if report.tasks.isEmpty && report.expired.isEmpty {
+            // Nothing changed: leave no empty step in the journal.
+            return Repository<JournalEntry>().delete(id: entry.id).mapError(TodoError.init).map { report }
+          }
+          return Journal.finish(entry, summary: report.summary).map { _ in report }
         }
-        return Journal.finish(entry, summary: report.summary).map { _ in report }
-      }
     }
   }
 

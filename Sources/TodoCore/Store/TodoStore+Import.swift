@@ -163,15 +163,15 @@ extension TodoStore {
       let ids: [Int64]
       do throws(TodoError) { ids = try matching.run(connection) } catch .noMatch { ids = [] }
       return try database { () throws(DatabaseError) in
-          var todos = try loadAll(ids, on: connection)
-          let extras = try loadExtras(of: ids, on: connection)
-          try addPendingLinks(to: &todos, on: connection)
-          let delivered = try loadDeliveries(of: todos.filter { !$0.reminders.isEmpty }.map(\.uuid), on: connection)
-          return todos.map { todo in
-            var record = TaskRecord(todo: todo, extras: extras[todo.id] ?? [])
-            record.acknowledged = delivered[todo.uuid] ?? [:]
-            return record
-          }
+        var todos = try loadAll(ids, on: connection)
+        let extras = try loadExtras(of: ids, on: connection)
+        try addPendingLinks(to: &todos, on: connection)
+        let delivered = try loadDeliveries(of: todos.filter { !$0.reminders.isEmpty }.map(\.uuid), on: connection)
+        return todos.map { todo in
+          var record = TaskRecord(todo: todo, extras: extras[todo.id] ?? [])
+          record.acknowledged = delivered[todo.uuid] ?? [:]
+          return record
+        }
       }
     }
   }
@@ -401,7 +401,8 @@ extension TodoStore {
           (report.added.count, "added"), (report.updated.count, "updated"), (report.unchanged.count, "unchanged"),
           (report.skipped.count, "skipped"),
         ]
-        report.summary = "imported \(records.count) task\(records.count == 1 ? "" : "s"): "
+        report.summary =
+          "imported \(records.count) task\(records.count == 1 ? "" : "s"): "
           + counts.map { "\($0.0) \($0.1)" }.joinedText(", ")
         return report
       }
@@ -700,7 +701,7 @@ extension TodoStore {
     for (record, taskID) in written where !record.todo.depends.isEmpty {
       while let cycle = try dependencyCycle(through: taskID, on: connection) {
         let path = cycle.map { "task \($0)" }.joinedText(" → ")
-        guard let breakingCycles else { throw .invalid("\(record.place): the dependencies form a cycle (\(path)); nothing was imported") }
+        guard let breakingCycles else { throw .cycle("\(record.place): the dependencies form a cycle (\(path)); nothing was imported") }
         // Every machine drops the same link of the cycle (the greatest by its tasks' UUIDs),
         // whichever of them sees it first, so that they end with the same links.
         var links: [(from: Int64, to: Int64, fromUUID: String, toUUID: String)] = []
@@ -722,7 +723,7 @@ extension TodoStore {
     for (record, taskID) in written where record.todo.parentUUID != nil {
       if let chain = try parentCycle(of: taskID, on: connection) {
         let path = chain.map { "task \($0)" }.joinedText(" → ")
-        guard let breakingCycles else { throw .invalid("\(record.place): the parents form a cycle (\(path)); nothing was imported") }
+        guard let breakingCycles else { throw .cycle("\(record.place): the parents form a cycle (\(path)); nothing was imported") }
         // As with dependencies, every machine frees the same task: the greatest by UUID.
         var children: [(id: Int64, parent: Int64, uuid: String, parentUUID: String)] = []
         for (child, parent) in zip(chain, chain.dropFirst()) {

@@ -103,8 +103,10 @@ extension TodoStore {
       }
       for (targets, adding) in [(links.addBlocks, true), (links.removeBlocks, false)] {
         for target in targets {
-          let exists = Int(sqlValue: try connection.scalar(
-            "SELECT count(*) FROM dependency WHERE todo_id = ? AND depends_on = ?", [.integer(target), id])) == 1
+          let exists =
+            Int(
+              sqlValue: try connection.scalar(
+                "SELECT count(*) FROM dependency WHERE todo_id = ? AND depends_on = ?", [.integer(target), id])) == 1
           guard exists != adding else { continue }
           try Journal.record(entry: entry, todoIDs: [target], on: connection)
           try connection.execute(
@@ -116,15 +118,15 @@ extension TodoStore {
       }
     }
     if !new.subtracting(old).isEmpty, let cycle = try dependencyCycle(through: todo.id, on: connection) {
-      throw .invalid("task \(todo.id) cannot depend on task \(cycle[1]): that makes a cycle \(cycle.map(String.init).joinedText(" → "))")
+      throw .cycle("task \(todo.id) cannot depend on task \(cycle[1]): that makes a cycle \(cycle.map(String.init).joinedText(" → "))")
     }
     for target in links.addBlocks {
       if let cycle = try dependencyCycle(through: target, on: connection) {
-        throw .invalid("task \(todo.id) cannot block task \(target): that makes a cycle \(cycle.map(String.init).joinedText(" → "))")
+        throw .cycle("task \(todo.id) cannot block task \(target): that makes a cycle \(cycle.map(String.init).joinedText(" → "))")
       }
     }
     if let parent = todo.parentID, parent != before.parentID, let chain = try parentCycle(of: todo.id, on: connection) {
-      throw .invalid(
+      throw .cycle(
         "task \(parent) cannot be the parent of task \(todo.id): that makes a cycle \(chain.map(String.init).joinedText(" → "))")
     }
     return others

@@ -16,7 +16,7 @@ extension TodoStore {
     filter.references = [reference]
     return change(filter, now: now, command: command, verb: "started") { todo, _ throws(TodoError) in
       guard todo.status == .pending else {
-        throw .refused("task \(todo.id) is \(todo.status.rawValue): reopen it before starting it")
+        throw .wrongStatus("task \(todo.id) is \(todo.status.rawValue): reopen it before starting it")
       }
       if todo.isActive { return .unchanged(.alreadyActive) }
       todo.intervals.append(WorkInterval(id: 0, started: now, stopped: nil))
@@ -54,7 +54,7 @@ extension TodoStore {
             row throws(DatabaseError) in running.append(.id(try row.integer(at: 0) ?? 0))
           }
         }
-        guard !running.isEmpty else { throw .refused("no task is active: start one with todo start ID") }
+        guard !running.isEmpty else { throw .nothingActive }
         return running
       }
     return selected.flatMap { references in
@@ -96,7 +96,7 @@ extension TodoStore {
         todo, _ throws(TodoError) in
         guard (1...max(1, todo.notes.count)).contains(number), !todo.notes.isEmpty else {
           let has = todo.notes.isEmpty ? "has no notes" : "has \(todo.notes.count) note\(todo.notes.count == 1 ? "" : "s") (1 to \(todo.notes.count))"
-          throw .invalid("task \(todo.id) \(has); there is no note \(number)")
+          throw .noSuchNote("task \(todo.id) \(has); there is no note \(number)")
         }
         if let text {
           if todo.notes[number - 1].text == text { return .unchanged(.sameValues) }
@@ -135,13 +135,14 @@ extension TodoStore {
     if filter.comparesUrgency { return resolvingUrgency(filter, now: now) { purge($0, now: now) } }
     var selection = filter
     selection.defaultStatus = .deleted
-    let resolved: DataOperation<[Int64], TodoError> = selection.narrowsSelection || selection.effectiveStatus == .deleted
+    let resolved: DataOperation<[Int64], TodoError> =
+      selection.narrowsSelection || selection.effectiveStatus == .deleted
       ? resolve(selection, now: now) : .fail(.invalid("purge needs deleted tasks to remove"))
     return resolved.flatMap { ids in
       DataOperation { connection throws(TodoError) in
         let tasks = try database { () throws(DatabaseError) in try loadAll(ids, on: connection) }
         if let alive = tasks.first(where: { $0.status != .deleted }) {
-          throw .refused("task \(alive.id) is \(alive.status.rawValue), not deleted: purge removes only deleted tasks (delete it first)")
+          throw .wrongStatus("task \(alive.id) is \(alive.status.rawValue), not deleted: purge removes only deleted tasks (delete it first)")
         }
         try database { () throws(DatabaseError) in
           let list = SQLValue.text("[" + ids.map(String.init).joinedText(",") + "]")

@@ -183,8 +183,9 @@ public enum TodoStore {
     let times = TaskRow.showsTimes(sortedBy: sort) || filter.effectiveStatus == .done
     return DataOperation { connection throws(DatabaseError) in
       // Subtask counts only when some task has a parent: a list without subtasks pays nothing.
-      let progress = try connection.scalar(
-        "SELECT EXISTS (SELECT 1 FROM todo INDEXED BY todo_by_parent WHERE parent_id IS NOT NULL)") == .integer(1)
+      let progress =
+        try connection.scalar(
+          "SELECT EXISTS (SELECT 1 FROM todo INDEXED BY todo_by_parent WHERE parent_id IS NOT NULL)") == .integer(1)
       let (sql, arguments) = listQuery(
         TaskRow.selectColumns(times: times, progress: progress), filter, sort: sort, limit: limit, now: now)
       var count = 0

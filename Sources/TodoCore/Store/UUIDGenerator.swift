@@ -79,7 +79,8 @@ enum SHA1 {
     var w = [UInt32](repeating: 0, count: 80)
     for chunk in stride(from: 0, to: data.count, by: 64) {
       for i in 0..<16 {
-        w[i] = UInt32(data[chunk + 4 * i]) << 24 | UInt32(data[chunk + 4 * i + 1]) << 16
+        w[i] =
+          UInt32(data[chunk + 4 * i]) << 24 | UInt32(data[chunk + 4 * i + 1]) << 16
           | UInt32(data[chunk + 4 * i + 2]) << 8 | UInt32(data[chunk + 4 * i + 3])
       }
       for i in 16..<80 {

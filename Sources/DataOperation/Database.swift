@@ -15,10 +15,10 @@ import Glibc
 /// not nest across contexts in a cycle.
 ///
 /// ```swift
-/// let context = try Context(path: "/tmp/todo.db")
+/// let context = try Database(path: "/tmp/todo.db")
 /// let count = try Repository<Book>().count().operate(in: context)
 /// ```
-public final class Context: @unchecked Sendable {
+public final class Database: @unchecked Sendable {
   // @unchecked: `connection` is only touched while holding `lock`, which `perform` guarantees.
   private let connection: Connection
   /// A recursive mutex (not a serial dispatch queue: `DispatchQueue.sync` is generic and not
@@ -41,7 +41,7 @@ public final class Context: @unchecked Sendable {
     /// Open read-only (no journal-mode change either).
     public var readOnly = false
     /// Switch a file database to WAL journaling on open. Turn it off to inspect a file before
-    /// deciding to change it, then call `Context.enableWAL()`.
+    /// deciding to change it, then call `Database.enableWAL()`.
     public var wal = true
     /// With `readOnly`: treat the file as unchangeable (SQLite's `immutable=1`): no locks and no
     /// `-wal`/`-shm` files are created next to it. Only for files nobody can be writing.
@@ -50,7 +50,7 @@ public final class Context: @unchecked Sendable {
     /// The defaults: create, read-write, 5 s busy timeout.
     ///
     /// ```swift
-    /// var options = Context.Options(); options.readOnly = true
+    /// var options = Database.Options(); options.readOnly = true
     /// ```
     public init() {}
   }
@@ -59,7 +59,7 @@ public final class Context: @unchecked Sendable {
   /// extended result codes.
   ///
   /// ```swift
-  /// let context = try Context(path: "todo.db")
+  /// let context = try Database(path: "todo.db")
   /// ```
   /// - Throws: `DatabaseError.sqlite` when the file cannot be opened or is not a database.
   public init(path: String, options: Options = Options()) throws(DatabaseError) {
@@ -125,10 +125,10 @@ public final class Context: @unchecked Sendable {
   /// Switches a file database to WAL journaling (a no-op when it already is one, or in memory).
   ///
   /// ```swift
-  /// var options = Context.Options(); options.wal = false
-  /// let context = try Context(path: path, options: options)
+  /// var options = Database.Options(); options.wal = false
+  /// let context = try Database(path: path, options: options)
   /// // … check the file is ours …
-  /// try Context.enableWAL().operate(in: context)
+  /// try Database.enableWAL().operate(in: context)
   /// ```
   public static func enableWAL() -> DataOperation<Void, DatabaseError> {
     DataOperation { connection throws(DatabaseError) in
@@ -157,11 +157,11 @@ public final class Context: @unchecked Sendable {
   /// Opens a fresh private in-memory database (for tests and scratch work).
   ///
   /// ```swift
-  /// let context = try Context.inMemory()
+  /// let context = try Database.inMemory()
   /// ```
   /// - Throws: `DatabaseError.sqlite` when SQLite cannot allocate it.
-  public static func inMemory() throws(DatabaseError) -> Context {
-    try Context(path: ":memory:")
+  public static func inMemory() throws(DatabaseError) -> Database {
+    try Database(path: ":memory:")
   }
 
   /// Lends the connection to `body` under the context's lock, blocking the caller while another
@@ -177,7 +177,7 @@ public final class Context: @unchecked Sendable {
   /// from another thread may run before one submitted earlier (they share the lock, not a queue).
   func performAsync(_ body: @escaping @Sendable (Connection) -> Void) {
     pthread_mutex_lock(asyncLock)
-    let queue = asyncQueue ?? DispatchQueue(label: "DataOperation.Context")
+    let queue = asyncQueue ?? DispatchQueue(label: "DataOperation.Database")
     asyncQueue = queue
     pthread_mutex_unlock(asyncLock)
     queue.async { [self] in perform(body) }
@@ -189,3 +189,8 @@ public final class Context: @unchecked Sendable {
 private let sqliteConfigured: Void = {
   _ = csqlite_disable_memory_statistics()
 }()
+
+/// The former name of `Database`, from before the user's contexts (`todo context`) made the
+/// word mean two things.
+@available(*, deprecated, renamed: "Database")
+public typealias Context = Database

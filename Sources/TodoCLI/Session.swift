@@ -207,119 +207,63 @@ final class Session {
     return openContexts[path] != nil || FileSystem.exists(path)
   }
 
-  /// The database for a command, opened (and migrated) once per session. A read-only command
-  /// on a database that does not exist yet reads an empty one in memory, so it creates nothing.
+  /// The database for a command, opened (and migrated) once per session (`TodoDatabase.open(for:)`
+  /// decides how). A read-only command on a database that does not exist yet reads an empty one
+  /// in memory, so it creates nothing.
   func context(path option: String?, readOnly: Bool) throws(CommandFailure) -> Database {
-    guard let (path, isDefault) = FileSystem.databasePath(option: option, environment: environment) else {
-      throw .environment("cannot find the database: HOME is not set; give --db PATH or set TODO_DB")
-    }
+    let (path, isDefault) = try databasePath(option)
     if let open = openContexts[path], readOnly || !readOnlyPaths.contains(path) { return open }
-    try refuseUnusable(path)
     // A real change after a dry run in the same shell opens the file properly (and upgrades it).
     dryRunContexts[path] = nil
-    if readOnly && !FileSystem.exists(path) {
-      return try open(":memory:", shownAs: path, readOnly: false, immutable: false)
-    }
-    if isDefault, let problem = FileSystem.createParentFolders(of: path) {
-      throw .environment(problem)
-    }
-    let folder = FileSystem.folder(of: path)
-    guard FileSystem.exists(folder) else {
-      throw .databaseFile(path: path, reason: "the folder \(folder) does not exist")
-    }
-    var readOnlyFile = false
-    var immutable = false
-    if FileSystem.exists(path) && !FileSystem.isWritable(path) {
-      // Opening it read-write would leave journal files behind that outlive a later chmod.
-      guard readOnly else {
-        throw .databaseFile(path: path, reason: "the file is read-only, so it cannot be changed (chmod u+w makes it writable)")
-      }
-      readOnlyFile = true
-      // Without a write-ahead log in use, read it as immutable: no -wal/-shm files are created
-      // to outlive a later chmod. With one (its owner is writing), read it the normal way.
-      immutable = TodoDatabase.hasNoLog(path)
-    } else {
-      // A new database is private to its owner (SQLite would create it 0644).
-      FileSystem.createPrivateFile(path)
-    }
-    var context: Database
-    do throws(CommandFailure) {
-      context = try open(path, shownAs: path, readOnly: readOnlyFile, immutable: immutable)
-    } catch .database(_, .sqlite(let error))
-      where readOnly && (error.isDiskFull || error.extendedCode == SQLiteError.readOnlyDirectory)
-      && TodoDatabase.logIsEmpty(path)
-    {
-      // A full disk, or a folder this user may not write, leaves no way to make the -shm file a
-      // WAL database needs even to read: the file is read as it is (see `logIsEmpty`).
-      context = try open(path, shownAs: path, readOnly: true, immutable: true)
-      immutable = true
-    }
-    // An immutable view is right only while nothing writes the file: it serves this command and
-    // is not kept (the shell's next command looks at the file again).
-    guard !immutable else { return context }
-    openContexts[path] = context
-    if readOnlyFile { readOnlyPaths.insert(path) } else { readOnlyPaths.remove(path) }
-    return context
+    let opened = try open(for: readOnly ? .read : .write, path: path, isDefault: isDefault)
+    guard opened.keepsOpen else { return opened.database }
+    openContexts[path] = opened.database
+    if opened.readOnlyFile { readOnlyPaths.insert(path) } else { readOnlyPaths.remove(path) }
+    return opened.database
   }
 
   /// The database for a dry run: the session's own when it is already open, or else one opened
   /// without changing the file in any way (not switched to WAL, not migrated) and not kept.
   func dryRunContext(path option: String?) throws(CommandFailure) -> Database {
-    guard let (path, _) = FileSystem.databasePath(option: option, environment: environment) else {
-      throw .environment("cannot find the database: HOME is not set; give --db PATH or set TODO_DB")
-    }
+    let (path, isDefault) = try databasePath(option)
     if let open = openContexts[path], !readOnlyPaths.contains(path) { return open }
     if let open = dryRunContexts[path] { return open }
-    try refuseUnusable(path)
-    guard FileSystem.exists(path) else { return try context(path: option, readOnly: true) }
-    guard FileSystem.isWritable(path) else {
-      throw .databaseFile(path: path, reason: "the file is read-only, so it cannot be changed (chmod u+w makes it writable)")
-    }
-    let context = try open(path, shownAs: path, readOnly: false, immutable: false, upgrade: false)
-    dryRunContexts[path] = context
-    return context
-  }
-
-  /// Refuses a database path that is a folder, a link another user planted, a file (or journal
-  /// file) another user owns, or a file in a folder others may write (`FileSystem.databaseTarget`).
-  private func refuseUnusable(_ path: String) throws(CommandFailure) {
-    if FileSystem.isDirectory(path) {
-      throw .databaseFile(path: path, reason: "it is a directory; give a file path")
-    }
-    if case .failure(let problem) = FileSystem.databaseTarget(path) {
-      throw .databaseFile(path: path, reason: problem.reason)
-    }
+    let opened = try open(for: .dryRun, path: path, isDefault: isDefault)
+    if opened.keepsOpen { dryRunContexts[path] = opened.database }
+    return opened.database
   }
 
   /// The database as completion reads it: as the file is, without creating, upgrading or
-  /// switching it to WAL; nil (an error) when there is no file.
+  /// switching it to WAL; an error when there is no file.
   func completionContext(path option: String?) throws(CommandFailure) -> Database {
-    guard let (path, _) = FileSystem.databasePath(option: option, environment: environment), FileSystem.exists(path),
-      !FileSystem.isDirectory(path)
-    else {
+    guard let (path, isDefault) = FileSystem.databasePath(option: option, environment: environment) else {
       throw .environment("no database to complete from")
     }
     if let open = openContexts[path] { return open }
-    try refuseUnusable(path)
-    // Read-only makes no change, but on a WAL database SQLite still creates -wal and -shm files,
-    // which may then outlive a chmod or belong to the wrong user: see `openUnchanged`.
-    let context: Database
-    do throws(TodoError) {
-      context = try TodoDatabase.openUnchanged(path: path)
-    } catch {
-      throw CommandFailure(error, database: path)
-    }
-    openContexts[path] = context
-    return context
+    let opened = try open(for: .completion, path: path, isDefault: isDefault)
+    openContexts[path] = opened.database
+    return opened.database
   }
 
-  private func open(_ path: String, shownAs shown: String, readOnly: Bool, immutable: Bool, upgrade: Bool = true)
-    throws(CommandFailure) -> Database
-  {
-    do throws(TodoError) {
-      return try TodoDatabase.open(path: path, readOnly: readOnly, immutable: immutable, upgrade: upgrade)
+  /// The database file the options (or the environment) name, and whether it is the default one.
+  private func databasePath(_ option: String?) throws(CommandFailure) -> (String, Bool) {
+    guard let found = FileSystem.databasePath(option: option, environment: environment) else {
+      throw .environment("cannot find the database: HOME is not set; give --db PATH or set TODO_DB")
+    }
+    return found
+  }
+
+  private func open(for purpose: TodoDatabase.Purpose, path: String, isDefault: Bool) throws(CommandFailure) -> TodoDatabase.Opened {
+    do throws(TodoDatabase.OpenFailure) {
+      return try TodoDatabase.open(for: purpose, path: path, isDefault: isDefault)
     } catch {
-      throw CommandFailure(error, database: shown)
+      switch error {
+      case .missing: throw .environment("no database to complete from")
+      case .folder(let problem): throw .environment(problem)
+      case .unusable(let path, let reason): throw .databaseFile(path: path, reason: reason)
+      case .database(let path, let error): throw .database(path: path, error)
+      case .domain(let error): throw .domain(error)
+      }
     }
   }
 }

@@ -278,19 +278,15 @@ struct CommandRunner {
     let dryRun = access == .dryRun || invocation.options.dryRun || (access == .preview && !exists)
     let context =
       dryRun ? try session.dryRunContext(path: path) : try session.context(path: path, readOnly: access == .read)
-    do throws(TodoError) {
-      // This is the command's one transaction. TodoStore's mutations are atomic on their own as
-      // well (for other callers); inside this one they become a savepoint, a negligible cost.
-      // Writes take the write lock up front; reads get a snapshot that blocks no writer.
+    let transaction: TodoDatabase.Transaction =
       switch access {
-      case .read where dryRun: return try TodoDatabase.upgraded(operation).rolledBack(.deferred).operate(in: context)
-      case .read: return try operation.transaction(.deferred).operate(in: context)
-      case .write:
-        // The planner's statistics are kept fresh in the transaction of a write, never in a read.
-        return try operation.flatMap { value in PlannerStatistics.refresh().map { value } }
-          .transaction(.immediate).operate(in: context)
-      case .dryRun, .preview: return try TodoDatabase.upgraded(operation).rolledBack(.immediate).operate(in: context)
+      case .read where dryRun: .rolledBack(writes: false)
+      case .read: .read
+      case .write: .write
+      case .dryRun, .preview: .rolledBack(writes: true)
       }
+    do throws(TodoError) {
+      return try TodoDatabase.run(operation, transaction, in: context)
     } catch {
       throw .domain(error)
     }

@@ -365,8 +365,9 @@ import Glibc
     let files = try FileManager.default.contentsOfDirectory(atPath: todo.folder.path).filter { $0.hasPrefix("todo.db") }
       .sorted()
     let modes = files.map { file -> String in
-      let mode = (try? FileManager.default.attributesOfItem(atPath: todo.folder.appendingPathComponent(file).path))?[
-        .posixPermissions] as? Int ?? 0
+      let mode =
+        (try? FileManager.default.attributesOfItem(atPath: todo.folder.appendingPathComponent(file).path))?[
+          .posixPermissions] as? Int ?? 0
       return "\(file) \(String(mode, radix: 8))"
     }
     #expect(!modes.contains { $0.hasSuffix(" 444") }, "read-only side files left behind: \(modes)")

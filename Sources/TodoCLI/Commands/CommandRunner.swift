@@ -48,45 +48,11 @@ struct CommandRunner {
     case .shell, .ui:
       // Session.execute starts the shell and the interface before a runner is made; nothing to do here.
       break
-    case .add(let changes):
-      try change(TodoStore.add(Self.withUUID(changes), now: now, command: invocation.commandLine), verb: .add, selection: nil, oneObject: true)
-    case .update(let filter, let changes):
-      try change(TodoStore.update(filter, changes, now: now, command: invocation.commandLine), verb: .update, selection: filter)
-    case .log(let changes):
-      try change(
-        TodoStore.add(Self.withUUID(changes), now: now, command: invocation.commandLine, done: true, copying: nil), verb: .log, selection: nil,
-        oneObject: true)
-    case .duplicate(let reference, let changes):
-      try change(
-        TodoStore.add(Self.withUUID(changes), now: now, command: invocation.commandLine, done: false, copying: reference), verb: .duplicate,
-        selection: nil, oneObject: true)
-    case .updateSeries(let filter, let changes):
-      try change(
-        TodoStore.update(filter, changes, now: now, command: invocation.commandLine, series: true), verb: .update, selection: filter)
-    case .done(let filter):
-      try closing(filter, verb: .complete) { withSubtasks in
-        TodoStore.complete(filter, now: now, command: invocation.commandLine, withSubtasks: withSubtasks)
-      }
-    case .deleteSeries(let filter):
-      try closing(filter, verb: .delete) { withSubtasks in
-        TodoStore.delete(filter, now: now, command: invocation.commandLine, withSubtasks: withSubtasks, series: true)
-      }
-    case .editNote(let reference, let number, let note):
-      try change(
-        TodoStore.changeNote(of: reference, number: number, text: note, now: now, command: invocation.commandLine), verb: .note,
-        selection: nil)
-    case .removeNote(let reference, let number):
-      try change(
-        TodoStore.changeNote(of: reference, number: number, text: nil, now: now, command: invocation.commandLine), verb: .removeNote,
-        selection: nil)
+    case .add, .update, .log, .duplicate, .updateSeries, .done, .deleteSeries, .editNote, .removeNote, .start, .stop, .reopen, .delete,
+      .note:
+      try runChange(invocation.command)
     case .purge(let filter):
       try purge(filter)
-    case .start(let reference):
-      try change(
-        TodoStore.start(reference, now: now, command: invocation.commandLine, exclusive: configuration.trackingIsExclusive),
-        verb: .start, selection: nil)
-    case .stop(let reference):
-      try change(TodoStore.stop(reference, now: now, command: invocation.commandLine), verb: .stop, selection: nil)
     case .timesheet(let query):
       try timesheet(query)
     case .export(let request):
@@ -109,15 +75,6 @@ struct CommandRunner {
       try why(reference)
     case .tree(let query):
       try tree(query)
-    case .reopen(let filter):
-      try change(TodoStore.reopen(filter, now: now, command: invocation.commandLine), verb: .reopen, selection: filter)
-    case .delete(let filter):
-      try closing(filter, verb: .delete) { withSubtasks in
-        TodoStore.delete(filter, now: now, command: invocation.commandLine, withSubtasks: withSubtasks)
-      }
-    case .note(let reference, let note):
-      try change(
-        TodoStore.addNote(to: reference, text: note, now: now, command: invocation.commandLine), verb: .note, selection: nil)
     case .list(let query):
       try showReport(query)
     case .show(let references, let single):
@@ -378,7 +335,7 @@ struct CommandRunner {
 
   /// `done` and `delete`: a parent with open subtasks asks on a terminal whether to close them
   /// too; `--yes` closes them; otherwise the command stops with an error and changes nothing.
-  private func closing(
+  func closing(
     _ filter: TodoFilter, verb: ChangeVerb, _ operation: (Bool) -> DataOperation<ChangeReport, TodoError>
   ) throws(CommandFailure) {
     let yes = invocation.options.assumeYes

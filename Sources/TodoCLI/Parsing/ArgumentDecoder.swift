@@ -11,7 +11,7 @@ struct ArgumentDecoder {
   /// `limit:N` in a filter: how many tasks a list shows.
   var filterLimit: Int?
   /// `--series` was given (`update`, `delete`).
-  private var series = false
+  var series = false
   /// The settings: the active context, the reports, the week's first day.
   let configuration: Configuration
   /// The report whose tasks a list shows (`list`, `next`, `waiting` or the configuration's).
@@ -21,7 +21,7 @@ struct ArgumentDecoder {
   /// The filter typed before the command (`todo +home done`), Taskwarrior's order.
   var leadingFilter: [Token]?
   /// The tasks a filter before `update`, `append` or `prepend` chose.
-  private var preselection: TodoFilter?
+  var preselection: TodoFilter?
 
   /// The configuration's user-defined attributes (`uda.NAME.type`), by name.
   let userAttributes: [String: UserAttribute]
@@ -46,7 +46,7 @@ struct ArgumentDecoder {
     return decoded
   }
 
-  private mutating func decodeCommand(_ tokens: [Token]) throws(UsageError) -> Command {
+  mutating func decodeCommand(_ tokens: [Token]) throws(UsageError) -> Command {
     switch command {
     case .add, .log:
       let parsed: ParsedChanges
@@ -114,20 +114,11 @@ struct ArgumentDecoder {
       return try denotateCommand(tokens)
     case .note:
       return try noteCommand(tokens)
-    case .undo, .tags, .projects, .stats, .shell:
+    case .undo, .tags, .projects, .stats, .shell, .check, .diag, .plainProjects, .plainTags:
       if let extra = tokens.first { throw .unexpectedArgument(command: command.rawValue, word: extra.text) }
-      switch command {
-      case .undo: return .undo
-      case .tags: return .tags
-      case .projects: return .projects
-      case .stats: return .stats
-      default: return .shell
-      }
+      return bareCommand()
     case .ui:
       return try uiCommand(tokens)
-    case .check, .diag:
-      if let extra = tokens.first { throw .unexpectedArgument(command: command.rawValue, word: extra.text) }
-      return command == .check ? .check : .diag
     case .recover: return try recoverCommand(tokens)
     case .remind: return .remind(try remindRequest(tokens))
     case .journal:
@@ -148,9 +139,6 @@ struct ArgumentDecoder {
       var query = try listQuery(Array(tokens.dropFirst()))
       query.filter.leavesOutWaiting = false
       return .unique(try Self.attribute(first.text, command: "_unique"), query)
-    case .plainProjects, .plainTags:
-      if let extra = tokens.first { throw .unexpectedArgument(command: command.rawValue, word: extra.text) }
-      return .plainNames(tags: command == .plainTags)
     case .completions:
       let words = tokens.map(\.text)
       guard let first = words.first else { throw .missingArgument(command: "completions", what: "a shell: bash, zsh or fish") }
@@ -165,8 +153,23 @@ struct ArgumentDecoder {
     }
   }
 
+  /// A command that takes no words (`undo`, `tags`, `check`…).
+  private func bareCommand() -> Command {
+    switch command {
+    case .undo: .undo
+    case .tags: .tags
+    case .projects: .projects
+    case .stats: .stats
+    case .check: .check
+    case .diag: .diag
+    case .plainProjects, .plainTags: .plainNames(tags: command == .plainTags)
+    case .shell: .shell
+    default: preconditionFailure("\(command) takes words")
+    }
+  }
+
   /// `update`: the tasks (ids, `--where` or a filter before the command) and the change.
-  private mutating func updateCommand(_ tokens: [Token]) throws(UsageError) -> Command {
+  mutating func updateCommand(_ tokens: [Token]) throws(UsageError) -> Command {
     var parsed = try changes(tokens, allowReferences: true)
     if let preselection {
       guard parsed.filter == nil, parsed.references.isEmpty else {
@@ -193,7 +196,7 @@ struct ArgumentDecoder {
 
   /// `ui [REPORT] [FILTER]`: a first word naming a report (or `tree`) picks it; the rest is a
   /// filter, checked when the list is read.
-  private mutating func uiCommand(_ tokens: [Token]) throws(UsageError) -> Command {
+  mutating func uiCommand(_ tokens: [Token]) throws(UsageError) -> Command {
     var words: [String] = []
     var reader = OptionReader(tokens: tokens[...], command: command)
     while let token = try reader.next() {
@@ -219,7 +222,7 @@ struct ArgumentDecoder {
   }
 
   /// `append` and `prepend`: the tasks, then the words added to their titles.
-  private mutating func appendCommand(_ tokens: [Token]) throws(UsageError) -> Command {
+  mutating func appendCommand(_ tokens: [Token]) throws(UsageError) -> Command {
     var references: [TaskReference] = []
     var words: [String] = []
     var filter = preselection
@@ -251,7 +254,7 @@ struct ArgumentDecoder {
   }
 
   /// `show ID…`: the tasks named.
-  private mutating func showCommand(_ tokens: [Token]) throws(UsageError) -> Command {
+  mutating func showCommand(_ tokens: [Token]) throws(UsageError) -> Command {
     guard !tokens.isEmpty else { throw .missingArgument(command: "show", what: "the ids of the tasks to show") }
     var references: [TaskReference] = []
     for token in tokens {
@@ -265,17 +268,8 @@ struct ArgumentDecoder {
     return .show(references, single: single)
   }
 
-  /// Taskwarrior's `denotate ID TEXT`: the note with that text comes off.
-  private mutating func denotateCommand(_ tokens: [Token]) throws(UsageError) -> Command {
-    let reference = try oneReference(tokens.first, what: "the id of a task and the text of the note to remove")
-    var words = tokens.dropFirst().map(\.text)
-    if words.first == "--" { words.removeFirst() }
-    guard !words.isEmpty else { throw .missingArgument(command: "denotate", what: "the text of the note to remove") }
-    return .removeNoteMatching(reference, words.joinedText(" "))
-  }
-
   /// `note ID TEXT…`, `note ID --edit N TEXT…`, `note ID --remove N`.
-  private mutating func noteCommand(_ tokens: [Token]) throws(UsageError) -> Command {
+  mutating func noteCommand(_ tokens: [Token]) throws(UsageError) -> Command {
     guard let first = tokens.first else { throw .missingArgument(command: "note", what: "an id and the note's text") }
     guard let references = TaskReference.list(first.text), references.count == 1, !references[0].isRange else {
       let several = TaskReference.list(first.text) != nil
@@ -317,30 +311,14 @@ struct ArgumentDecoder {
     return .note(references[0], words.joinedText(" "))
   }
 
-  /// `recover FILE`: the new file a damaged database is copied into.
-  private mutating func recoverCommand(_ tokens: [Token]) throws(UsageError) -> Command {
-    var words = tokens.map(\.text)
-    if words.first == "--" {
-      words.removeFirst()
-    } else if let option = words.first(where: { $0.count > 1 && $0.hasPrefix("-") }) {
-      // Never a file named after a mistyped option (`todo recover --verbose`).
-      throw .unknownOption(option, suggestion: nil)
-    }
-    guard let path = words.first, !path.isEmpty else {
-      throw .missingArgument(command: "recover", what: "the path of a new file to copy the tasks into")
-    }
-    if words.count > 1 { throw .unexpectedArgument(command: "recover", word: words[1]) }
-    return .recover(path)
-  }
-
   /// The one task a command takes (`edit 3`, `why 3`, `start 3`).
-  private func onlyReference(_ tokens: [Token], what: String) throws(UsageError) -> TaskReference {
+  func onlyReference(_ tokens: [Token], what: String) throws(UsageError) -> TaskReference {
     guard tokens.count <= 1 else { throw .unexpectedArgument(command: command.rawValue, word: tokens[1].text) }
     return try oneReference(tokens.first, what: what)
   }
 
   /// `journal [--limit N]`.
-  private mutating func journalCommand(_ tokens: [Token]) throws(UsageError) -> Command {
+  mutating func journalCommand(_ tokens: [Token]) throws(UsageError) -> Command {
     var limit: Int?
     var reader = OptionReader(tokens: tokens[...], command: command)
     while let token = try reader.next() {
@@ -353,46 +331,11 @@ struct ArgumentDecoder {
     return .journal(limit: limit)
   }
 
-  /// `count`, `ids`, `uuids`, `_ids`, `_uuids`: a filter, and how the tasks are given.
-  private mutating func selectionCommand(_ tokens: [Token]) throws(UsageError) -> Command {
-    let output: SelectionOutput =
-      switch command {
-      case .count: .count
-      case .ids, .plainIDs: .ids(oneALine: command == .plainIDs)
-      default: .uuids(oneALine: command == .plainUUIDs)
-      }
-    // Waiting tasks too (Taskwarrior's `ids` has them): these name what a filter selects for
-    // a script, as a change would, not what a list shows.
-    var query = try listQuery(tokens)
-    query.filter.leavesOutWaiting = false
-    return .selection(query, output)
-  }
-
-  /// `3.due` → task 3's due date (`_get`).
-  static func attributeReference(_ word: String) throws(UsageError) -> AttributeReference {
-    guard let dot = word.firstIndex(of: "."), let task = TaskReference(parsing: String(word[..<dot])), !task.isRange else {
-      throw .badValue(option: "_get", value: word, reason: "give a task id and an attribute, like 3.due")
-    }
-    return AttributeReference(task: task, attribute: try attribute(String(word[word.index(after: dot)...]), command: "_get"))
-  }
-
-  /// An attribute's name as `_get` and `_unique` read it (Taskwarrior's names too).
-  static func attribute(_ name: String, command: String) throws(UsageError) -> String {
-    let lowered = name.lowercased()
-    guard let known = TaskAttribute.named(lowered) else {
-      let meant = closestMatch(to: lowered, in: TaskAttribute.spellings)
-      throw .badValue(
-        option: command, value: name,
-        reason: meant.map { "no attribute of that name; did you mean '\($0)'?" } ?? "attributes: \(TaskAttribute.spellings.joinedText(", "))")
-    }
-    return known.rawValue
-  }
-
   /// Puts a filter typed before the command where the command reads it: before its arguments
   /// (`todo 3 show`, `todo +home list`), or as the selection of `update`, `append` and `prepend`
   /// (then the arguments are the change). After a filter, `done`, `reopen`, `delete` and
   /// `purge` take no more words: `todo 5 done foo` is a mistake, not a search for foo.
-  private mutating func withLeadingFilter(_ leading: [Token], _ tokens: [Token]) throws(UsageError) -> [Token] {
+  mutating func withLeadingFilter(_ leading: [Token], _ tokens: [Token]) throws(UsageError) -> [Token] {
     let name = spelling ?? command.rawValue
     let nonID = leading.first { TaskReference.list($0.text) == nil }
     switch command {
@@ -429,7 +372,7 @@ struct ArgumentDecoder {
   /// Attributes and title words; for `update`, the leading task references too. A field set twice
   /// (`pri:H pri:L`, two `--title`s) or a tag both added and removed is a usage error: which one
   /// was meant cannot be guessed, and "the last one wins" silently drops the other.
-  private mutating func changes(_ tokens: [Token], allowReferences: Bool) throws(UsageError) -> ParsedChanges {
+  mutating func changes(_ tokens: [Token], allowReferences: Bool) throws(UsageError) -> ParsedChanges {
     var parsed = ParsedChanges()
     var given: [String: String] = [:]
     func once(_ field: String, _ word: String) throws(UsageError) {
@@ -560,7 +503,7 @@ struct ArgumentDecoder {
 
   /// Title words rename every selected task, so they are taken only when exactly one task is
   /// named; otherwise `--title` says that renaming them all is really meant.
-  private static func checkTitleWords(_ parsed: ParsedChanges) throws(UsageError) {
+  static func checkTitleWords(_ parsed: ParsedChanges) throws(UsageError) {
     guard !parsed.titleWords.isEmpty else { return }
     let words = parsed.titleWords.joinedText(" ")
     if parsed.filter != nil {
@@ -577,7 +520,7 @@ struct ArgumentDecoder {
   }
 
   /// What one word of `add`/`update` turned out to be.
-  private enum AttributeOutcome {
+  enum AttributeOutcome {
     case titleWord
     /// Taskwarrior's `description:TEXT`: TEXT is title text.
     case titleText(String)
@@ -587,7 +530,7 @@ struct ArgumentDecoder {
   }
 
   /// Applies `+tag`, `-tag` (update only), `project:`, `pri:`, `due:`.
-  private func applyAttribute(_ word: String, to changes: inout TodoChanges) throws(UsageError) -> AttributeOutcome {
+  func applyAttribute(_ word: String, to changes: inout TodoChanges) throws(UsageError) -> AttributeOutcome {
     if let colon = word.firstIndex(of: ":") {
       let key = word[..<colon].lowercased()
       let value = String(word[word.index(after: colon)...])
@@ -672,7 +615,7 @@ struct ArgumentDecoder {
   /// Why `key:value` is not taken as title text: its key is no attribute (nor a user-defined
   /// one). Nil for a word that is plainly text: no value (`re: rent`), a URL or an address
   /// (`https://…`, `mailto:bob@example.org`), a time (`10:30`).
-  private func unknownAttribute(_ word: String) -> String? {
+  func unknownAttribute(_ word: String) -> String? {
     guard let colon = word.firstIndex(of: ":"), colon != word.startIndex else { return nil }
     let key = String(word[..<colon])
     let value = word[word.index(after: colon)...]
@@ -707,7 +650,7 @@ struct ArgumentDecoder {
 
   /// Applies `parent:ID` (empty: no parent), `depends:3,-5` (waits for 3, no longer for 5),
   /// `blocks:7,-8`, `recur:RULE` (empty: stops repeating).
-  private func applyLink(_ key: String, _ value: String, option: String, to changes: inout TodoChanges) throws(UsageError) {
+  func applyLink(_ key: String, _ value: String, option: String, to changes: inout TodoChanges) throws(UsageError) {
     switch key {
     case "parent":
       if value.isEmpty {
@@ -763,7 +706,7 @@ struct ArgumentDecoder {
 
   static let interchangeFormats = ["json", "jsonl", "taskwarrior", "todotxt", "ical"]
 
-  private func format(_ value: String) throws(UsageError) -> String {
+  func format(_ value: String) throws(UsageError) -> String {
     let format = value.lowercased()
     guard Self.interchangeFormats.contains(format) else {
       throw .badValue(option: "--format", value: value, reason: "use json, jsonl, taskwarrior, todotxt or ical")
@@ -771,213 +714,9 @@ struct ArgumentDecoder {
     return format
   }
 
-  /// `export [FILTER] [--format F] [--output FILE] [--vdir DIR]`: every status unless the filter
-  /// names one.
-  private mutating func exportRequest(_ tokens: [Token]) throws(UsageError) -> ExportRequest {
-    var request = ExportRequest()
-    var words: [FilterWord] = []
-    var reader = OptionReader(tokens: tokens[...], command: command)
-    while let token = try reader.next() {
-      switch token {
-      case .option("--format", let value): request.format = try format(value)
-      case .option("--output", let value):
-        guard !value.isEmpty else { throw .badValue(option: "--output", value: value, reason: "give a file name") }
-        request.output = value
-      case .option("--vdir", let value):
-        guard !value.isEmpty else { throw .badValue(option: "--vdir", value: value, reason: "give a folder") }
-        request.vdir = value
-      case .flag("--no-ids"): request.noIDs = true
-      case .option(let name, _), .flag(let name): throw .unknownOption(name, suggestion: nil)
-      case .word(let word, let afterDoubleDash): words.append(FilterWord(word, plain: afterDoubleDash, at: reader.position))
-      }
-    }
-    if request.vdir != nil {
-      guard request.format == nil || request.format == "ical" else {
-        throw .invalid("--vdir writes iCalendar files; drop --format or give --format ical")
-      }
-      guard request.output == nil else { throw .invalid("give either --output or --vdir, not both") }
-      request.format = "ical"
-    }
-    if request.noIDs, request.format.map({ $0 != "todotxt" }) ?? !(request.output ?? "").lowercased().hasSuffix(".txt") {
-      throw .invalid("--no-ids is for --format todotxt (the other formats name every task by its UUID)")
-    }
-    request.filter = try filter(words)
-    request.filter.defaultStatus = .all
-    return request
-  }
-
-  /// `import [FILE|-] [--format F] [--vdir DIR]`.
-  private mutating func importRequest(_ tokens: [Token]) throws(UsageError) -> ImportRequest {
-    var request = ImportRequest()
-    var reader = OptionReader(tokens: tokens[...], command: command)
-    while let token = try reader.next() {
-      switch token {
-      case .option("--format", let value): request.format = try format(value)
-      case .option("--vdir", let value):
-        guard !value.isEmpty else { throw .badValue(option: "--vdir", value: value, reason: "give a folder") }
-        request.vdir = value
-      case .flag("--strict"): request.strict = true
-      case .option(let name, _), .flag(let name): throw .unknownOption(name, suggestion: nil)
-      case .word(let word, _):
-        guard request.path == nil else { throw .invalid("import reads one file; '\(word)' is a second one") }
-        request.path = word
-      }
-    }
-    if request.vdir != nil {
-      guard request.path == nil else { throw .invalid("give either a file or --vdir, not both") }
-      guard request.format == nil || request.format == "ical" else {
-        throw .invalid("--vdir reads iCalendar files; drop --format or give --format ical")
-      }
-      request.format = "ical"
-    }
-    return request
-  }
-
-  /// `migrate taskwarrior [--taskrc FILE] [--from FILE]`.
-  private mutating func migrateRequest(_ tokens: [Token]) throws(UsageError) -> MigrateRequest {
-    var request = MigrateRequest()
-    var source: String?
-    var reader = OptionReader(tokens: tokens[...], command: command)
-    while let token = try reader.next() {
-      switch token {
-      case .option("--taskrc", let value):
-        guard !value.isEmpty else { throw .badValue(option: "--taskrc", value: value, reason: "give a file") }
-        request.taskrc = value
-      case .option("--from", let value):
-        guard !value.isEmpty else { throw .badValue(option: "--from", value: value, reason: "give a file ('task export' writes it)") }
-        request.from = value
-      case .option(let name, _), .flag(let name): throw .unknownOption(name, suggestion: nil)
-      case .word(let word, _):
-        guard source == nil else { throw .invalid("migrate takes one source; '\(word)' is a second one") }
-        source = word
-      }
-    }
-    guard source?.lowercased() == "taskwarrior" else {
-      let meant = source.flatMap { closestMatch(to: $0.lowercased(), in: ["taskwarrior"]) }.map { " (did you mean '\($0)'?)" } ?? ""
-      throw .invalid(
-        "migrate moves over from taskwarrior: todo migrate taskwarrior\(source == nil ? "" : meant); todo.txt and iCalendar files are read by todo import"
-      )
-    }
-    return request
-  }
-
-  /// The URL with the password of its `user:password@` part shown as `***`, when it has one;
-  /// nil when it has none.
-  static func urlWithoutPassword(_ url: String) -> String? {
-    guard let schemeEnd = url.firstRange(of: "://")?.upperBound else { return nil }
-    let rest = url[schemeEnd...]
-    let authority = rest.prefix { $0 != "/" && $0 != "?" && $0 != "#" }
-    guard let at = authority.lastIndex(of: "@"), let colon = authority[..<at].firstIndex(of: ":") else { return nil }
-    return String(url[..<authority.index(after: colon)]) + "***" + String(url[at...])
-  }
-
-  /// `sync [--setup URL [--user NAME] [--password-command CMD] [--collection NAME]] [--status]
-  /// [--conflicts] [--resolve A B] [--ask-password PROMPT] [--force]`: one mode at a time.
-  private mutating func syncRequest(_ tokens: [Token]) throws(UsageError) -> SyncRequest {
-    var request = SyncRequest()
-    var modes: [String] = []
-    var words: [String] = []
-    var reader = OptionReader(tokens: tokens[...], command: command)
-    while let token = try reader.next() {
-      switch token {
-      case .option("--setup", let value):
-        guard value.hasPrefix("http://") || value.hasPrefix("https://") else {
-          throw .badValue(option: "--setup", value: value, reason: "give the collection's URL (https://…)")
-        }
-        if let redacted = Self.urlWithoutPassword(value) {
-          throw .badValue(
-            option: "--setup", value: redacted,
-            reason: "the URL holds a password, which would be stored in vdirsyncer's configuration and shown at every sync; "
-              + "give --user NAME, and --password-command CMD or nothing (todo then asks)")
-        }
-        request.mode = .setup(url: value)
-        modes.append("--setup")
-      case .option("--user", let value):
-        guard !value.isEmpty else { throw .badValue(option: "--user", value: value, reason: "give a user name") }
-        request.user = value
-      case .option("--password-command", let value):
-        guard !value.isEmpty else { throw .badValue(option: "--password-command", value: value, reason: "give a command") }
-        request.passwordCommand = value
-      case .option("--collection", let value):
-        guard Self.isCollectionName(value) else {
-          throw .badValue(option: "--collection", value: value, reason: "use letters, digits, '-' and '_'")
-        }
-        request.collection = value
-      case .flag("--status"):
-        request.mode = .status
-        modes.append("--status")
-      case .flag("--conflicts"):
-        request.mode = .conflicts
-        modes.append("--conflicts")
-      case .flag("--resolve"): modes.append("--resolve")
-      case .flag("--ask-password"): modes.append("--ask-password")
-      case .flag("--force"): request.force = true
-      case .flag("--offline"): request.offline = true
-      case .option(let name, _), .flag(let name): throw .unknownOption(name, suggestion: nil)
-      case .word(let word, _): words.append(word)
-      }
-    }
-    guard modes.count <= 1 else { throw .invalid("give one of \(modes.joinedText(", ")), not several") }
-    if modes == ["--resolve"] {
-      guard words.count == 2 else { throw .invalid("--resolve takes two files: todo sync --resolve A B") }
-      request.mode = .resolve(words[0], words[1])
-    } else if modes == ["--ask-password"] {
-      guard words.count == 1 else { throw .invalid("--ask-password takes the question: todo sync --ask-password 'Password for alice'") }
-      request.mode = .askPassword(words[0])
-    } else if let word = words.first {
-      throw .unexpectedArgument(command: "sync", word: word)
-    }
-    if case .setup = request.mode {
-    } else {
-      for (name, given) in [("--user", request.user != nil), ("--password-command", request.passwordCommand != nil)] where given {
-        throw .invalid("\(name) goes with --setup URL")
-      }
-    }
-    if request.offline && request.mode != .sync { throw .invalid("--offline goes with todo sync alone") }
-    if request.passwordCommand != nil && request.user == nil {
-      throw .invalid("--password-command needs --user NAME")
-    }
-    return request
-  }
-
-  /// A collection's name: it names a folder.
-  static func isCollectionName(_ name: String) -> Bool {
-    !name.isEmpty && name.utf8.count <= 64
-      && name.unicodeScalars.allSatisfy { ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0) || $0 == "-" || $0 == "_" }
-  }
-
-  /// `timesheet [FILTER] [--since DATE] [--until DATE] [--by task|day|week|project]`: every
-  /// status unless the filter names one.
-  private mutating func timesheetQuery(_ tokens: [Token]) throws(UsageError) -> TimesheetQuery {
-    var query = TimesheetQuery()
-    var words: [FilterWord] = []
-    var reader = OptionReader(tokens: tokens[...], command: command)
-    while let token = try reader.next() {
-      switch token {
-      case .option("--since", let value): query.since = try date(value).sortInstant
-      case .option("--until", let value):
-        // An all-day until counts the whole day.
-        switch try date(value) {
-        case .day(let day): query.until = day.adding(days: 1).start
-        case .instant(let instant): query.until = instant
-        }
-      case .option("--by", let value):
-        guard let grouping = TimesheetGrouping(rawValue: value.lowercased()) else {
-          throw .badValue(option: "--by", value: value, reason: "use task, day, week or project")
-        }
-        query.grouping = grouping
-      case .option(let name, _), .flag(let name): throw .unknownOption(name, suggestion: nil)
-      case .word(let word, let afterDoubleDash): words.append(FilterWord(word, plain: afterDoubleDash, at: reader.position))
-      }
-    }
-    query.filter = try filter(words)
-    query.filter.defaultStatus = .all
-    return query
-  }
-
   /// Sets a date field from its value: empty clears it; an expression that starts with `due`
   /// (`due-3d`) counts from each task's due date, read when the task is known.
-  private func setDate(_ field: DateField, _ value: String, in changes: inout TodoChanges) throws(UsageError) {
+  func setDate(_ field: DateField, _ value: String, in changes: inout TodoChanges) throws(UsageError) {
     let change: FieldChange<DateSetting>
     if value.isEmpty {
       change = .clear
@@ -1008,13 +747,13 @@ struct ArgumentDecoder {
     return "'\(word)' is not \(filterWords ? "a filter term" : "an attribute"), so it was read as \(role); did you mean '\(suggestion)'?"
   }
 
-  private func project(_ value: String) throws(UsageError) -> FieldChange<String> {
+  func project(_ value: String) throws(UsageError) -> FieldChange<String> {
     if value.isEmpty { return .clear }
     try Self.checked { () throws(TodoError) in try Validation.project(value) }
     return .set(value)
   }
 
-  private func priority(_ value: String, option: String) throws(UsageError) -> FieldChange<Priority> {
+  func priority(_ value: String, option: String) throws(UsageError) -> FieldChange<Priority> {
     if value.isEmpty { return .clear }
     guard let priority = Priority(parsing: value) else {
       throw .badValue(option: option, value: value, reason: "use H, M or L (high, medium, low)")
@@ -1022,7 +761,7 @@ struct ArgumentDecoder {
     return .set(priority)
   }
 
-  private func date(_ value: String) throws(UsageError) -> TaskDate {
+  func date(_ value: String) throws(UsageError) -> TaskDate {
     do throws(DateExpressionError) {
       return TaskDate(try DateExpressionParser(now: now).read(value))
     } catch {
@@ -1032,7 +771,7 @@ struct ArgumentDecoder {
 
   // MARK: - filters
 
-  private mutating func listQuery(_ tokens: [Token]) throws(UsageError) -> ListQuery {
+  mutating func listQuery(_ tokens: [Token]) throws(UsageError) -> ListQuery {
     var query = ListQuery()
     // The active context's filter and the report's each narrow what is typed (AND), whatever
     // `or` any of them holds.
@@ -1077,7 +816,7 @@ struct ArgumentDecoder {
   }
 
   /// The selection of `done`/`reopen`/`delete`: ids or filter terms (or `--where`); never empty.
-  private mutating func bulkFilter(_ tokens: [Token]) throws(UsageError) -> TodoFilter {
+  mutating func bulkFilter(_ tokens: [Token]) throws(UsageError) -> TodoFilter {
     var words: [FilterWord] = []
     var reader = OptionReader(tokens: tokens[...], command: command)
     while let token = try reader.next() {
@@ -1099,7 +838,7 @@ struct ArgumentDecoder {
 
   /// A new task in a context gets the context's tags and project (when its filter names one
   /// project), unless the command line says otherwise.
-  private func inheritingContext(_ changes: TodoChanges) -> TodoChanges {
+  func inheritingContext(_ changes: TodoChanges) -> TodoChanges {
     guard let name = configuration.activeContext,
       let filter = try? Configuration.filter(configuration.value("context.\(name)"), now: now, configuration: configuration)
     else { return changes }
@@ -1113,83 +852,8 @@ struct ArgumentDecoder {
     return changes
   }
 
-  /// `config`, `config get KEY`, `config set KEY VALUE…`, `config unset KEY`.
-  private func configRequest(_ words: [String]) throws(UsageError) -> ConfigRequest {
-    let words = words.first == "--" ? Array(words.dropFirst()) : words
-    guard let action = words.first else { return .list }
-    let usage = "'config' takes list, get KEY, set KEY VALUE or unset KEY"
-    switch action {
-    case "list":
-      if words.count > 1 { throw .unexpectedArgument(command: "config list", word: words[1]) }
-      return .list
-    case "get", "unset":
-      guard words.count >= 2 else { throw .missingArgument(command: "config \(action)", what: "a key") }
-      if words.count > 2 { throw .unexpectedArgument(command: "config \(action)", word: words[2]) }
-      _ = try Configuration.key(words[1])
-      return action == "get" ? .get(words[1]) : .unset(words[1])
-    case "set":
-      guard words.count >= 3 else { throw .missingArgument(command: "config set", what: "a key and a value") }
-      var value = Array(words.dropFirst(2))
-      if value.first == "--" { value.removeFirst() }
-      // `config set context.work +work project:acme` needs no quotes; a word with a space in
-      // it stays one word of a filter or a command (`'beta one'`).
-      let key = try Configuration.key(words[1])
-      let wordsKind = key.kind == .filter || key.kind == .command
-      let text = (wordsKind ? value.map(Self.quotedForConfiguration) : value).joinedText(" ")
-      try Configuration.checkPlainText(text)
-      try Configuration.check(text, for: key, now: now)
-      return .set(words[1], text)
-    default:
-      throw .invalid(usage + ", not '\(action)'")
-    }
-  }
-
-  /// `context`, `context NAME`, `context none`, `context list`, `context show`,
-  /// `context define NAME FILTER…`, `context delete NAME`.
-  private func contextRequest(_ words: [String]) throws(UsageError) -> ContextRequest {
-    guard let first = words.first else { return .show }
-    func name(_ word: String) throws(UsageError) -> String {
-      guard ConfigKey.isName(word), !Self.contextWords.contains(word) else {
-        throw .badValue(
-          option: "context", value: word,
-          reason: "a context name starts with a letter and has letters, digits, '_' and '-' (not \(Self.contextWords.joinedText(", ")))")
-      }
-      return word
-    }
-    switch first {
-    case "list", "show", "none":
-      if words.count > 1 { throw .unexpectedArgument(command: "context \(first)", word: words[1]) }
-      return first == "list" ? .list : first == "show" ? .show : .none
-    case "define":
-      guard words.count >= 3 else { throw .missingArgument(command: "context define", what: "a name and a filter") }
-      var filterWords = Array(words.dropFirst(2))
-      if filterWords.first == "--" { filterWords.removeFirst() }
-      let filter = filterWords.map(Self.quotedForConfiguration).joinedText(" ")
-      try Configuration.checkPlainText(filter)
-      _ = try Configuration.filter(filter, now: now, configuration: configuration)
-      return .define(try name(words[1]), filter)
-    case "delete":
-      guard words.count == 2 else {
-        throw words.count < 2
-          ? .missingArgument(command: "context delete", what: "a name") : .unexpectedArgument(command: "context delete", word: words[2])
-      }
-      return .delete(try name(words[1]))
-    default:
-      if words.count > 1 { throw .unexpectedArgument(command: "context", word: words[1]) }
-      return .use(try name(first))
-    }
-  }
-
   /// The words `context` takes that cannot name a context.
   static let contextWords = ["list", "show", "none", "define", "delete"]
-
-  /// A word as a configured filter keeps it: quoted when it holds a space or a quote.
-  static func quotedForConfiguration(_ word: String) -> String {
-    guard word.contains(where: { $0 == " " || $0 == "\t" || $0 == "'" || $0 == "\"" || $0 == "\\" }) || word.isEmpty else {
-      return word
-    }
-    return "'" + word.replacing("'", with: "'\\''") + "'"
-  }
 
   // MARK: - helpers
 
@@ -1291,7 +955,7 @@ struct OptionReader {
 
   var tokens: ArraySlice<Token>
   let command: CommandName
-  private var afterDoubleDash = false
+  var afterDoubleDash = false
   /// The position of the last word read (of an option, its name's), for error messages.
   private(set) var position = 0
 

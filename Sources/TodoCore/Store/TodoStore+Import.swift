@@ -344,18 +344,7 @@ extension TodoStore {
                 try Journal.record(entry: entry, todoIDs: [id], on: connection)
                 try write(record, over: stored.todo, on: connection)
               }
-              // Only a todo.txt line marked `x` (see below): every other source of a closed
-              // instance brings its own next one, or means something else by closing it.
-              if record.partial, !replacingChanged, stored.todo.status == .pending, record.todo.status == .done,
-                stored.todo.seriesID != nil
-              {
-                var instance = stored.todo
-                instance.status = .done
-                instance.completed = record.todo.completed
-                instance.due = record.todo.due
-                instance.wait = record.todo.wait
-                closedInstances.append(instance)
-              }
+              if !replacingChanged, let instance = closedInstance(record, stored: stored.todo) { closedInstances.append(instance) }
               report.updated.append(id)
               written.append((record, id))
             } else {
@@ -420,6 +409,19 @@ extension TodoStore {
       }
     }
     .transaction()
+  }
+
+  /// The series instance a record closes, as it is closed: only a todo.txt line marked `x`
+  /// (see `importRecords`); every other source of a closed instance brings its own next one, or
+  /// means something else by closing it.
+  private static func closedInstance(_ record: TaskRecord, stored: Todo) -> Todo? {
+    guard record.partial, stored.status == .pending, record.todo.status == .done, stored.seriesID != nil else { return nil }
+    var instance = stored
+    instance.status = .done
+    instance.completed = record.todo.completed
+    instance.due = record.todo.due
+    instance.wait = record.todo.wait
+    return instance
   }
 
   /// A record of a task that is not here yet as it is stored: a partial one (a todo.txt line)

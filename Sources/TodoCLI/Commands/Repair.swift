@@ -154,3 +154,23 @@ extension CommandRunner {
     }
   }
 }
+
+// MARK: - Decoding
+
+extension ArgumentDecoder {
+  /// `recover FILE`: the new file a damaged database is copied into.
+  mutating func recoverCommand(_ tokens: [Token]) throws(UsageError) -> Command {
+    var words = tokens.map(\.text)
+    if words.first == "--" {
+      words.removeFirst()
+    } else if let option = words.first(where: { $0.count > 1 && $0.hasPrefix("-") }) {
+      // Never a file named after a mistyped option (`todo recover --verbose`).
+      throw .unknownOption(option, suggestion: nil)
+    }
+    guard let path = words.first, !path.isEmpty else {
+      throw .missingArgument(command: "recover", what: "the path of a new file to copy the tasks into")
+    }
+    if words.count > 1 { throw .unexpectedArgument(command: "recover", word: words[1]) }
+    return .recover(path)
+  }
+}

@@ -409,3 +409,69 @@ extension CommandRunner {
     }
   }
 }
+
+// MARK: - Decoding
+
+extension ArgumentDecoder {
+  /// `export [FILTER] [--format F] [--output FILE] [--vdir DIR]`: every status unless the filter
+  /// names one.
+  mutating func exportRequest(_ tokens: [Token]) throws(UsageError) -> ExportRequest {
+    var request = ExportRequest()
+    var words: [FilterWord] = []
+    var reader = OptionReader(tokens: tokens[...], command: command)
+    while let token = try reader.next() {
+      switch token {
+      case .option("--format", let value): request.format = try format(value)
+      case .option("--output", let value):
+        guard !value.isEmpty else { throw .badValue(option: "--output", value: value, reason: "give a file name") }
+        request.output = value
+      case .option("--vdir", let value):
+        guard !value.isEmpty else { throw .badValue(option: "--vdir", value: value, reason: "give a folder") }
+        request.vdir = value
+      case .flag("--no-ids"): request.noIDs = true
+      case .option(let name, _), .flag(let name): throw .unknownOption(name, suggestion: nil)
+      case .word(let word, let afterDoubleDash): words.append(FilterWord(word, plain: afterDoubleDash, at: reader.position))
+      }
+    }
+    if request.vdir != nil {
+      guard request.format == nil || request.format == "ical" else {
+        throw .invalid("--vdir writes iCalendar files; drop --format or give --format ical")
+      }
+      guard request.output == nil else { throw .invalid("give either --output or --vdir, not both") }
+      request.format = "ical"
+    }
+    if request.noIDs, request.format.map({ $0 != "todotxt" }) ?? !(request.output ?? "").lowercased().hasSuffix(".txt") {
+      throw .invalid("--no-ids is for --format todotxt (the other formats name every task by its UUID)")
+    }
+    request.filter = try filter(words)
+    request.filter.defaultStatus = .all
+    return request
+  }
+
+  /// `import [FILE|-] [--format F] [--vdir DIR]`.
+  mutating func importRequest(_ tokens: [Token]) throws(UsageError) -> ImportRequest {
+    var request = ImportRequest()
+    var reader = OptionReader(tokens: tokens[...], command: command)
+    while let token = try reader.next() {
+      switch token {
+      case .option("--format", let value): request.format = try format(value)
+      case .option("--vdir", let value):
+        guard !value.isEmpty else { throw .badValue(option: "--vdir", value: value, reason: "give a folder") }
+        request.vdir = value
+      case .flag("--strict"): request.strict = true
+      case .option(let name, _), .flag(let name): throw .unknownOption(name, suggestion: nil)
+      case .word(let word, _):
+        guard request.path == nil else { throw .invalid("import reads one file; '\(word)' is a second one") }
+        request.path = word
+      }
+    }
+    if request.vdir != nil {
+      guard request.path == nil else { throw .invalid("give either a file or --vdir, not both") }
+      guard request.format == nil || request.format == "ical" else {
+        throw .invalid("--vdir reads iCalendar files; drop --format or give --format ical")
+      }
+      request.format = "ical"
+    }
+    return request
+  }
+}

@@ -274,3 +274,92 @@ struct SyncFrontEnd: SyncHost {
     runner.session.warn(text, json: runner.format != .human)
   }
 }
+
+// MARK: - Decoding
+
+extension ArgumentDecoder {
+  /// The URL with the password of its `user:password@` part shown as `***`, when it has one;
+  /// nil when it has none.
+  static func urlWithoutPassword(_ url: String) -> String? {
+    guard let schemeEnd = url.firstRange(of: "://")?.upperBound else { return nil }
+    let rest = url[schemeEnd...]
+    let authority = rest.prefix { $0 != "/" && $0 != "?" && $0 != "#" }
+    guard let at = authority.lastIndex(of: "@"), let colon = authority[..<at].firstIndex(of: ":") else { return nil }
+    return String(url[..<authority.index(after: colon)]) + "***" + String(url[at...])
+  }
+
+  /// `sync [--setup URL [--user NAME] [--password-command CMD] [--collection NAME]] [--status]
+  /// [--conflicts] [--resolve A B] [--ask-password PROMPT] [--force]`: one mode at a time.
+  mutating func syncRequest(_ tokens: [Token]) throws(UsageError) -> SyncRequest {
+    var request = SyncRequest()
+    var modes: [String] = []
+    var words: [String] = []
+    var reader = OptionReader(tokens: tokens[...], command: command)
+    while let token = try reader.next() {
+      switch token {
+      case .option("--setup", let value):
+        guard value.hasPrefix("http://") || value.hasPrefix("https://") else {
+          throw .badValue(option: "--setup", value: value, reason: "give the collection's URL (https://…)")
+        }
+        if let redacted = Self.urlWithoutPassword(value) {
+          throw .badValue(
+            option: "--setup", value: redacted,
+            reason: "the URL holds a password, which would be stored in vdirsyncer's configuration and shown at every sync; "
+              + "give --user NAME, and --password-command CMD or nothing (todo then asks)")
+        }
+        request.mode = .setup(url: value)
+        modes.append("--setup")
+      case .option("--user", let value):
+        guard !value.isEmpty else { throw .badValue(option: "--user", value: value, reason: "give a user name") }
+        request.user = value
+      case .option("--password-command", let value):
+        guard !value.isEmpty else { throw .badValue(option: "--password-command", value: value, reason: "give a command") }
+        request.passwordCommand = value
+      case .option("--collection", let value):
+        guard Self.isCollectionName(value) else {
+          throw .badValue(option: "--collection", value: value, reason: "use letters, digits, '-' and '_'")
+        }
+        request.collection = value
+      case .flag("--status"):
+        request.mode = .status
+        modes.append("--status")
+      case .flag("--conflicts"):
+        request.mode = .conflicts
+        modes.append("--conflicts")
+      case .flag("--resolve"): modes.append("--resolve")
+      case .flag("--ask-password"): modes.append("--ask-password")
+      case .flag("--force"): request.force = true
+      case .flag("--offline"): request.offline = true
+      case .option(let name, _), .flag(let name): throw .unknownOption(name, suggestion: nil)
+      case .word(let word, _): words.append(word)
+      }
+    }
+    guard modes.count <= 1 else { throw .invalid("give one of \(modes.joinedText(", ")), not several") }
+    if modes == ["--resolve"] {
+      guard words.count == 2 else { throw .invalid("--resolve takes two files: todo sync --resolve A B") }
+      request.mode = .resolve(words[0], words[1])
+    } else if modes == ["--ask-password"] {
+      guard words.count == 1 else { throw .invalid("--ask-password takes the question: todo sync --ask-password 'Password for alice'") }
+      request.mode = .askPassword(words[0])
+    } else if let word = words.first {
+      throw .unexpectedArgument(command: "sync", word: word)
+    }
+    if case .setup = request.mode {
+    } else {
+      for (name, given) in [("--user", request.user != nil), ("--password-command", request.passwordCommand != nil)] where given {
+        throw .invalid("\(name) goes with --setup URL")
+      }
+    }
+    if request.offline && request.mode != .sync { throw .invalid("--offline goes with todo sync alone") }
+    if request.passwordCommand != nil && request.user == nil {
+      throw .invalid("--password-command needs --user NAME")
+    }
+    return request
+  }
+
+  /// A collection's name: it names a folder.
+  static func isCollectionName(_ name: String) -> Bool {
+    !name.isEmpty && name.utf8.count <= 64
+      && name.unicodeScalars.allSatisfy { ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0) || $0 == "-" || $0 == "_" }
+  }
+}

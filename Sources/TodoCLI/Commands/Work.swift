@@ -228,3 +228,36 @@ struct TaskTree {
     return label
   }
 }
+
+// MARK: - Decoding
+
+extension ArgumentDecoder {
+  /// `timesheet [FILTER] [--since DATE] [--until DATE] [--by task|day|week|project]`: every
+  /// status unless the filter names one.
+  mutating func timesheetQuery(_ tokens: [Token]) throws(UsageError) -> TimesheetQuery {
+    var query = TimesheetQuery()
+    var words: [FilterWord] = []
+    var reader = OptionReader(tokens: tokens[...], command: command)
+    while let token = try reader.next() {
+      switch token {
+      case .option("--since", let value): query.since = try date(value).sortInstant
+      case .option("--until", let value):
+        // An all-day until counts the whole day.
+        switch try date(value) {
+        case .day(let day): query.until = day.adding(days: 1).start
+        case .instant(let instant): query.until = instant
+        }
+      case .option("--by", let value):
+        guard let grouping = TimesheetGrouping(rawValue: value.lowercased()) else {
+          throw .badValue(option: "--by", value: value, reason: "use task, day, week or project")
+        }
+        query.grouping = grouping
+      case .option(let name, _), .flag(let name): throw .unknownOption(name, suggestion: nil)
+      case .word(let word, let afterDoubleDash): words.append(FilterWord(word, plain: afterDoubleDash, at: reader.position))
+      }
+    }
+    query.filter = try filter(words)
+    query.filter.defaultStatus = .all
+    return query
+  }
+}

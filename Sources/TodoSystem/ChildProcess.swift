@@ -8,23 +8,23 @@ import Glibc
 /// Running another program: the editor of `todo edit` (on our terminal), and hooks (fed on
 /// standard input, read on standard output, stopped after a time limit). Programs are started
 /// with `posix_spawn` and an argument vector: no shell ever sees task text.
-enum ChildProcess {
+public enum ChildProcess {
   /// Why a program could not be started.
-  struct StartError: Error, Sendable {
-    var reason: String
+  public struct StartError: Error, Sendable {
+    public var reason: String
   }
 
   /// What a program did.
-  struct Outcome: Sendable {
+  public struct Outcome: Sendable {
     /// The exit status; 128 + the signal when a signal ended it.
-    var status: Int32
-    var output: [UInt8]
-    var errors: [UInt8]
-    var timedOut: Bool
+    public var status: Int32
+    public var output: [UInt8]
+    public var errors: [UInt8]
+    public var timedOut: Bool
   }
 
   /// The most output kept of a hook, per stream.
-  static let outputLimit = 4 << 20
+  public static let outputLimit = 4 << 20
 
   /// The signal (SIGINT, SIGTERM, SIGHUP) that came while a hook ran; 0: none.
   private static let stopSignal = Atomic<Int32>(0)
@@ -89,7 +89,7 @@ enum ChildProcess {
   /// cleans up on its way out (`todo edit`'s file, which holds the task's whole text) is cleaned
   /// up whatever stop comes: a signal that came meanwhile is delivered, with its usual effect,
   /// once `body` has returned. Programs started meanwhile get them as usual.
-  static func holdingStopSignals<Value, Failure: Error>(_ body: () throws(Failure) -> Value) throws(Failure) -> Value {
+  public static func holdingStopSignals<Value, Failure: Error>(_ body: () throws(Failure) -> Value) throws(Failure) -> Value {
     var stops = sigset_t()
     var saved = sigset_t()
     sigemptyset(&stops)
@@ -105,7 +105,7 @@ enum ChildProcess {
 
   /// Whether a signal that ends todo (SIGTERM, SIGHUP) is waiting, held off by
   /// `holdingStopSignals`: what todo was doing should stop without changing anything.
-  static func stopIsPending() -> Bool {
+  public static func stopIsPending() -> Bool {
     var pending = sigset_t()
     sigpending(&pending)
     return sigismember(&pending, SIGTERM) == 1 || sigismember(&pending, SIGHUP) == 1
@@ -114,7 +114,7 @@ enum ChildProcess {
   /// Runs a program on our terminal (standard input, output and error inherited) and waits for
   /// it; Ctrl-C and Ctrl-\ are the program's while it runs, not ours. Returns its exit status,
   /// or the reason it could not start.
-  static func runInteractive(_ arguments: [String], environment: [String: String]) -> Result<Int32, StartError> {
+  public static func runInteractive(_ arguments: [String], environment: [String: String]) -> Result<Int32, StartError> {
     var ignore = sigaction()
     ignore.__sigaction_handler.sa_handler = SIG_IGN
     var oldInterrupt = sigaction()
@@ -155,7 +155,7 @@ enum ChildProcess {
   /// Runs a program with `input` on its standard input, collecting its standard output and
   /// error, in a process group of its own, which is killed when it runs longer than `timeout`
   /// seconds.
-  static func run(_ arguments: [String], environment: [String: String], input: [UInt8], timeout: Double)
+  public static func run(_ arguments: [String], environment: [String: String], input: [UInt8], timeout: Double)
     -> Result<Outcome, StartError>
   {
     let (result, interrupted) = catchingStopSignals {
@@ -329,7 +329,7 @@ enum ChildProcess {
     return descriptors
   }
 
-  static func monotonicSeconds() -> Double {
+  public static func monotonicSeconds() -> Double {
     var time = timespec()
     clock_gettime(CLOCK_MONOTONIC, &time)
     return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9

@@ -175,3 +175,51 @@ extension CommandRunner {
       selection: nil)
   }
 }
+
+// MARK: - Decoding
+
+extension ArgumentDecoder {
+  /// `count`, `ids`, `uuids`, `_ids`, `_uuids`: a filter, and how the tasks are given.
+  mutating func selectionCommand(_ tokens: [Token]) throws(UsageError) -> Command {
+    let output: SelectionOutput =
+      switch command {
+      case .count: .count
+      case .ids, .plainIDs: .ids(oneALine: command == .plainIDs)
+      default: .uuids(oneALine: command == .plainUUIDs)
+      }
+    // Waiting tasks too (Taskwarrior's `ids` has them): these name what a filter selects for
+    // a script, as a change would, not what a list shows.
+    var query = try listQuery(tokens)
+    query.filter.leavesOutWaiting = false
+    return .selection(query, output)
+  }
+
+  /// `3.due` → task 3's due date (`_get`).
+  static func attributeReference(_ word: String) throws(UsageError) -> AttributeReference {
+    guard let dot = word.firstIndex(of: "."), let task = TaskReference(parsing: String(word[..<dot])), !task.isRange else {
+      throw .badValue(option: "_get", value: word, reason: "give a task id and an attribute, like 3.due")
+    }
+    return AttributeReference(task: task, attribute: try attribute(String(word[word.index(after: dot)...]), command: "_get"))
+  }
+
+  /// An attribute's name as `_get` and `_unique` read it (Taskwarrior's names too).
+  static func attribute(_ name: String, command: String) throws(UsageError) -> String {
+    let lowered = name.lowercased()
+    guard let known = TaskAttribute.named(lowered) else {
+      let meant = closestMatch(to: lowered, in: TaskAttribute.spellings)
+      throw .badValue(
+        option: command, value: name,
+        reason: meant.map { "no attribute of that name; did you mean '\($0)'?" } ?? "attributes: \(TaskAttribute.spellings.joinedText(", "))")
+    }
+    return known.rawValue
+  }
+
+  /// Taskwarrior's `denotate ID TEXT`: the note with that text comes off.
+  mutating func denotateCommand(_ tokens: [Token]) throws(UsageError) -> Command {
+    let reference = try oneReference(tokens.first, what: "the id of a task and the text of the note to remove")
+    var words = tokens.dropFirst().map(\.text)
+    if words.first == "--" { words.removeFirst() }
+    guard !words.isEmpty else { throw .missingArgument(command: "denotate", what: "the text of the note to remove") }
+    return .removeNoteMatching(reference, words.joinedText(" "))
+  }
+}

@@ -102,3 +102,35 @@ extension CommandRunner {
     try importRecords(records, from: name, format: .taskwarrior, strict: false, unread: skipping.problems.map(\.description))
   }
 }
+
+// MARK: - Decoding
+
+extension ArgumentDecoder {
+  /// `migrate taskwarrior [--taskrc FILE] [--from FILE]`.
+  mutating func migrateRequest(_ tokens: [Token]) throws(UsageError) -> MigrateRequest {
+    var request = MigrateRequest()
+    var source: String?
+    var reader = OptionReader(tokens: tokens[...], command: command)
+    while let token = try reader.next() {
+      switch token {
+      case .option("--taskrc", let value):
+        guard !value.isEmpty else { throw .badValue(option: "--taskrc", value: value, reason: "give a file") }
+        request.taskrc = value
+      case .option("--from", let value):
+        guard !value.isEmpty else { throw .badValue(option: "--from", value: value, reason: "give a file ('task export' writes it)") }
+        request.from = value
+      case .option(let name, _), .flag(let name): throw .unknownOption(name, suggestion: nil)
+      case .word(let word, _):
+        guard source == nil else { throw .invalid("migrate takes one source; '\(word)' is a second one") }
+        source = word
+      }
+    }
+    guard source?.lowercased() == "taskwarrior" else {
+      let meant = source.flatMap { closestMatch(to: $0.lowercased(), in: ["taskwarrior"]) }.map { " (did you mean '\($0)'?)" } ?? ""
+      throw .invalid(
+        "migrate moves over from taskwarrior: todo migrate taskwarrior\(source == nil ? "" : meant); todo.txt and iCalendar files are read by todo import"
+      )
+    }
+    return request
+  }
+}

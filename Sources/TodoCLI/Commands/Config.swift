@@ -194,3 +194,82 @@ extension CommandRunner {
     }
   }
 }
+
+// MARK: - Decoding
+
+extension ArgumentDecoder {
+  /// `config`, `config get KEY`, `config set KEY VALUE…`, `config unset KEY`.
+  func configRequest(_ words: [String]) throws(UsageError) -> ConfigRequest {
+    let words = words.first == "--" ? Array(words.dropFirst()) : words
+    guard let action = words.first else { return .list }
+    let usage = "'config' takes list, get KEY, set KEY VALUE or unset KEY"
+    switch action {
+    case "list":
+      if words.count > 1 { throw .unexpectedArgument(command: "config list", word: words[1]) }
+      return .list
+    case "get", "unset":
+      guard words.count >= 2 else { throw .missingArgument(command: "config \(action)", what: "a key") }
+      if words.count > 2 { throw .unexpectedArgument(command: "config \(action)", word: words[2]) }
+      _ = try Configuration.key(words[1])
+      return action == "get" ? .get(words[1]) : .unset(words[1])
+    case "set":
+      guard words.count >= 3 else { throw .missingArgument(command: "config set", what: "a key and a value") }
+      var value = Array(words.dropFirst(2))
+      if value.first == "--" { value.removeFirst() }
+      // `config set context.work +work project:acme` needs no quotes; a word with a space in
+      // it stays one word of a filter or a command (`'beta one'`).
+      let key = try Configuration.key(words[1])
+      let wordsKind = key.kind == .filter || key.kind == .command
+      let text = (wordsKind ? value.map(Self.quotedForConfiguration) : value).joinedText(" ")
+      try Configuration.checkPlainText(text)
+      try Configuration.check(text, for: key, now: now)
+      return .set(words[1], text)
+    default:
+      throw .invalid(usage + ", not '\(action)'")
+    }
+  }
+
+  /// `context`, `context NAME`, `context none`, `context list`, `context show`,
+  /// `context define NAME FILTER…`, `context delete NAME`.
+  func contextRequest(_ words: [String]) throws(UsageError) -> ContextRequest {
+    guard let first = words.first else { return .show }
+    func name(_ word: String) throws(UsageError) -> String {
+      guard ConfigKey.isName(word), !Self.contextWords.contains(word) else {
+        throw .badValue(
+          option: "context", value: word,
+          reason: "a context name starts with a letter and has letters, digits, '_' and '-' (not \(Self.contextWords.joinedText(", ")))")
+      }
+      return word
+    }
+    switch first {
+    case "list", "show", "none":
+      if words.count > 1 { throw .unexpectedArgument(command: "context \(first)", word: words[1]) }
+      return first == "list" ? .list : first == "show" ? .show : .none
+    case "define":
+      guard words.count >= 3 else { throw .missingArgument(command: "context define", what: "a name and a filter") }
+      var filterWords = Array(words.dropFirst(2))
+      if filterWords.first == "--" { filterWords.removeFirst() }
+      let filter = filterWords.map(Self.quotedForConfiguration).joinedText(" ")
+      try Configuration.checkPlainText(filter)
+      _ = try Configuration.filter(filter, now: now, configuration: configuration)
+      return .define(try name(words[1]), filter)
+    case "delete":
+      guard words.count == 2 else {
+        throw words.count < 2
+          ? .missingArgument(command: "context delete", what: "a name") : .unexpectedArgument(command: "context delete", word: words[2])
+      }
+      return .delete(try name(words[1]))
+    default:
+      if words.count > 1 { throw .unexpectedArgument(command: "context", word: words[1]) }
+      return .use(try name(first))
+    }
+  }
+
+  /// A word as a configured filter keeps it: quoted when it holds a space or a quote.
+  static func quotedForConfiguration(_ word: String) -> String {
+    guard word.contains(where: { $0 == " " || $0 == "\t" || $0 == "'" || $0 == "\"" || $0 == "\\" }) || word.isEmpty else {
+      return word
+    }
+    return "'" + word.replacing("'", with: "'\\''") + "'"
+  }
+}

@@ -194,7 +194,8 @@ public struct SyncRun<Host: SyncHost> {
 
   // MARK: Sync
 
-  /// The vdir folder todo's vdirsyncer configuration names, the server's URL, and the question
+  /// The vdir folder todo's vdirsyncer configuration names, the server's URL (without a password
+  /// it may hold), and the question
   /// for the password when todo asks for it. A configuration that had vdirsyncer ask for the
   /// password is changed to have todo ask (once a sync).
   public func configuration() throws(Host.Failure) -> (vdir: String, url: String?, passwordPrompt: String?) {
@@ -220,7 +221,10 @@ public struct SyncRun<Host: SyncHost> {
       }
       throw fail(.environment("\(paths.config) has no path in its [storage todo_local] section; set sync up again with --setup … --force"))
     }
-    return (vdir, Vdirsyncer.value("url", in: "storage todo_remote", of: text, home: home), Vdirsyncer.passwordPrompt(inConfiguration: text))
+    // Shown and put in messages, never used to connect (vdirsyncer reads its own file): a
+    // password a configuration made before such URLs were refused holds is not echoed.
+    let url = Vdirsyncer.value("url", in: "storage todo_remote", of: text, home: home).map { Vdirsyncer.urlWithoutPassword($0) ?? $0 }
+    return (vdir, url, Vdirsyncer.passwordPrompt(inConfiguration: text))
   }
 
   /// `sync` (`apply`) and `sync --status`. `merge` makes the merge for the vdir and collection

@@ -224,4 +224,14 @@ extension Vdirsyncer {
     let dotted = parts.count == 4 && parts.allSatisfy { !$0.isEmpty && $0.count <= 3 && $0.allSatisfy(\.isASCII) && UInt8($0) != nil }
     return name == "localhost" || (dotted && parts[0] == "127")
   }
+
+  /// The URL with the password of its `user:password@` part shown as `***`, when it has one;
+  /// nil when it has none.
+  public static func urlWithoutPassword(_ url: String) -> String? {
+    guard let schemeEnd = url.firstRange(of: "://")?.upperBound else { return nil }
+    let rest = url[schemeEnd...]
+    let authority = rest.prefix { $0 != "/" && $0 != "?" && $0 != "#" }
+    guard let at = authority.lastIndex(of: "@"), let colon = authority[..<at].firstIndex(of: ":") else { return nil }
+    return String(url[..<authority.index(after: colon)]) + "***" + String(url[at...])
+  }
 }

@@ -13,7 +13,7 @@ import Testing
     return run.lines
   }
 
-  @Test(.timeLimit(.minutes(10))) func eightWritersFourReadersAndABulkWriterAtOnce() throws {
+  @Test(.timeLimit(.minutes(30))) func eightWritersFourReadersAndABulkWriterAtOnce() throws {
     let todo = try TodoSandbox()
     for index in 1...20 { todo.add("Seed \(index)", "project:bulk") }
     // 8 writers × 100 adds (issue 14's figures), 4 readers looping list and stats while the writers run, and a
@@ -72,7 +72,7 @@ import Testing
     #expect(sqlite(todo, "PRAGMA integrity_check") == ["ok"])
   }
 
-  @Test(.timeLimit(.minutes(10))) func fourShellsFedByPipesAtOnce() throws {
+  @Test(.timeLimit(.minutes(30))) func fourShellsFedByPipesAtOnce() throws {
     let todo = try TodoSandbox()
     // Each shell adds 100 tasks, reading (list and stats) after every tenth, then changes all of
     // its own at once and lists them: four writers and readers interleaved on one database.

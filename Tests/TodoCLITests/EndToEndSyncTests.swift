@@ -142,7 +142,7 @@ final class MovingClock {
 
 /// `todo sync` between two databases ("machines" A and B), each with its own HOME (vdir,
 /// vdirsyncer configuration and status), through a real Radicale, with todoman as a third client.
-@Suite(.timeLimit(.minutes(5))) struct EndToEndSyncTests {
+@Suite(.timeLimit(.minutes(30))) struct EndToEndSyncTests {
   /// A server with a collection, and machines set up to sync with it.
   private func setUp(machines count: Int = 2) throws -> (RadicaleServer, [TodoSandbox]) {
     let server = try RadicaleServer()

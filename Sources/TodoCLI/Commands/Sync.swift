@@ -114,10 +114,7 @@ extension CommandRunner {
         collection: collection, vdir: vdir, now: now, force: request.force, apply: apply, command: command, carried: !request.offline,
         exclusiveClocks: exclusiveClocks, files: files)
     }
-    // Shown, never used to connect (vdirsyncer reads its own file): a password a configuration
-    // made before such URLs were refused holds is not echoed.
-    let url = outcome.url.map { ArgumentDecoder.urlWithoutPassword($0) ?? $0 }
-    renderSync(outcome.report, url: url, status: !apply, offline: request.offline)
+    renderSync(outcome.report, url: outcome.url, status: !apply, offline: request.offline)
   }
 
   /// The merge as this command writes it: with the hooks when `hooks.sync` asks for them (on-add
@@ -278,15 +275,6 @@ struct SyncFrontEnd: SyncHost {
 // MARK: - Decoding
 
 extension ArgumentDecoder {
-  /// The URL with the password of its `user:password@` part shown as `***`, when it has one;
-  /// nil when it has none.
-  static func urlWithoutPassword(_ url: String) -> String? {
-    guard let schemeEnd = url.firstRange(of: "://")?.upperBound else { return nil }
-    let rest = url[schemeEnd...]
-    let authority = rest.prefix { $0 != "/" && $0 != "?" && $0 != "#" }
-    guard let at = authority.lastIndex(of: "@"), let colon = authority[..<at].firstIndex(of: ":") else { return nil }
-    return String(url[..<authority.index(after: colon)]) + "***" + String(url[at...])
-  }
 
   /// `sync [--setup URL [--user NAME] [--password-command CMD] [--collection NAME]] [--status]
   /// [--conflicts] [--resolve A B] [--ask-password PROMPT] [--force]`: one mode at a time.
@@ -301,7 +289,7 @@ extension ArgumentDecoder {
         guard value.hasPrefix("http://") || value.hasPrefix("https://") else {
           throw .badValue(option: "--setup", value: value, reason: "give the collection's URL (https://…)")
         }
-        if let redacted = Self.urlWithoutPassword(value) {
+        if let redacted = Vdirsyncer.urlWithoutPassword(value) {
           throw .badValue(
             option: "--setup", value: redacted,
             reason: "the URL holds a password, which would be stored in vdirsyncer's configuration and shown at every sync; "

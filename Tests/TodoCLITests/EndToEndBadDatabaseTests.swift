@@ -205,7 +205,9 @@ import Testing
   /// sqlite3 holds the write lock until the test is done (at most a minute): a change waits the
   /// 5-second busy timeout, then fails clearly; reading goes on meanwhile (WAL).
   /// (A generous limit: under AddressSanitizer, with the other tests, it takes minutes; on a
-  /// loaded machine sqlite3 may take seconds to start, so the lock is waited for, not timed.)
+  /// loaded machine sqlite3 may take seconds to start, so the lock is waited for, not timed. The
+  /// holder waits for the lock itself: without a busy timeout, its BEGIN EXCLUSIVE failed at once
+  /// when it came while one of the probes below held the lock, and the lock was never taken.)
   @Test(.timeLimit(.minutes(30))) func aDatabaseLockedPastTheBusyTimeout() throws {
     let todo = try TodoSandbox()
     todo.add("Mine")
@@ -214,7 +216,7 @@ import Testing
       URL(fileURLWithPath: "/bin/sh"),
       [
         "-c",
-        "(echo 'BEGIN EXCLUSIVE;'; echo 'SELECT 1;'; i=0; while [ ! -e '\(release)' ] && [ $i -lt 600 ]; do sleep 0.1; i=$((i+1)); done) "
+        "(echo '.timeout 30000'; echo 'BEGIN EXCLUSIVE;'; echo 'SELECT 1;'; i=0; while [ ! -e '\(release)' ] && [ $i -lt 600 ]; do sleep 0.1; i=$((i+1)); done) "
           + "| sqlite3 '\(todo.databasePath)'",
       ])
     defer { FileManager.default.createFile(atPath: release, contents: nil) }

@@ -87,7 +87,16 @@ final class TodoSandbox {
   var environment: [String: String]
   private var runCount = 0
 
+  /// A shell that starts a program in the background without job control (`make test` runs the
+  /// two shares of the tests that way) has it ignore SIGINT and SIGQUIT, and the programs it
+  /// starts inherit that: `todo` must see the signals as a user's terminal sends them.
+  private static let signalsAsAUserHasThem: Void = {
+    signal(SIGINT, SIG_DFL)
+    signal(SIGQUIT, SIG_DFL)
+  }()
+
   init() throws {
+    Self.signalsAsAUserHasThem
     guard let binary = Self.binary else {
       throw EndToEndSetupError(
         description: "cannot find the built 'todo' executable next to the test bundle (\(Bundle.main.bundleURL.path)) "

@@ -7,7 +7,7 @@ struct ShellFakeCompletionSource: ShellCompletionSource {
   var commandNames: [String] {
     [
       "add", "list", "ls", "show", "update", "edit", "done", "reopen", "delete", "rm", "note", "undo",
-      "history", "tags", "projects", "stats", "date", "help", "shell", "exit", "quit",
+      "history", "tags", "projects", "stats", "date", "help", "shell", "exit", "quit", "context", "config", "completions",
     ]
   }
 
@@ -27,6 +27,8 @@ struct ShellFakeCompletionSource: ShellCompletionSource {
   func projectNames() -> [String] { projects }
   func tasks() -> [(id: Int64, title: String)] { pending }
   var helpTopics: [String] { ["add", "list", "dates", "filters"] }
+  var contextNames: [String] { ["home", "work"] }
+  var configKeys: [String] { ["color", "context.home"] }
 }
 
 /// Tab completion as pure logic: line before the cursor in, candidates out.
@@ -132,6 +134,17 @@ struct ShellFakeCompletionSource: ShellCompletionSource {
     #expect(replacements("help ") == ["add", "list", "dates", "filters"])
     #expect(replacements("help d") == ["dates"])
     #expect(replacements("help add d") == [])
+  }
+
+  @Test func subcommandsAndWhatTheyTakeComplete() {
+    #expect(replacements("context ") == ["list", "show", "none", "define", "delete", "home", "work"])
+    #expect(replacements("context delete w") == ["work"])
+    #expect(replacements("context home ") == [])
+    #expect(replacements("config s") == ["set"])
+    #expect(replacements("config get co") == ["color", "context.home"])
+    #expect(replacements("config list ") == [])
+    #expect(replacements("completions ") == ["bash", "zsh", "fish"])
+    #expect(replacements("completions bash ") == [])
   }
 
   @Test func quotedOrEscapedWordsAndOpenQuotesCompleteNothing() {

@@ -260,7 +260,7 @@ extension ArgumentDecoder {
       }
       return .delete(try name(words[1]))
     default:
-      if words.count > 1 { throw .unexpectedArgument(command: "context", word: words[1]) }
+      if words.count > 1 { throw .unexpectedArgument(command: CommandName.context.rawValue, word: words[1]) }
       return .use(try name(first))
     }
   }

@@ -205,17 +205,9 @@ extension CommandRunner {
       FileSystem.databasePath(option: invocation.options.databasePath, environment: session.environment).map {
         FileSystem.folder(of: $0.path)
       } ?? ""
+    // The command's name as declared (`modify` is `update`); a report by its own name.
     let name: String
-    switch invocation.command {
-    case .add: name = "add"
-    case .log: name = "log"
-    case .duplicate: name = "duplicate"
-    case .done: name = "done"
-    case .delete, .deleteSeries: name = "delete"
-    case .edit: name = "edit"
-    case .list(let query): name = query.report
-    default: name = invocation.name.rawValue
-    }
+    if case .list(let query) = invocation.command { name = query.report } else { name = invocation.name.rawValue }
     return Hooks(
       folder: folder, timeout: configuration.hookTimeout, environment: Terminal.childEnvironment(session.environment),
       arguments: [

@@ -168,9 +168,9 @@ extension ArgumentDecoder {
       throw .unknownOption(option, suggestion: nil)
     }
     guard let path = words.first, !path.isEmpty else {
-      throw .missingArgument(command: "recover", what: "the path of a new file to copy the tasks into")
+      throw .missingArgument(command: CommandName.recover.rawValue, what: "the path of a new file to copy the tasks into")
     }
-    if words.count > 1 { throw .unexpectedArgument(command: "recover", word: words[1]) }
+    if words.count > 1 { throw .unexpectedArgument(command: CommandName.recover.rawValue, word: words[1]) }
     return .recover(path)
   }
 }

@@ -330,7 +330,7 @@ extension ArgumentDecoder {
       guard words.count == 1 else { throw .invalid("--ask-password takes the question: todo sync --ask-password 'Password for alice'") }
       request.mode = .askPassword(words[0])
     } else if let word = words.first {
-      throw .unexpectedArgument(command: "sync", word: word)
+      throw .unexpectedArgument(command: CommandName.sync.rawValue, word: word)
     }
     if case .setup = request.mode {
     } else {

@@ -199,7 +199,7 @@ extension ArgumentDecoder {
     guard let dot = word.firstIndex(of: "."), let task = TaskReference(parsing: String(word[..<dot])), !task.isRange else {
       throw .badValue(option: "_get", value: word, reason: "give a task id and an attribute, like 3.due")
     }
-    return AttributeReference(task: task, attribute: try attribute(String(word[word.index(after: dot)...]), command: "_get"))
+    return AttributeReference(task: task, attribute: try attribute(String(word[word.index(after: dot)...]), command: CommandName.get.rawValue))
   }
 
   /// An attribute's name as `_get` and `_unique` read it (Taskwarrior's names too).

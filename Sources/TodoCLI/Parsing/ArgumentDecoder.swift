@@ -82,7 +82,7 @@ struct ArgumentDecoder {
     case .why: return .why(try onlyReference(tokens, what: "the id of a task"))
     case .start: return .start(try onlyReference(tokens, what: "the id of the task to start"))
     case .stop:
-      guard tokens.count <= 1 else { throw .unexpectedArgument(command: "stop", word: tokens[1].text) }
+      guard tokens.count <= 1 else { throw .unexpectedArgument(command: CommandName.stop.rawValue, word: tokens[1].text) }
       return .stop(tokens.isEmpty ? nil : try oneReference(tokens.first, what: "the id of the task to stop"))
     case .timesheet:
       return .timesheet(try timesheetQuery(tokens))
@@ -127,28 +127,28 @@ struct ArgumentDecoder {
       return try chartRequest(ChartRequest.Kind(rawValue: command.rawValue) ?? .summary, tokens)
     case .date:
       let words = tokens.map(\.text).filter { $0 != "--" }
-      guard !words.isEmpty else { throw .missingArgument(command: "date", what: "a date expression such as friday or +3d") }
+      guard !words.isEmpty else { throw .missingArgument(command: CommandName.date.rawValue, what: "a date expression such as friday or +3d") }
       return .date(words.joinedText(" "))
     case .count, .ids, .uuids, .plainIDs, .plainUUIDs:
       return try selectionCommand(tokens)
     case .get:
-      guard !tokens.isEmpty else { throw .missingArgument(command: "_get", what: "ID.attribute words, like 3.due") }
+      guard !tokens.isEmpty else { throw .missingArgument(command: CommandName.get.rawValue, what: "ID.attribute words, like 3.due") }
       return .get(try tokens.map { (token) throws(UsageError) in try Self.attributeReference(token.text) })
     case .unique:
-      guard let first = tokens.first else { throw .missingArgument(command: "_unique", what: "an attribute, like project") }
+      guard let first = tokens.first else { throw .missingArgument(command: CommandName.unique.rawValue, what: "an attribute, like project") }
       var query = try listQuery(Array(tokens.dropFirst()))
       query.filter.leavesOutWaiting = false
-      return .unique(try Self.attribute(first.text, command: "_unique"), query)
+      return .unique(try Self.attribute(first.text, command: CommandName.unique.rawValue), query)
     case .completions:
       let words = tokens.map(\.text)
-      guard let first = words.first else { throw .missingArgument(command: "completions", what: "a shell: bash, zsh or fish") }
+      guard let first = words.first else { throw .missingArgument(command: CommandName.completions.rawValue, what: "a shell: bash, zsh or fish") }
       guard let shell = CompletionScript.Shell(rawValue: first) else {
-        throw .badValue(option: "completions", value: first, reason: "use bash, zsh or fish")
+        throw .badValue(option: CommandName.completions.rawValue, value: first, reason: "use bash, zsh or fish")
       }
-      if words.count > 1 { throw .unexpectedArgument(command: "completions", word: words[1]) }
+      if words.count > 1 { throw .unexpectedArgument(command: CommandName.completions.rawValue, word: words[1]) }
       return .completions(shell)
     case .help:
-      if tokens.count > 1 { throw .unexpectedArgument(command: "help", word: tokens[1].text) }
+      if tokens.count > 1 { throw .unexpectedArgument(command: CommandName.help.rawValue, word: tokens[1].text) }
       return .help(topic: tokens.first?.text)
     }
   }
@@ -185,10 +185,10 @@ struct ArgumentDecoder {
     var selection = parsed.filter ?? TodoFilter()
     selection.references = parsed.references
     guard !parsed.references.isEmpty || parsed.filter != nil else {
-      throw .missingArgument(command: "update", what: "the ids of the tasks to change (or --where FILTER)")
+      throw .missingArgument(command: CommandName.update.rawValue, what: "the ids of the tasks to change (or --where FILTER)")
     }
     guard !parsed.changes.isEmpty else {
-      throw .missingArgument(command: "update", what: "new title words or attributes such as +tag, pri:H, due:friday")
+      throw .missingArgument(command: CommandName.update.rawValue, what: "new title words or attributes such as +tag, pri:H, due:friday")
     }
     try Self.checkTitleWords(parsed)
     return series ? .updateSeries(selection, parsed.changes) : .update(selection, parsed.changes)
@@ -255,11 +255,11 @@ struct ArgumentDecoder {
 
   /// `show ID…`: the tasks named.
   mutating func showCommand(_ tokens: [Token]) throws(UsageError) -> Command {
-    guard !tokens.isEmpty else { throw .missingArgument(command: "show", what: "the ids of the tasks to show") }
+    guard !tokens.isEmpty else { throw .missingArgument(command: CommandName.show.rawValue, what: "the ids of the tasks to show") }
     var references: [TaskReference] = []
     for token in tokens {
       guard let parsed = TaskReference.list(token.text) else {
-        throw .badValue(option: "show", value: token.text, reason: Self.referenceReason(token.text))
+        throw .badValue(option: CommandName.show.rawValue, value: token.text, reason: Self.referenceReason(token.text))
       }
       references += parsed
     }
@@ -270,10 +270,10 @@ struct ArgumentDecoder {
 
   /// `note ID TEXT…`, `note ID --edit N TEXT…`, `note ID --remove N`.
   mutating func noteCommand(_ tokens: [Token]) throws(UsageError) -> Command {
-    guard let first = tokens.first else { throw .missingArgument(command: "note", what: "an id and the note's text") }
+    guard let first = tokens.first else { throw .missingArgument(command: CommandName.note.rawValue, what: "an id and the note's text") }
     guard let references = TaskReference.list(first.text), references.count == 1, !references[0].isRange else {
       let several = TaskReference.list(first.text) != nil
-      throw .badValue(option: "note", value: first.text, reason: several ? "give one task id" : Self.referenceReason(first.text))
+      throw .badValue(option: CommandName.note.rawValue, value: first.text, reason: several ? "give one task id" : Self.referenceReason(first.text))
     }
     var rest = Array(tokens.dropFirst())
     if let option = rest.first,
@@ -307,7 +307,7 @@ struct ArgumentDecoder {
       // such a word as text (`todo note 3 -- --verbose did it`), as for every other command.
       throw .unknownOption(option, suggestion: closestMatch(to: option, in: command.allOptions))
     }
-    guard !words.isEmpty else { throw .missingArgument(command: "note", what: "the note's text") }
+    guard !words.isEmpty else { throw .missingArgument(command: CommandName.note.rawValue, what: "the note's text") }
     return .note(references[0], words.joinedText(" "))
   }
 
@@ -325,7 +325,7 @@ struct ArgumentDecoder {
       switch token {
       case .option("--limit", let value): limit = try Self.positiveCount(value, option: "--limit")
       case .option(let name, _), .flag(let name): throw .unknownOption(name, suggestion: nil)
-      case .word(let word, _): throw .unexpectedArgument(command: "journal", word: word)
+      case .word(let word, _): throw .unexpectedArgument(command: CommandName.journal.rawValue, word: word)
       }
     }
     return .journal(limit: limit)

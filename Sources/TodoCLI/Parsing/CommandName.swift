@@ -76,6 +76,13 @@ struct CommandDeclaration: Sendable {
   /// Listed in help's command list and offered first by completion (Taskwarrior's helpers are
   /// listed with Taskwarrior's names).
   var listed = true
+  /// What its words other than options are: a filter, or a task's title and attributes (which
+  /// completion offers without the virtual tags and filter-only keys).
+  var words = Words.filter
+  /// The words its first argument is one of (`context list`, `config get`), for completion.
+  var subcommands: [String] = []
+
+  enum Words: Sendable { case filter, attributes }
 
   static let attributeOptions = [
     "--tag", "--project", "--priority", "--due", "--wait", "--scheduled", "--until", "--note", "--title", "--parent",
@@ -89,9 +96,8 @@ extension CommandName {
   var declaration: CommandDeclaration {
     typealias D = CommandDeclaration
     switch self {
-    case .add: return D(valueOptions: D.attributeOptions)
-    case .log: return D(valueOptions: D.attributeOptions)
-    case .duplicate: return D(ids: .named, valueOptions: D.attributeOptions)
+    case .add, .log: return D(valueOptions: D.attributeOptions, words: .attributes)
+    case .duplicate: return D(ids: .named, valueOptions: D.attributeOptions, words: .attributes)
     case .list: return D(aliases: ["ls"], ids: .inFilter, onlyReads: true, valueOptions: D.listOptions, flagOptions: ["--tree"])
     // Ranked by urgency: no --sort.
     case .next: return D(ids: .inFilter, onlyReads: true, valueOptions: D.listOptions.filter { $0 != "--sort" })
@@ -100,11 +106,14 @@ extension CommandName {
     case .why: return D(ids: .named, onlyReads: true)
     case .update:
       return D(
-        taskwarriorNames: ["modify", "mod"], ids: .named, valueOptions: D.attributeOptions + ["--where"], flagOptions: ["--series"])
+        taskwarriorNames: ["modify", "mod"], ids: .named, valueOptions: D.attributeOptions + ["--where"], flagOptions: ["--series"],
+        words: .attributes)
     case .append, .prepend, .done, .reopen, .purge: return D(ids: .named, valueOptions: ["--where"])
     case .delete: return D(aliases: ["rm"], ids: .named, valueOptions: ["--where"], flagOptions: ["--series"])
-    case .note: return D(taskwarriorNames: ["annotate", "denotate"], ids: .named, valueOptions: ["--edit", "--remove"])
-    case .start, .stop, .edit: return D(ids: .named)
+    case .note:
+      return D(taskwarriorNames: ["annotate", "denotate"], ids: .named, valueOptions: ["--edit", "--remove"], words: .attributes)
+    case .start, .stop: return D(ids: .named)
+    case .edit: return D(ids: .named, words: .attributes)
     case .timesheet: return D(ids: .inFilter, onlyReads: true, valueOptions: ["--since", "--until", "--by"])
     case .undo: return D()
     case .journal: return D(onlyReads: true, valueOptions: ["--limit"])
@@ -131,7 +140,10 @@ extension CommandName {
         flagOptions: ["--status", "--conflicts", "--resolve", "--ask-password", "--force", "--offline"])
     // No hooks: settings and help are not task commands, and a broken hook must not stand
     // between a damaged file and its copy (`check`, `recover`).
-    case .date, .help, .shell, .config, .context, .completions, .check, .recover: return D(runsHooks: false)
+    case .date, .help, .shell, .check, .recover: return D(runsHooks: false)
+    case .config: return D(runsHooks: false, subcommands: ["list", "get", "set", "unset"])
+    case .context: return D(runsHooks: false, subcommands: ArgumentDecoder.contextWords)
+    case .completions: return D(runsHooks: false, subcommands: CompletionScript.Shell.allCases.map(\.rawValue))
     // The commands it runs run their own hooks, as in the shell.
     case .ui: return D(ids: .inFilter, runsHooks: false)
     case .diag: return D(taskwarriorNames: ["diagnostics"], onlyReads: true, runsHooks: false)

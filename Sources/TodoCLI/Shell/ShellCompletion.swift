@@ -132,19 +132,21 @@ struct ShellCompletion {
     let command = previous[commandIndex]
     let arguments = previous[(commandIndex + 1)...].filter { !$0.hasPrefix("-") }
 
-    switch command {
-    case "help": return arguments.isEmpty ? names(source.helpTopics, matching: current) : []
-    case "completions": return arguments.isEmpty ? names(Self.completionShells, matching: current) : []
-    case "context":
-      if arguments.isEmpty { return names(ArgumentDecoder.contextWords + source.contextNames, matching: current) }
-      return arguments == ["delete"] ? names(source.contextNames, matching: current) : []
-    case "config":
-      if arguments.isEmpty { return names(["list", "get", "set", "unset"], matching: current) }
-      return arguments.count == 1 && ["get", "set", "unset"].contains(arguments[0])
-        ? names(source.configKeys, matching: current) : []
-    default: break
+    let declared = CommandName.spellings[command]
+    if let declared, arguments.isEmpty, declared == .help { return names(source.helpTopics, matching: current) }
+    if let declared, !declared.declaration.subcommands.isEmpty {
+      // The subcommand, then what some of them take: a context's name, a setting's key.
+      if arguments.isEmpty {
+        return names(declared.declaration.subcommands + (declared == .context ? source.contextNames : []), matching: current)
+      }
+      if declared == .context, arguments == ["delete"] { return names(source.contextNames, matching: current) }
+      if declared == .config, arguments.count == 1, ["get", "set", "unset"].contains(arguments[0]) {
+        return names(source.configKeys, matching: current)
+      }
+      return []
     }
-    let filters = !["add", "log", "duplicate", "update", "edit", "note"].contains(command)
+    if declared == .help { return [] }
+    let filters = declared?.declaration.words != .attributes
     if current.hasPrefix("+") {
       let virtual = filters ? VirtualTag.allCases.map { "+" + $0.rawValue } : []
       return names(source.tagNames().map { "+" + $0 } + virtual, matching: current)
@@ -186,9 +188,6 @@ struct ShellCompletion {
     default: nil
     }
   }
-
-  /// The shells `completions` writes a script for.
-  static let completionShells = ["bash", "zsh", "fish"]
 
   /// The keys of `add` and `update`.
   static let attributeKeys = [

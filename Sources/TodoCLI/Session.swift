@@ -77,7 +77,6 @@ final class Session {
     let now = now()
     let wantsJSON = Self.asksForJSON(arguments) || shellOptions?.format ?? .human != .human
     do throws(CommandFailure) {
-      var invocation: Invocation
       let parser = CommandParser(now: now)
       var global: CommandParser.GlobalPart
       do throws(UsageError) {
@@ -94,48 +93,59 @@ final class Session {
       } catch {
         // Help and the version need no configuration: they still run when it does not read;
         // `config` and `context` run on the file alone, so that they can repair it.
-        let first = global.rest.first?.text
-        if first == "config" || first == "context" {
+        let first = global.rest.first.flatMap { CommandName.spellings[$0.text] }
+        if first == .config || first == .context {
           configuration = Configuration(path: Configuration.filePath(environment: environment))
         } else {
-          guard global.wantsHelp || global.wantsVersion || first == "help" || first == "completions" else { throw error }
+          guard global.wantsHelp || global.wantsVersion || first == .help || first == .completions else { throw error }
           configuration = .defaults
         }
       }
-      Week.firstWeekday = configuration.weekStartsOnSunday ? 0 : 1
-      do throws(UsageError) {
-        invocation = try parser.parseCommand(global, configuration: configuration)
-      } catch {
-        throw .usage(error)
-      }
-      if let shellOptions {
-        if invocation.options.databasePath == nil { invocation.options.databasePath = shellOptions.databasePath }
-        if invocation.options.format == .human { invocation.options.format = shellOptions.format }
-        if invocation.options.color == .auto { invocation.options.color = shellOptions.color }
-      }
-      if invocation.command == .shell {
-        guard !inShell && !inUI else { throw .environment(inUI ? "the shell cannot run inside todo ui" : "the shell is already running") }
-        return runShell(options: invocation.options)
-      }
-      if case .ui(let report, let filter, let tree) = invocation.command {
-        guard !inShell && !inUI else { throw .environment("todo ui cannot run inside \(inUI ? "todo ui" : "the shell")") }
-        return try runUI(options: invocation.options, report: report, filter: filter, tree: tree)
-      }
-      // After the shell's options were taken: inside the shell, colour follows the
-      // configuration as it is at each command.
-      if invocation.options.color == .auto { invocation.options.color = configuration.colorMode }
-      for warning in invocation.warnings { warn(warning, json: wantsJSON) }
-      try CommandRunner(session: self, invocation: invocation, now: now).run()
-      // The last (often only) write happens in this flush: check it before reporting success.
-      standardOutput.flush()
-      if standardOutput.failed && standardOutput.errorNumber != EPIPE {
-        throw .environment("cannot write the output: \(String(cString: strerror(standardOutput.errorNumber)))")
-      }
-      return 0
+      // The week start holds for this command only (another session in the process has its own).
+      let weekStart = configuration.weekStartsOnSunday ? 0 : 1
+      return try Week.$firstWeekday.withValue(weekStart) {
+        Result { () throws(CommandFailure) in try run(global, parser: parser, now: now, wantsJSON: wantsJSON) }
+      }.get()
     } catch {
       error.report(to: standardError, json: wantsJSON, inShell: inShell, line: scriptLine)
       return error.exitStatus
     }
+  }
+
+  /// Parses and runs a command line whose global options and configuration are read.
+  private func run(_ global: CommandParser.GlobalPart, parser: CommandParser, now: Int64, wantsJSON: Bool) throws(CommandFailure)
+    -> Int32
+  {
+    var invocation: Invocation
+    do throws(UsageError) {
+      invocation = try parser.parseCommand(global, configuration: configuration)
+    } catch {
+      throw .usage(error)
+    }
+    if let shellOptions {
+      if invocation.options.databasePath == nil { invocation.options.databasePath = shellOptions.databasePath }
+      if invocation.options.format == .human { invocation.options.format = shellOptions.format }
+      if invocation.options.color == .auto { invocation.options.color = shellOptions.color }
+    }
+    if invocation.command == .shell {
+      guard !inShell && !inUI else { throw .environment(inUI ? "the shell cannot run inside todo ui" : "the shell is already running") }
+      return runShell(options: invocation.options)
+    }
+    if case .ui(let report, let filter, let tree) = invocation.command {
+      guard !inShell && !inUI else { throw .environment("todo ui cannot run inside \(inUI ? "todo ui" : "the shell")") }
+      return try runUI(options: invocation.options, report: report, filter: filter, tree: tree)
+    }
+    // After the shell's options were taken: inside the shell, colour follows the
+    // configuration as it is at each command.
+    if invocation.options.color == .auto { invocation.options.color = configuration.colorMode }
+    for warning in invocation.warnings { warn(warning, json: wantsJSON) }
+    try CommandRunner(session: self, invocation: invocation, now: now).run()
+    // The last (often only) write happens in this flush: check it before reporting success.
+    standardOutput.flush()
+    if standardOutput.failed && standardOutput.errorNumber != EPIPE {
+      throw .environment("cannot write the output: \(String(cString: strerror(standardOutput.errorNumber)))")
+    }
+    return 0
   }
 
   /// Writes `todo: warning: …` (with JSON output, a `{"warning": …}` line) to standard error.

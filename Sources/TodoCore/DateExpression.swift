@@ -780,15 +780,12 @@ extension Character {
 }
 
 /// The first day of the week (`week.start` in the configuration): for `sow`, `eow`, `+WEEK` and
-/// timesheets by week. Like the time zone, it is a setting of the whole process.
+/// timesheets by week.
 public enum Week {
-  private static let first = Atomic<Int>(1)
-
-  /// 0 for Sunday, 1 for Monday (the default, as ISO 8601 has it).
-  public static var firstWeekday: Int {
-    get { first.load(ordering: .relaxed) }
-    set { first.store(newValue == 0 ? 0 : 1, ordering: .relaxed) }
-  }
+  /// 0 for Sunday, 1 for Monday (the default, as ISO 8601 has it). A session binds it for the
+  /// extent of one command (`Week.$firstWeekday.withValue(0) { … }`), so that two sessions in
+  /// one process (the tests' in-process runs) each see their own.
+  @TaskLocal public static var firstWeekday = 1
 
   /// The first day of the week that holds `day`.
   public static func start(of day: CalendarDay) -> CalendarDay {

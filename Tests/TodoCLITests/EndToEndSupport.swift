@@ -10,6 +10,14 @@ import Glibc
 // controlled environment, and look only at what a user sees: stdout, stderr, the exit status and
 // the database file. No `@testable import TodoCLI` here (its `OutputStream` clashes with
 // Foundation's, and these tests must not reach inside).
+//
+// A sandbox made with `inProcess: true` runs a command line in the test process instead
+// (`InProcessTodo`: `Session.execute`, as `main` calls it, with output in memory), about ten
+// times faster than starting the binary, unless the run needs a real process: standard input,
+// another time zone, a relative path or hooks (the binary runs in the sandbox's folder), or a command
+// that talks to a terminal or runs other programs of its own (`shell`, `ui`, `edit`, `sync`,
+// `remind`). `launch` and `shell` always start a process. `TODO_E2E_BINARY_ONLY=1` makes every
+// run start the binary, to compare.
 
 /// What one run of `todo` printed and how it ended.
 struct TodoRun: CustomStringConvertible {
@@ -85,6 +93,8 @@ final class TodoSandbox {
   let databasePath: String
   /// The environment of every run (a test may change it; nil values are left out).
   var environment: [String: String]
+  /// Whether `run` runs commands in the test process when they need no real one.
+  let inProcess: Bool
   private var runCount = 0
 
   /// A shell that starts a program in the background without job control (`make test` runs the
@@ -95,7 +105,8 @@ final class TodoSandbox {
     signal(SIGQUIT, SIG_DFL)
   }()
 
-  init() throws {
+  init(inProcess: Bool = false) throws {
+    self.inProcess = inProcess && ProcessInfo.processInfo.environment["TODO_E2E_BINARY_ONLY"] != "1"
     Self.signalsAsAUserHasThem
     guard let binary = Self.binary else {
       throw EndToEndSetupError(
@@ -179,8 +190,46 @@ final class TodoSandbox {
   /// Runs `todo` with an argument array (for arguments built at run time).
   @discardableResult
   func run(_ arguments: [String], stdin: String? = nil, environment changes: [String: String?] = [:]) -> TodoRun {
+    if inProcess && stdin == nil {
+      var environment = self.environment
+      for (name, value) in changes { environment[name] = value }
+      if !needsRealProcess(arguments, environment: environment) {
+        runCount += 1
+        let (status, output, error) = InProcessTodo.run(arguments, environment: environment)
+        return TodoRun(
+          status: status, stdoutBytes: Data(output), stderrBytes: Data(error),
+          command: arguments.map(Self.quoted).joined(separator: " "))
+      }
+    }
     let launched = launch(Self.binary!, arguments, stdin: stdin, environment: changes, shownAs: arguments)
     return launched.wait()
+  }
+
+  /// The commands that talk to a terminal, read standard input or start programs of their own
+  /// (beyond hooks): the binary runs them.
+  static let realProcessWords: Set<String> = ["shell", "ui", "edit", "sync", "remind", "recover", "-", "--ask-password"]
+  /// The options whose value is a file.
+  static let pathOptions: Set<String> = ["--db", "--output", "--vdir", "--taskrc", "--from"]
+
+  /// Whether a command line must run in a process of its own (see the top of this file).
+  func needsRealProcess(_ arguments: [String], environment: [String: String]) -> Bool {
+    if environment["TZ"] != "UTC" { return true }
+    // Hooks run in the folder `todo` runs in.
+    let configuration = environment["XDG_CONFIG_HOME"] ?? ((environment["HOME"] ?? "") + "/.config")
+    if FileManager.default.fileExists(atPath: configuration + "/todo/hooks") { return true }
+    var previous = ""
+    for word in arguments {
+      defer { previous = word }
+      if Self.realProcessWords.contains(word) { return true }
+      // A relative path means the sandbox's folder to the binary, and something else here.
+      let parts = word.split(separator: "=", maxSplits: 1).map(String.init)
+      let (option, value) = word.hasPrefix("-") && parts.count == 2 ? (parts[0], parts[1]) : (previous, word)
+      if Self.pathOptions.contains(option) && !value.hasPrefix("/") { return true }
+      for candidate in [word, value] where !candidate.isEmpty && !candidate.hasPrefix("/") {
+        if FileManager.default.fileExists(atPath: folder.appendingPathComponent(candidate).path) { return true }
+      }
+    }
+    return false
   }
 
   /// Runs `/bin/sh -c SCRIPT` in the sandbox; `$TODO` is the binary (for raw bytes in arguments).

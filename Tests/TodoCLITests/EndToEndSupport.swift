@@ -12,8 +12,8 @@ import Glibc
 // Foundation's, and these tests must not reach inside).
 //
 // A sandbox made with `inProcess: true` runs a command line in the test process instead
-// (`InProcessTodo`: `Session.execute`, as `main` calls it, with output in memory), about ten
-// times faster than starting the binary, unless the run needs a real process: standard input,
+// (`InProcessTodo`: `Session.execute`, as `main` calls it, with output in memory; no process to
+// start, load and link), unless the run needs a real process: standard input,
 // another time zone, a relative path or hooks (the binary runs in the sandbox's folder), or a command
 // that talks to a terminal or runs other programs of its own (`shell`, `ui`, `edit`, `sync`,
 // `remind`). `launch` and `shell` always start a process. `TODO_E2E_BINARY_ONLY=1` makes every

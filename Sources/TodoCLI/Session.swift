@@ -206,9 +206,10 @@ final class Session {
     TodoCLI.colorEnabled(mode: mode, isTTY: outputIsTerminal, environment: environment)
   }
 
-  /// The width to fit tables to: `COLUMNS`, else the terminal's, else none (nil).
+  /// The width to fit tables to: `COLUMNS`, else the terminal's, else none (nil). Only a
+  /// session whose output is the terminal asks it (an in-process run's output is not).
   var terminalWidth: Int? {
-    widthOverride ?? Terminal.width(of: STDOUT_FILENO, environment: environment)
+    widthOverride ?? Terminal.width(of: outputIsTerminal ? STDOUT_FILENO : -1, environment: environment)
   }
 
   /// Whether the database file the options name exists (false when no path can be worked out).

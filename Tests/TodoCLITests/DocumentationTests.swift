@@ -75,7 +75,7 @@ import Testing
       if inBlock, line.hasPrefix("$ ") { examples.append(String(line.dropFirst(2)).replacingOccurrences(of: "\\e", with: "\\")) }
     }
     #expect(examples.count >= 50, "EXAMPLES has \(examples.count) examples")
-    let todo = try TodoSandbox(inProcess: true)
+    let todo = try TodoSandbox()
     let path = TodoSandbox.binary!.deletingLastPathComponent().path + ":" + todo.environment["PATH"]!
     for example in examples {
       let run = todo.launch(URL(fileURLWithPath: "/bin/bash"), ["-o", "pipefail", "-c", example], environment: ["PATH": path]).wait()
@@ -102,7 +102,7 @@ import Testing
       }
     }
     #expect(steps.count >= 20, "the tour has \(steps.count) commands")
-    let todo = try TodoSandbox(inProcess: true)
+    let todo = try TodoSandbox()
     let path = TodoSandbox.binary!.deletingLastPathComponent().path + ":" + todo.environment["PATH"]!
     let environment: [String: String?] = ["PATH": path, "TODO_NOW": Self.readmeNow, "COLUMNS": nil]
     for (command, expected) in steps {

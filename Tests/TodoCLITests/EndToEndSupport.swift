@@ -13,11 +13,13 @@ import Glibc
 //
 // A sandbox made with `inProcess: true` runs a command line in the test process instead
 // (`InProcessTodo`: `Session.execute`, as `main` calls it, with output in memory; no process to
-// start, load and link), unless the run needs a real process: standard input,
-// another time zone, a relative path or hooks (the binary runs in the sandbox's folder), or a command
-// that talks to a terminal or runs other programs of its own (`shell`, `ui`, `edit`, `sync`,
-// `remind`). `launch` and `shell` always start a process. `TODO_E2E_BINARY_ONLY=1` makes every
-// run start the binary, to compare.
+// start, load and link), unless the run needs a real process (`needsRealProcess`): standard
+// input, another time zone, a relative path, a file of the process (`/dev`, `/proc`) or hooks
+// (the binary runs in the sandbox's folder), or a command that talks to a terminal, reads
+// standard input, starts programs of its own or reads times in named zones (`shell`, `ui`,
+// `edit`, `sync`, `remind`, `import`, `migrate`, `recover`, `--ask-password`). `launch` and
+// `shell` always start a process. `TODO_E2E_BINARY_ONLY=1` makes every run start the binary,
+// to compare.
 
 /// What one run of `todo` printed and how it ended.
 struct TodoRun: CustomStringConvertible {
@@ -106,7 +108,7 @@ final class TodoSandbox {
   }()
 
   init(inProcess: Bool = false) throws {
-    self.inProcess = inProcess && ProcessInfo.processInfo.environment["TODO_E2E_BINARY_ONLY"] != "1"
+    self.inProcess = inProcess && !Self.binaryOnly
     Self.signalsAsAUserHasThem
     guard let binary = Self.binary else {
       throw EndToEndSetupError(
@@ -205,15 +207,24 @@ final class TodoSandbox {
     return launched.wait()
   }
 
-  /// The commands that talk to a terminal, read standard input or start programs of their own
-  /// (beyond hooks): the binary runs them.
-  static let realProcessWords: Set<String> = ["shell", "ui", "edit", "sync", "remind", "recover", "-", "--ask-password"]
+  /// `TODO_E2E_BINARY_ONLY=1`, read once (other tests change the environment while they run).
+  static let binaryOnly = ProcessInfo.processInfo.environment["TODO_E2E_BINARY_ONLY"] == "1"
+  /// The commands that talk to a terminal, read standard input, start programs of their own
+  /// (beyond hooks) or read times in named zones: the binary runs them.
+  static let realProcessWords: Set<String> = [
+    "shell", "ui", "edit", "sync", "remind", "recover", "import", "migrate", "-", "--ask-password",
+  ]
+  /// The variables that name files and folders.
+  static let pathVariables = ["HOME", "TODO_DB", "TODO_CONFIG", "TASKRC", "TASKDATA", "XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_STATE_HOME"]
   /// The options whose value is a file.
   static let pathOptions: Set<String> = ["--db", "--output", "--vdir", "--taskrc", "--from"]
 
   /// Whether a command line must run in a process of its own (see the top of this file).
   func needsRealProcess(_ arguments: [String], environment: [String: String]) -> Bool {
     if environment["TZ"] != "UTC" { return true }
+    for name in Self.pathVariables {
+      if let value = environment[name], !value.isEmpty, !value.hasPrefix("/") { return true }
+    }
     // Hooks run in the folder `todo` runs in.
     let configuration = environment["XDG_CONFIG_HOME"] ?? ((environment["HOME"] ?? "") + "/.config")
     if FileManager.default.fileExists(atPath: configuration + "/todo/hooks") { return true }
@@ -225,6 +236,8 @@ final class TodoSandbox {
       let parts = word.split(separator: "=", maxSplits: 1).map(String.init)
       let (option, value) = word.hasPrefix("-") && parts.count == 2 ? (parts[0], parts[1]) : (previous, word)
       if Self.pathOptions.contains(option) && !value.hasPrefix("/") { return true }
+      // The process's own files: /dev/stdout, /proc/self/fd/1.
+      if [word, value].contains(where: { $0.hasPrefix("/dev/") || $0.hasPrefix("/proc/") }) { return true }
       for candidate in [word, value] where !candidate.isEmpty && !candidate.hasPrefix("/") {
         if FileManager.default.fileExists(atPath: folder.appendingPathComponent(candidate).path) { return true }
       }

@@ -1,32 +1,23 @@
-import Synchronization
+import TestSupport
 
 @testable import TodoCLI
 
-#if canImport(Glibc)
-import Glibc
-#endif
-
 /// Runs a `todo` command line inside the test process, through `Session.execute` as
-/// `TodoCommandLine.main` does, with output collected in memory and no standard input (as a
-/// run with `/dev/null` for input). No Foundation here: its `OutputStream` is another type.
+/// `TodoCommandLine.main` does, with output collected in memory, no standard input (as a run
+/// with `/dev/null` for input) and no terminal. No Foundation here: its `OutputStream` is
+/// another type.
 ///
-/// One command runs at a time. The week start is the session's own (bound for the command),
-/// but the time zone is the C library's, one per process: every in-process run is in UTC, as
-/// the sandbox gives the binary, and an import that reads a time in a named zone sets `TZ` for
-/// a moment (`LocalTime.instant(inZone:wall:)`), which another run at the same time would see.
+/// The week start is the session's own (bound for its command), but the time zone is the C
+/// library's, one per process: each run holds the process's zone at UTC, as the sandbox gives
+/// the binary, and takes its turn with the tests that set another (`ProcessZone`), so one
+/// command runs at a time. The sandbox starts the binary for the commands that read times in a
+/// named zone (`import`, `sync`: `LocalTime.instant(inZone:wall:)` sets `TZ` for a moment).
 enum InProcessTodo {
-  private static let oneAtATime = Mutex<Void>(())
-  private static let zone: Void = {
-    setenv("TZ", "UTC", 1)
-    tzset()
-  }()
-
   static func run(_ arguments: [String], environment: [String: String]) -> (status: Int32, output: [UInt8], error: [UInt8]) {
-    zone
-    return oneAtATime.withLock { _ in
+    ProcessZone.with("UTC") {
       let output = OutputStream.memory()
       let error = OutputStream.memory()
-      let session = Session(environment: environment, standardOutput: output, standardError: error)
+      let session = Session(environment: environment, standardOutput: output, standardError: error, errorIsTerminal: false)
       session.readAnswer = { nil }
       let status = session.execute(arguments: arguments)
       return (status, output.collectedBytes, error.collectedBytes)

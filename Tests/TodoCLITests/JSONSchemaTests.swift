@@ -29,7 +29,7 @@ import Testing
     let check = try ManPageTests.run("/usr/bin/python3", ["-c", "import jsonschema"])
     try #require(check.status == 0, "python3-jsonschema is not installed; 'make test' installs it: \(check.output)")
 
-    let todo = try TodoSandbox(inProcess: true)
+    let todo = try TodoSandbox()
     let work = todo.folder.appendingPathComponent("work").path
     let template = todo.folder.appendingPathComponent("template").path
     let outputs = todo.folder.appendingPathComponent("outputs").path

@@ -378,6 +378,7 @@ extension DateExpressionTests {
 private func withEnvironment<T>(
   _ name: String, _ value: String?, _ body: () throws -> T
 ) rethrows -> T {
+  if name == "TZ" { return try ProcessZone.with(value, body) }
   let saved = getenv(name).map { String(cString: $0) }
   func apply(_ value: String?) {
     if let value { setenv(name, value, 1) } else { unsetenv(name) }

@@ -102,6 +102,11 @@ final class SessionUIBackend: UIBackend {
       if primedRequest == request { return .success(snapshot) }
     }
     let configuration = configuration()
+    // As each command the screen runs, the list sees the week start as the settings have it now.
+    return Week.$firstWeekday.withValue(configuration.weekStartsOnSunday ? 0 : 1) { list(request, configuration: configuration) }
+  }
+
+  private func list(_ request: ListRequest, configuration: Configuration) -> Result<ListSnapshot, UIFailure> {
     let words: [String]
     do throws(WordSplitError) {
       words = try WordSplitter.split(request.filter)

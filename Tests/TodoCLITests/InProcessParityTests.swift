@@ -1,0 +1,57 @@
+import Foundation
+import Testing
+
+/// The in-process harness is only as good as its likeness to the binary: the same command
+/// lines, run both ways on two sandboxes, print the same bytes and end with the same status.
+@Suite struct InProcessParityTests {
+  static let lines: [[String]] = [
+    ["add", "Buy milk", "+home", "due:tomorrow", "pri:H"],
+    ["add", "Call mum", "project:family", "wait:monday"],
+    ["add", "Fix bike", "+home", "--note", "chain"],
+    ["list"], ["list", "--json"], ["list", "status:all", "--jsonl"], ["next"], ["waiting"],
+    ["show", "1"], ["show", "2", "--json"],
+    ["update", "1", "+errand", "due:friday"], ["done", "3"], ["undo"], ["journal", "--json"],
+    ["tags"], ["projects"], ["stats"], ["summary"], ["calendar"], ["agenda"], ["burndown"], ["date", "sow"],
+    ["-c", "week.start=sunday", "date", "sow"], ["list", "+WEEK"], ["count", "+home"], ["_get", "1.due"],
+    ["export", "--format", "todotxt"], ["export", "--format", "ical"],
+    // Refusals: a word not understood, an unknown command, a missing task, a usage error in JSON.
+    ["list", "prio:H"], ["lsit"], ["show", "99"], ["update", "--json"], ["help", "add"], ["list", "--bogus"],
+  ]
+
+  @Test func theSameCommandLinesPrintTheSameEitherWay() throws {
+    let inProcess = try TodoSandbox(inProcess: true)
+    let binary = try TodoSandbox()
+    for line in Self.lines {
+      #expect(!inProcess.needsRealProcess(line, environment: inProcess.environment), "\(line) would start the binary")
+      let here = inProcess.run(line)
+      let there = binary.run(line)
+      #expect(here.status == there.status, "\(line): \(here.status) here, \(there.status) from the binary")
+      #expect(Self.withoutUUIDs(here.stdout) == Self.withoutUUIDs(there.stdout), "\(line)")
+      #expect(Self.withoutUUIDs(here.stderr) == Self.withoutUUIDs(there.stderr), "\(line)")
+    }
+  }
+
+  /// Text with each UUID (random, so different in the two sandboxes) replaced by `UUID`.
+  static func withoutUUIDs(_ text: String) -> String {
+    text.replacing(#/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/#, with: "UUID")
+  }
+
+  @Test func whatNeedsARealProcessStartsTheBinary() throws {
+    let todo = try TodoSandbox(inProcess: true)
+    let environment = todo.environment
+    #expect(!todo.needsRealProcess(["list", "+home", "--json"], environment: environment))
+    #expect(!todo.needsRealProcess(["export", "--output", todo.folder.path + "/out.json"], environment: environment))
+    for line in [
+      ["shell"], ["ui"], ["edit", "1"], ["sync"], ["remind", "--check"], ["import", "tasks.json"], ["migrate", "taskwarrior"],
+      ["export", "--output", "out.json"], ["export", "--output=out.json"], ["--db", "other.db", "list"], ["export", "--output", "/dev/stdout"],
+    ] {
+      #expect(todo.needsRealProcess(line, environment: environment), "\(line)")
+    }
+    var zoned = environment
+    zoned["TZ"] = "Europe/Berlin"
+    #expect(todo.needsRealProcess(["list"], environment: zoned))
+    var relative = environment
+    relative["TODO_DB"] = "todo.db"
+    #expect(todo.needsRealProcess(["list"], environment: relative))
+  }
+}

@@ -293,7 +293,7 @@ struct Configuration: Sendable {
     }
     if settings["default.command"] != nil {
       let words = (try? Self.words(of: value("default.command"))) ?? []
-      let command = words.first ?? "list"
+      let command = words.first ?? CommandName.list.rawValue
       if CommandName.spellings[command] == nil && !reportNames.contains(command) {
         try fail("default.command", "'\(command)' is not a command or a report")
       }

@@ -158,12 +158,12 @@ struct CommandParser {
       (leadingFilter, rest) = (split.filter, split.rest)
     } else if !rest.isEmpty, rest.count == 1, let reference = TaskReference(parsing: rest[0].text), !reference.isRange {
       // `todo 12` alone shows task 12, as Taskwarrior's `task 12` does (a range still lists).
-      rest.insert(Token(text: "show", position: 0), at: 0)
+      rest.insert(Token(text: CommandName.show.rawValue, position: 0), at: 0)
     }
     if rest.isEmpty {
       if wantsHelp { return Invocation(options: options, command: .help(topic: nil), commandLine: commandLine) }
       // `todo` alone: the default command (checked when the configuration was read).
-      let words = (try? Configuration.words(of: configuration.value("default.command"))) ?? ["list"]
+      let words = (try? Configuration.words(of: configuration.value("default.command"))) ?? [CommandName.list.rawValue]
       rest = words.enumerated().map { Token(text: $0.element, position: $0.offset + 1) }
     }
     let first = rest[0]

@@ -9,7 +9,7 @@ import Testing
 @Suite struct EndToEndBadDatabaseTests {
   /// A database of 300 tasks long enough to span many pages, closed (no -wal left).
   private func filled() throws -> TodoSandbox {
-    let todo = try TodoSandbox(inProcess: true)
+    let todo = try TodoSandbox()
     let script = (1...300).map { "add Task \($0) " + String(repeating: "w", count: 100) }.joined(separator: "\n") + "\n"
     let run = todo("shell", stdin: script)
     try #require(run.status == 0, "\(run)")
@@ -22,7 +22,7 @@ import Testing
   /// passes SQLite's integrity check; `check` names it and fails, and `recover` copies the tasks
   /// without it.
   @Test func checkNamesTriggersAndViewsTodoNeverMakes() throws {
-    let todo = try TodoSandbox(inProcess: true)
+    let todo = try TodoSandbox()
     todo.add("Mine")
     let planted = todo.shell(
       "sqlite3 \"$TODO_DB\" \"CREATE TRIGGER evil AFTER UPDATE ON todo BEGIN UPDATE todo SET title = 'pwned' WHERE id = NEW.id; END; "
@@ -157,7 +157,7 @@ import Testing
 
   /// A whole database, every kind of row: the copy exports the same and undoes the same.
   @Test func recoveringAnIntactDatabaseCopiesEveryKindOfRow() throws {
-    let todo = try TodoSandbox(inProcess: true)
+    let todo = try TodoSandbox()
     todo("add", "Parent", "+a", "project:p.q", "due:fri", "pri:H", "--note", "first").expectSuccess()
     todo("add", "Child", "parent:1", "recur:weekly", "due:tomorrow").expectSuccess()
     todo("add", "Blocked", "depends:1", "until:2027-01-01").expectSuccess()
@@ -180,7 +180,7 @@ import Testing
   }
 
   @Test func aDatabaseOfANewerTodoIsRefusedUnchanged() throws {
-    let todo = try TodoSandbox(inProcess: true)
+    let todo = try TodoSandbox()
     todo.add("Mine")
     let version = todo.shell("sqlite3 '\(todo.databasePath)' 'PRAGMA user_version = 99'")
     try #require(version.status == 0, "\(version)")
@@ -211,7 +211,7 @@ import Testing
   @Test(.timeLimit(.minutes(30))) func aDatabaseLockedPastTheBusyTimeout() throws {
     // The binary: a command that waits out the busy timeout would hold up every other
     // in-process run meanwhile.
-    let todo = try TodoSandbox()
+    let todo = try TodoSandbox(inProcess: false)
     todo.add("Mine")
     let release = todo.folder.appendingPathComponent("release").path
     let holder = todo.launch(
@@ -249,7 +249,7 @@ import Testing
   /// write can be read, but not changed, and nothing appears in the folder.
   @Test(.enabled(if: geteuid() == 0 && TodoSandbox.hasTool("setpriv"), "needs root and setpriv to run as nobody"))
   func aDatabaseInAReadOnlyFolder() throws {
-    let todo = try TodoSandbox(inProcess: true)
+    let todo = try TodoSandbox()
     todo.add("Mine")
     let folder = todo.folder.appendingPathComponent("shared").path
     try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)

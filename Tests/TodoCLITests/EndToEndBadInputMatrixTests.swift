@@ -11,7 +11,7 @@ import Testing
 @Suite struct EndToEndBadInputMatrixTests {
   /// A database with a task of each kind a command may need (a pending one, a done one, notes).
   private func sandbox() throws -> TodoSandbox {
-    let todo = try TodoSandbox(inProcess: true)
+    let todo = try TodoSandbox()
     todo("add", "First", "+a", "--note", "a note").expectSuccess()
     todo("add", "Second", "project:p").expectSuccess()
     todo("done", "2").expectSuccess()

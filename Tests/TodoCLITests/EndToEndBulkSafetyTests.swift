@@ -10,7 +10,7 @@ import Glibc
 @Suite struct EndToEndBulkSafetyTests {
   /// Three `+chore` tasks and two others.
   private func chores() throws -> TodoSandbox {
-    let todo = try TodoSandbox(inProcess: true)
+    let todo = try TodoSandbox()
     for title in ["Sweep", "Dust", "Mop"] { todo.add(title, "+chore") }
     todo.add("Pay rent", "project:home", "due:2026-11-30")
     todo.add("Read")
@@ -67,7 +67,7 @@ import Glibc
     #expect(undo["dry_run"] as? Bool == true)
     #expect(todo.snapshot() == before)
     // Without a database, a dry run creates no file.
-    let fresh = try TodoSandbox(inProcess: true)
+    let fresh = try TodoSandbox()
     #expect(fresh("add", "x", "--dry-run").stdout == "Would add task 1: x\nDry run: nothing was changed.\n")
     #expect(!FileManager.default.fileExists(atPath: fresh.databasePath))
   }
@@ -131,7 +131,7 @@ import Glibc
   }
 
   @Test func repeatedNotesAreAllKeptAndFieldsGivenTwiceAreRefused() throws {
-    let todo = try TodoSandbox(inProcess: true)
+    let todo = try TodoSandbox()
     let task = try todo("add", "Plan", "--note", "first", "--note", "second", "--json").jsonObject()
     #expect((task["notes"] as? [[String: Any]])?.compactMap { $0["text"] as? String } == ["first", "second"])
     let twice: [([String], String)] = [
@@ -169,7 +169,7 @@ import Glibc
   }
 
   @Test func undatedTasksComeLastUnderEverySortAndTiesBreakById() throws {
-    let todo = try TodoSandbox(inProcess: true)
+    let todo = try TodoSandbox()
     todo.add("b undated", "project:p")
     todo.add("a dated", "project:p", "due:2026-12-01")
     todo.add("c dated", "project:p", "due:2026-11-25")
@@ -181,7 +181,7 @@ import Glibc
   }
 
   @Test func aDoneOrDeletedTaskIsNeverOverdue() throws {
-    let todo = try TodoSandbox(inProcess: true)
+    let todo = try TodoSandbox()
     todo.add("Late and open", "due:2026-11-20")
     todo.add("Late and done", "due:2026-11-20")
     todo.add("Late and deleted", "due:2026-11-20")
@@ -207,7 +207,7 @@ import Glibc
   }
 
   @Test func aFailingCommandCreatesNoDatabaseFileOrFolder() throws {
-    let todo = try TodoSandbox(inProcess: true)
+    let todo = try TodoSandbox()
     let dataHome = todo.folder.appendingPathComponent("data").path
     let environment: [String: String?] = ["TODO_DB": nil, "XDG_DATA_HOME": dataHome]
     for arguments in [["undo"], ["done", "1"], ["delete", "+x"], ["note", "1", "hi"], ["update", "1", "pri:H"]] {
@@ -223,7 +223,7 @@ import Glibc
   }
 
   @Test func aDirectoryAsTheDatabaseSaysSo() throws {
-    let todo = try TodoSandbox(inProcess: true)
+    let todo = try TodoSandbox()
     let run = todo("--db", todo.folder.path, "list")
     #expect(run.status == 1)
     #expect(
@@ -234,7 +234,7 @@ import Glibc
   }
 
   @Test func searchFoldsCaseInEveryScriptAndMatchesEitherUnicodeForm() throws {
-    let todo = try TodoSandbox(inProcess: true)
+    let todo = try TodoSandbox()
     todo.add("Café au lait")
     todo.add("cafe\u{301} crème")  // decomposed é
     todo.add("ΣΟΦΙΑ")
@@ -254,7 +254,7 @@ import Glibc
   }
 
   @Test func aTagOrProjectInTheWrongCaseSaysWhichExists() throws {
-    let todo = try TodoSandbox(inProcess: true)
+    let todo = try TodoSandbox()
     todo.add("Sweep", "+chore", "project:Home.garden")
     let tag = todo("list", "+Chore")
     #expect(tag.stdout == "No matching tasks.\n")
@@ -266,7 +266,7 @@ import Glibc
   }
 
   @Test func wordsCloseToAKeyKeepTheirMeaningButWarn() throws {
-    let todo = try TodoSandbox(inProcess: true)
+    let todo = try TodoSandbox()
     let add = todo("add", "fix", "proj:x")
     #expect(add.status == 0)
     #expect(add.stdout == "Added task 1: fix proj:x\n")
@@ -295,7 +295,7 @@ import Glibc
   }
 
   @Test func minutesAreMinAndABareMIsRefused() throws {
-    let todo = try TodoSandbox(inProcess: true)
+    let todo = try TodoSandbox()
     let bare = todo("add", "x", "due:30m")
     #expect(bare.status == 2)
     #expect(bare.errorLines.first == "todo: error: cannot read the date '30m': 'm' could be minutes or months: use min (30min) or mo (2mo)")
@@ -315,7 +315,7 @@ import Glibc
   }
 
   @Test func coloursTellOverdueTodayAndPrioritiesApart() throws {
-    let todo = try TodoSandbox(inProcess: true)
+    let todo = try TodoSandbox()
     todo.add("Late", "due:2026-11-20", "pri:H")
     todo.add("Today", "due:2026-11-21T18:00", "pri:M")
     todo.add("Later", "due:2026-12-20", "pri:L")

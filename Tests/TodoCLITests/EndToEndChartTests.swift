@@ -12,7 +12,7 @@ import Testing
   /// Two months of tasks: projects in a tree, dues and schedules (all-day and timed, past and
   /// ahead), done and deleted ones, one being worked on.
   static func chores() throws -> TodoSandbox {
-    let todo = try TodoSandbox(inProcess: true)
+    let todo = try TodoSandbox()
     todo.environment["TZ"] = "UTC"
     todo.environment["NO_COLOR"] = "1"
     let steps: [(String, [String])] = [
@@ -181,7 +181,7 @@ import Testing
 
   /// A task made at midnight is the new day's; one a second before it, the old day's.
   @Test func anEventAtMidnightIsTheNewDays() throws {
-    let todo = try TodoSandbox(inProcess: true)
+    let todo = try TodoSandbox()
     todo.environment["TZ"] = "UTC"
     for (time, arguments) in [
       ("2026-10-31T23:59:59Z", ["add", "Before"]), ("2026-11-01T00:00:00Z", ["add", "At"]), ("2026-11-02T00:00:00Z", ["done", "1"]),
@@ -199,7 +199,7 @@ import Testing
 
   /// An agenda lists the most recent overdue tasks and counts the older ones; JSON has them all.
   @Test func aLongOverdueListIsCountedNotListed() throws {
-    let todo = try TodoSandbox(inProcess: true)
+    let todo = try TodoSandbox()
     todo.environment["TZ"] = "UTC"
     for day in 1...12 {
       let due = "due:2026-10-\(day < 10 ? "0" : "")\(day)"
@@ -214,7 +214,7 @@ import Testing
   }
 
   @Test func anEmptyDatabaseSaysThereIsNothing() throws {
-    let todo = try TodoSandbox(inProcess: true)
+    let todo = try TodoSandbox()
     #expect(todo("summary").stdout == "No pending tasks to sum up.\n")
     #expect(todo("history").stdout == "No tasks to count.\n")
     #expect(todo("burndown").stdout.hasPrefix("No tasks to draw"))

@@ -17,7 +17,7 @@ import Testing
   ///   7 Old task        done
   ///   8 Deleted task    deleted
   private func fixture() throws -> TodoSandbox {
-    let todo = try TodoSandbox(inProcess: true)
+    let todo = try TodoSandbox()
     #expect(todo.add("Buy", "milk", "+home", "+errand", "due:tomorrow") == 1)
     #expect(todo.add("Pay", "rent", "project:home", "pri:H", "due:eom") == 2)
     #expect(todo.add("Ship", "release", "project:work.q4", "pri:H", "due:friday", "--note", "Check the CHANGELOG first") == 3)
@@ -45,7 +45,7 @@ import Testing
   // MARK: add
 
   @Test func addPrintsTheNewIdAndWhatWasStored() throws {
-    let todo = try TodoSandbox(inProcess: true)
+    let todo = try TodoSandbox()
     let first = todo("add", "Buy", "milk", "+home", "due:tomorrow")
     #expect(first.status == 0, "\(first)")
     #expect(first.stdout == "Added task 1: Buy milk  +home due:2026-11-22\n")
@@ -57,7 +57,7 @@ import Testing
   }
 
   @Test func addJSONIsTheTaskWithExactlyTheDocumentedKeysAndTypes() throws {
-    let todo = try TodoSandbox(inProcess: true)
+    let todo = try TodoSandbox()
     let run = todo(
       "add", "Ship", "release", "project:work.q4", "pri:H", "due:friday", "+ops", "--note", "first note", "--json")
     #expect(run.status == 0, "\(run)")
@@ -86,7 +86,7 @@ import Testing
   }
 
   @Test func addWithoutAttributesStoresNullsAndEmptyArrays() throws {
-    let todo = try TodoSandbox(inProcess: true)
+    let todo = try TodoSandbox()
     let task = try todo("add", "Plain", "--json").jsonObject()
     #expect(Set(task.keys) == taskKeys)
     for key in ["priority", "project", "due", "completed"] { #expect(isJSONNull(task[key]), "\(key) should be null") }
@@ -99,7 +99,7 @@ import Testing
   }
 
   @Test func addAcceptsGNUFormAttributes() throws {
-    let todo = try TodoSandbox(inProcess: true)
+    let todo = try TodoSandbox()
     let run = todo(
       "add", "--tag", "home", "--project", "work.site", "--priority", "high", "--due", "2026-12-01T17:00", "--note",
       "a note", "Title", "words", "--json")
@@ -147,7 +147,7 @@ import Testing
   }
 
   @Test func emptyListsSayWhatToDo() throws {
-    let todo = try TodoSandbox(inProcess: true)
+    let todo = try TodoSandbox()
     #expect(todo("list").stdout == "No pending tasks. Add one with: todo add TITLE\n")
     #expect(todo("list", "+nothing").stdout == "No matching tasks.\n")
     #expect(todo("list", "--json").stdout == "[]\n")
@@ -329,7 +329,7 @@ import Testing
   }
 
   @Test func showRendersTimesInTheLocalTimeZone() throws {
-    let todo = try TodoSandbox(inProcess: true)
+    let todo = try TodoSandbox()
     todo.add("Call", "due:2026-12-01T17:00")
     let newYork = todo("show", "1", environment: ["TZ": "America/New_York"])
     #expect(newYork.lines.contains("  Due        2026-12-01 12:00 EST (in 10d)"), "\(newYork)")
@@ -472,7 +472,7 @@ import Testing
   }
 
   @Test func doneARangeIsOneStep() throws {
-    let todo = try TodoSandbox(inProcess: true)
+    let todo = try TodoSandbox()
     for number in 1...8 { todo.add("task", String(number)) }
     let run = todo("done", "3-7")
     #expect(run.status == 0, "\(run)")
@@ -540,7 +540,7 @@ import Testing
   // MARK: history, tags, projects, stats
 
   @Test func historyListsTheJournalNewestFirst() throws {
-    let todo = try TodoSandbox(inProcess: true)
+    let todo = try TodoSandbox()
     #expect(todo("add", "Buy", "milk", "+home").status == 0)
     #expect(todo("done", "1", environment: ["TODO_NOW": "2026-11-21T10:15:00Z"]).status == 0)
     let run = todo("journal")
@@ -560,7 +560,7 @@ import Testing
     #expect(json[0]["summary"] as? String == "completed task 1")
     #expect(json[0]["task_count"] as? Int == 1)
     #expect(try todo("journal", "--limit", "1", "--json").jsonArray().map { $0["id"] as? Int } == [2])
-    #expect(try TodoSandbox(inProcess: true)("journal").stdout == "The journal is empty.\n")
+    #expect(try TodoSandbox()("journal").stdout == "The journal is empty.\n")
   }
 
   @Test func tagsAndProjectsCountPendingAndAllTasks() throws {
@@ -591,7 +591,7 @@ import Testing
     let projects = try todo("projects", "--json").jsonArray()
     #expect(projects.map { $0["project"] as? String } == ["home", "homework", "work", "work.q4"])
     #expect(projects.map { $0["total"] as? Int } == [1, 1, 2, 1])
-    let empty = try TodoSandbox(inProcess: true)
+    let empty = try TodoSandbox()
     #expect(empty("tags").stdout == "No tags yet.\n")
     #expect(empty("projects").stdout == "No projects yet.\n")
   }
@@ -622,7 +622,7 @@ import Testing
 
   /// `stats` counts the same tags and projects that `todo tags` and `todo projects` list.
   @Test func statsCountsAgreeWithTagsAndProjects() throws {
-    let todo = try TodoSandbox(inProcess: true)
+    let todo = try TodoSandbox()
     todo.add("Keep", "+home", "project:home")
     todo.add("Gone", "+gone", "project:gone")
     #expect(todo("rm", "2").status == 0)
@@ -638,7 +638,7 @@ import Testing
   // MARK: date
 
   @Test func dateShowsHowExpressionsAreRead() throws {
-    let todo = try TodoSandbox(inProcess: true)
+    let todo = try TodoSandbox()
     let cases: [([String], String)] = [
       (["2026-12-01"], "2026-12-01 00:00 UTC  (2026-12-01T00:00:00Z, in 9d)"),
       (["2026-12-01T17:00"], "2026-12-01 17:00 UTC  (2026-12-01T17:00:00Z, in 10d)"),
@@ -678,7 +678,7 @@ import Testing
   }
 
   @Test func dateHonoursTheTimeZone() throws {
-    let todo = try TodoSandbox(inProcess: true)
+    let todo = try TodoSandbox()
     let newYork: [String: String?] = ["TZ": "America/New_York"]
     #expect(
       todo("date", "2026-12-01T17:00", environment: newYork).stdout
@@ -694,7 +694,7 @@ import Testing
   // MARK: help and version
 
   @Test func helpAndVersion() throws {
-    let todo = try TodoSandbox(inProcess: true)
+    let todo = try TodoSandbox()
     let help = todo("help")
     #expect(help.status == 0)
     #expect(help.stdout.hasPrefix("todo: a command-line todo manager\n\nUsage: todo [global options] <command> [arguments]\n"))
@@ -715,7 +715,7 @@ import Testing
   }
 
   @Test func helpForEachCommandMatchesItsHelpOption() throws {
-    let todo = try TodoSandbox(inProcess: true)
+    let todo = try TodoSandbox()
     let commands = [
       "add", "list", "show", "update", "done", "reopen", "delete", "note", "undo", "journal", "tags", "projects",
       "stats", "date", "calendar", "agenda", "burndown", "summary", "history", "ghistory",
@@ -740,7 +740,7 @@ import Testing
   // MARK: where the database lives
 
   @Test func theDefaultDatabaseIsUnderHomeInAPrivateFolder() throws {
-    let todo = try TodoSandbox(inProcess: true)
+    let todo = try TodoSandbox()
     let run = todo("add", "x", environment: ["TODO_DB": nil])
     #expect(run.status == 0, "\(run)")
     let folder = todo.folder.appendingPathComponent(".local/share/todo").path
@@ -753,7 +753,7 @@ import Testing
   }
 
   @Test func xdgDataHomeAndTheDbOptionChooseTheDatabase() throws {
-    let todo = try TodoSandbox(inProcess: true)
+    let todo = try TodoSandbox()
     let xdg = todo.folder.appendingPathComponent("xdg").path
     #expect(todo("add", "in xdg", environment: ["TODO_DB": nil, "XDG_DATA_HOME": xdg]).status == 0)
     #expect(FileManager.default.fileExists(atPath: xdg + "/todo/todo.db"))
@@ -769,7 +769,7 @@ import Testing
 /// Several processes writing at once: every one succeeds, nothing is lost.
 @Suite struct EndToEndConcurrencyTests {
   @Test func eightProcessesAddingTwentyFiveTasksEachAllSucceed() throws {
-    let todo = try TodoSandbox(inProcess: true)
+    let todo = try TodoSandbox()
     #expect(todo("add", "first").status == 0)  // the database exists before the race
     let workers = (1...8).map { worker in
       // Each worker is one shell running 25 `todo add`s back to back and reporting any failure.

@@ -14,7 +14,7 @@ import Testing
   }
 
   @Test(.timeLimit(.minutes(30))) func eightWritersFourReadersAndABulkWriterAtOnce() throws {
-    let todo = try TodoSandbox()
+    let todo = try TodoSandbox(inProcess: false)
     for index in 1...20 { todo.add("Seed \(index)", "project:bulk") }
     // 8 writers × 100 adds (issue 14's figures), 4 readers looping list and stats while the writers run, and a
     // bulk writer tagging and untagging the seeded tasks: each a shell of its own, started and
@@ -73,7 +73,7 @@ import Testing
   }
 
   @Test(.timeLimit(.minutes(30))) func fourShellsFedByPipesAtOnce() throws {
-    let todo = try TodoSandbox()
+    let todo = try TodoSandbox(inProcess: false)
     // Each shell adds 100 tasks, reading (list and stats) after every tenth, then changes all of
     // its own at once and lists them: four writers and readers interleaved on one database.
     let shells = (1...4).map { s in

@@ -18,7 +18,7 @@ import Testing
   }
 
   @Test func aBadLineNamesTheFileLineAndKeyAndNothingRuns() throws {
-    let todo = try TodoSandbox(inProcess: true)
+    let todo = try TodoSandbox()
     todo.add("Keep me")
     let before = todo.snapshot()
     /// The state, read with the configuration file moved aside.
@@ -48,7 +48,7 @@ import Testing
   }
 
   @Test func configSetKeepsCommentsAndOrderAndGetUnsetAndListAgree() throws {
-    let todo = try TodoSandbox(inProcess: true)
+    let todo = try TodoSandbox()
     let path = try write("# mine\nweek.start = sunday   \n\n[color]\n# quiet\noverdue = red\n", in: todo)
     todo("config", "set", "color.today", "bold", "yellow").expectSuccess()
     todo("config", "set", "week.start", "monday").expectSuccess()
@@ -76,7 +76,7 @@ import Testing
   }
 
   @Test func commandLineBeatsEnvironmentBeatsFile() throws {
-    let todo = try TodoSandbox(inProcess: true)
+    let todo = try TodoSandbox()
     todo.add("Low", "project:a")
     todo.add("Due soon", "due:tomorrow")
     todo.add("Third")
@@ -102,7 +102,7 @@ import Testing
   }
 
   @Test func theWeekStartsOnTheConfiguredDay() throws {
-    let todo = try TodoSandbox(inProcess: true)
+    let todo = try TodoSandbox()
     // Saturday 2026-11-21: the week began on Monday the 16th, or on Sunday the 15th.
     #expect(try todo("date", "sow", "--json").jsonObject()["day"] as? String == "2026-11-16")
     #expect(try todo("-c", "week.start=sunday", "date", "sow", "--json").jsonObject()["day"] as? String == "2026-11-15")
@@ -114,7 +114,7 @@ import Testing
   }
 
   @Test func datesShowInTheConfiguredFormat() throws {
-    let todo = try TodoSandbox(inProcess: true)
+    let todo = try TodoSandbox()
     todo.add("Ship", "due:2026-11-27")
     let run = todo("-c", "date.format=%a %e %b %Y", "show", "1")
     #expect(run.lines.contains("  Due        Fri 27 Nov 2026 (fri, all day)"))
@@ -124,7 +124,7 @@ import Testing
   }
 
   @Test func aContextFiltersListsAndReportsAndGivesNewTasksItsTagsAndProject() throws {
-    let todo = try TodoSandbox(inProcess: true)
+    let todo = try TodoSandbox()
     todo.add("Write report", "+work", "project:acme")
     todo.add("Buy milk", "+home")
     todo.add("Call Bob", "+work")
@@ -158,7 +158,7 @@ import Testing
   }
 
   @Test func aCustomReportShowsItsColumnsInItsOrder() throws {
-    let todo = try TodoSandbox(inProcess: true)
+    let todo = try TodoSandbox()
     todo.add("Write report", "+work", "project:acme", "pri:H", "due:2026-11-24")
     todo.add("Buy milk", "+home")
     todo.add("Call Bob", "+work", "project:acme", "due:2026-11-22")
@@ -197,7 +197,7 @@ import Testing
   let helper = EndToEndConfigTests()
 
   @Test func typedOrCannotEscapeTheContextOrTheReport() throws {
-    let todo = try TodoSandbox(inProcess: true)
+    let todo = try TodoSandbox()
     todo.add("Work", "+work")
     todo.add("Home", "+home")
     todo.add("Blocked home", "+home")
@@ -215,14 +215,14 @@ import Testing
   }
 
   @Test func aFileWithCRLFOrAByteOrderMarkReads() throws {
-    let todo = try TodoSandbox(inProcess: true)
+    let todo = try TodoSandbox()
     try helper.write("\u{FEFF}# mine\r\nweek.start = sunday\r\n[color]\r\ntoday = red\r\n", in: todo)
     #expect(todo("config", "get", "week.start").stdout == "sunday\n")
     #expect(todo("config", "get", "color.today").stdout == "red\n")
   }
 
   @Test func aConfigurationThatDoesNotReadCanBeRepairedWithTodo() throws {
-    let todo = try TodoSandbox(inProcess: true)
+    let todo = try TodoSandbox()
     let path = try helper.write("context = gone\n", in: todo)
     #expect(todo("list").status == 1)
     todo("context", "none").expectSuccess()
@@ -231,7 +231,7 @@ import Testing
   }
 
   @Test func aChangeMustReadWithoutThisRunsOverrides() throws {
-    let todo = try TodoSandbox(inProcess: true)
+    let todo = try TodoSandbox()
     let path = try helper.write("# mine\n", in: todo)
     let run = todo("-c", "context.tmp=+x", "context", "tmp")
     #expect(run.status == 2 && run.stderr.contains("there is no context 'tmp' in the configuration file"))
@@ -241,7 +241,7 @@ import Testing
   }
 
   @Test func quotedWordsStayOneWordAndReportsWithOnlyLabelsWork() throws {
-    let todo = try TodoSandbox(inProcess: true)
+    let todo = try TodoSandbox()
     todo.add("beta one")
     todo.add("one beta two")
     todo("config", "set", "context.phrase", "beta one").expectSuccess()
@@ -261,7 +261,7 @@ import Testing
   }
 
   @Test func theShellReadsTheConfigurationAtEachCommandUnderItsOverrides() throws {
-    let todo = try TodoSandbox(inProcess: true)
+    let todo = try TodoSandbox()
     let script = "date sow --jsonl\nconfig set week.start sunday\ndate sow --jsonl\n"
     let run = todo("shell", stdin: script)
     run.expectSuccess()

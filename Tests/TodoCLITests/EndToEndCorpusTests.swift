@@ -45,7 +45,7 @@ import Testing
 
   @Test(arguments: expectations) func importsAndComesBackAsExpected(_ expected: Expectation) throws {
     try #require(TodoSandbox.hasTool("python3"))
-    let todo = try TodoSandbox(inProcess: true)
+    let todo = try TodoSandbox()
     let path = Self.folder.appendingPathComponent(expected.file).path
     let imported = todo.run(["import", path, "--format", expected.format, "--json"], environment: ["TZ": "UTC"])
     #expect(imported.status == 0, "\(imported)")

@@ -10,7 +10,7 @@ import Testing
 
   /// A database with many pending tasks, written straight with the sqlite3 tool for speed.
   func populated() throws -> TodoSandbox {
-    let todo = try TodoSandbox()
+    let todo = try TodoSandbox(inProcess: false)
     try #require(TodoSandbox.hasTool("sqlite3"), "needs the sqlite3 CLI ('make test' installs it)")
     #expect(todo("add", "first").status == 0)
     let insert = """
@@ -125,7 +125,7 @@ import Testing
   }
 
   @Test(arguments: signals) func anImportStoppedAtAnyMomentIsAllOrNothing(signal: Int32) throws {
-    let todo = try TodoSandbox()
+    let todo = try TodoSandbox(inProcess: false)
     todo.add("Before")
     let lines = (1...20_000).map {
       #"{"uuid":"\#(String(format: "%08x", $0))-1111-4222-8333-444444444444","title":"imported \#($0)","status":"pending","created":"2026-11-20T10:00:00Z","modified":"2026-11-20T10:00:00Z"}"#
@@ -155,7 +155,7 @@ import Testing
   }
 
   @Test(arguments: signals) func completingRecurringTasksStoppedAtAnyMomentMakesEachNextInstanceOrNone(signal: Int32) throws {
-    let todo = try TodoSandbox()
+    let todo = try TodoSandbox(inProcess: false)
     // 2,000 series completed by one command, so that it lasts long enough (~0.2 s) to be stopped in.
     let series = 2_000
     let adds = (1...series).map { "add Water plant \($0) due:2026-11-21 recur:daily\n" }.joined()

@@ -24,7 +24,7 @@ import Testing
     ("due", "\"9999-12-31T23:00:00-05:00\"", "'9999-12-31T23:00:00-05:00'"),
   ])
   func aTaskwarriorDateOutOfRangeIsRefusedWithItsLineAndField(field: String, value: String, shown: String) throws {
-    let todo = try TodoSandbox(inProcess: true)
+    let todo = try TodoSandbox()
     todo.add("Kept")
     let before = todo.snapshot()
     // The field under test, with an entry and a due date (which a recurrence needs) unless it is one of them.
@@ -55,7 +55,7 @@ import Testing
   }
 
   @Test func ourOwnJSONAndICalendarRefuseAYearPast9999() throws {
-    let todo = try TodoSandbox(inProcess: true)
+    let todo = try TodoSandbox()
     let json = try write(
       #"[{"uuid":"\#(Self.uuid)","title":"t","status":"pending","created":"2026-01-01T00:00:00Z","due":"9999-12-31T23:30:00-01:00"}]"#,
       to: "t.json", in: todo)
@@ -91,7 +91,7 @@ import Testing
   }
 
   @Test func aHookAnswerWithADateOutOfRangeIsRefusedNotACrash() throws {
-    let todo = try TodoSandbox(inProcess: true)
+    let todo = try TodoSandbox()
     let folder = todo.folder.appendingPathComponent(".config/todo/hooks")
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     let hook = folder.appendingPathComponent("on-add-far").path
@@ -116,7 +116,7 @@ import Testing
     ("America/New_York", "todo: error: due 10000-01-01T04:00:00Z is out of range: dates must be in the years 1970 to 9999"),
   ])
   func aDateGivenWithAWesternOffsetPast9999IsRefused(zone: String, message: String) throws {
-    let todo = try TodoSandbox(inProcess: true)
+    let todo = try TodoSandbox()
     let run = todo.run(["add", "w", "due:9999-12-31T23:00:00-05:00"], environment: ["TZ": zone])
     #expect(run.status == 2, "\(run)")
     #expect(run.errorLines.first == message, "\(run)")
@@ -125,7 +125,7 @@ import Testing
 
   @Test(arguments: ["due:9999-12-31", "due:9999-12-31T12:00"])
   func aSeriesEndsAtTheLastDayAndItsExportImportsAgain(due: String) throws {
-    let todo = try TodoSandbox(inProcess: true)
+    let todo = try TodoSandbox()
     todo("add", "Last", due, "recur:daily")
     let done = todo("done", "1")
     #expect(done.status == 0, "\(done)")
@@ -151,7 +151,7 @@ import Testing
   /// A date counted from the due date (`wait:due+4h`) is checked once it is worked out: the
   /// western zone's 9999-12-31T18:00 plus 4 hours is the year 10000 in UTC.
   @Test func aDateCountedFromTheDueDateIsCheckedToo() throws {
-    let todo = try TodoSandbox(inProcess: true)
+    let todo = try TodoSandbox()
     let run = todo.run(["add", "x", "due:9999-12-31T18:00", "wait:due+4h"], environment: ["TZ": "America/New_York"])
     #expect(run.status == 2, "\(run)")
     #expect(
@@ -162,7 +162,7 @@ import Testing
   }
 
   @Test func aDatabaseWrittenBeforeTheChecksNeitherHangsNorCrashes() throws {
-    let todo = try TodoSandbox(inProcess: true)
+    let todo = try TodoSandbox()
     todo("add", "Weekly", "due:2026-12-01", "recur:weekly")
     todo("add", "Old", "due:2026-12-01")
     let planted = todo.shell(

@@ -7,7 +7,7 @@ import Testing
   // MARK: all-day dates
 
   @Test func aDayIsDueUntilItEndsWhereTheUserIs() throws {
-    let todo = try TodoSandbox(inProcess: true)
+    let todo = try TodoSandbox()
     let berlin: [String: String?] = ["TZ": "Europe/Berlin"]
     todo.run(["add", "Pay rent", "due:today"], environment: berlin).expectSuccess()
     todo.run(["add", "Call at eight", "due:today 08:00"], environment: berlin).expectSuccess()
@@ -27,7 +27,7 @@ import Testing
   }
 
   @Test func aDayIsAlsoADayAcrossTheSpringAndAutumnChanges() throws {
-    let todo = try TodoSandbox(inProcess: true)
+    let todo = try TodoSandbox()
     let zone: [String: String?] = ["TZ": "America/New_York", "TODO_NOW": "2027-03-13T15:00:00Z"]
     // Sunday 2027-03-14 has 23 hours in New York; 2027-11-07 has 25.
     todo.run(["add", "Spring", "due:2027-03-14"], environment: zone).expectSuccess()
@@ -42,7 +42,7 @@ import Testing
   }
 
   @Test func aTaskDueAtTheEndOfTheWeekIsFoundByEveryFormThatMeansThisWeek() throws {
-    let todo = try TodoSandbox(inProcess: true)
+    let todo = try TodoSandbox()
     todo.add("Week's end", "due:eow")
     todo.add("Next Monday", "due:monday")
     todo.add("Sunday evening", "due:sun 23:30")
@@ -67,7 +67,7 @@ import Testing
   }
 
   @Test func datesWrittenWithoutQuotesKeepTheirWords() throws {
-    let todo = try TodoSandbox(inProcess: true)
+    let todo = try TodoSandbox()
     let run = todo("add", "Call", "mum", "due:tomorrow", "17:00", "+family")
     #expect(run.stdout == "Added task 1: Call mum  +family due:2026-11-22 17:00 UTC\n", "\(run)")
     #expect(todo("add", "Party", "due:friday", "at", "8pm").stdout == "Added task 2: Party  due:2026-11-27 20:00 UTC\n")
@@ -82,7 +82,7 @@ import Testing
   // MARK: wait, scheduled, until
 
   @Test func waitHidesATaskUntilThenAndWaitingListsIt() throws {
-    let todo = try TodoSandbox(inProcess: true)
+    let todo = try TodoSandbox()
     todo.add("Visible", "+x")
     todo.add("Renew passport", "wait:fri", "due:dec", "24", "+x")
     #expect(todo.ids() == [1])
@@ -118,7 +118,7 @@ import Testing
   }
 
   @Test func scheduledDecidesReady() throws {
-    let todo = try TodoSandbox(inProcess: true)
+    let todo = try TodoSandbox()
     todo.add("Now", "scheduled:today")
     todo.add("Later", "scheduled:tue")
     todo.add("Any time")
@@ -134,7 +134,7 @@ import Testing
   }
 
   @Test func untilExpiresATaskInTheNextCommandThatWritesAndUndoBringsItBack() throws {
-    let todo = try TodoSandbox(inProcess: true)
+    let todo = try TodoSandbox()
     todo.add("Offer", "until:today")
     todo.add("Coupon", "until:today 12:00")
     todo.add("Other")
@@ -174,7 +174,7 @@ import Testing
   }
 
   @Test func aCommandChangesTheTasksItSelectsEvenPastTheirUntil() throws {
-    let todo = try TodoSandbox(inProcess: true)
+    let todo = try TodoSandbox()
     todo.add("Offer", "until:today")
     todo.add("Deal", "until:today")
     let nextDay: [String: String?] = ["TODO_NOW": "2026-11-22T10:00:00Z"]
@@ -191,7 +191,7 @@ import Testing
   }
 
   @Test func virtualTagsCannotBeSet() throws {
-    let todo = try TodoSandbox(inProcess: true)
+    let todo = try TodoSandbox()
     let run = todo("add", "x", "+OVERDUE")
     #expect(run.status == 2)
     #expect(run.errorLines.first == "todo: error: +OVERDUE is a virtual tag: todo works it out from the task, so it cannot be added")
@@ -201,7 +201,7 @@ import Testing
   // MARK: filters
 
   @Test func booleanStructure() throws {
-    let todo = try TodoSandbox(inProcess: true)
+    let todo = try TodoSandbox()
     todo.add("Sweep", "+home", "pri:L")
     todo.add("Report", "project:work", "pri:H")
     todo.add("Garden", "project:home.garden")
@@ -233,7 +233,7 @@ import Testing
 
   /// Every virtual tag, each against tasks it must and must not select (Saturday 2026-11-21).
   @Test func everyVirtualTagSelectsWhatItSays() throws {
-    let todo = try TodoSandbox(inProcess: true)
+    let todo = try TodoSandbox()
     todo.add("Yesterday", "due:yesterday")  // 1
     todo.add("Today", "due:today", "+t")  // 2
     todo.add("Tomorrow", "due:tomorrow", "project:p")  // 3 (Sunday: still this ISO week)
@@ -253,7 +253,7 @@ import Testing
   }
 
   @Test func filterErrorsNameTheWordAndWhere() throws {
-    let todo = try TodoSandbox(inProcess: true)
+    let todo = try TodoSandbox()
     let cases: [([String], String)] = [
       (["list", "(", "+a"], "todo: error: filter: '(' at word 2 is never closed"),
       (["list", "+a", ")"], "todo: error: filter: unmatched ')' at word 3"),

@@ -15,7 +15,7 @@ import Glibc
 
   /// A sandbox with two pending tasks (1 "Buy milk" +home, 2 "Pay rent" pri:H).
   private func twoTasks() throws -> TodoSandbox {
-    let todo = try TodoSandbox(inProcess: true)
+    let todo = try TodoSandbox()
     #expect(todo.add("Buy", "milk", "+home") == 1)
     #expect(todo.add("Pay", "rent", "pri:H", "due:eom") == 2)
     return todo
@@ -158,7 +158,7 @@ import Glibc
   }
 
   @Test func undoWithAnEmptyJournal() throws {
-    let todo = try TodoSandbox(inProcess: true)
+    let todo = try TodoSandbox()
     let lines = ["todo: error: nothing to undo", "todo: hint: the journal is empty; 'todo journal' lists what can be undone"]
     expectFailure(todo, ["undo"], status: 1, stderr: lines)
     // After undoing everything, the journal is empty again.
@@ -225,7 +225,7 @@ import Glibc
     let error = try #require(try date.errorObject()["error"] as? [String: Any])
     #expect(error["code"] as? String == "usage")
     #expect((error["message"] as? String)?.contains("'whenever'") == true, "\(date)")
-    let undo = try TodoSandbox(inProcess: true)("undo", "--json")
+    let undo = try TodoSandbox()("undo", "--json")
     #expect(undo.status == 1)
     #expect((try undo.errorObject()["error"] as? [String: Any])?["code"] as? String == "nothing_to_undo", "\(undo)")
   }
@@ -277,7 +277,7 @@ import Glibc
   }
 
   @Test func aFileThatIsNotADatabaseIsRefusedAndLeftUnchanged() throws {
-    let todo = try TodoSandbox(inProcess: true)
+    let todo = try TodoSandbox()
     let path = todo.folder.appendingPathComponent("junk.db").path
     var generator = SystemRandomNumberGenerator()
     let junk = Data((0..<8192).map { _ in UInt8.random(in: 0...255, using: &generator) })
@@ -303,7 +303,7 @@ import Glibc
   }
 
   @Test func aFolderGivenAsTheDatabase() throws {
-    let todo = try TodoSandbox(inProcess: true)
+    let todo = try TodoSandbox()
     let run = todo("--db", todo.folder.path, "add", "x")
     #expect(run.status == 1, "\(run)")
     #expect(run.errorLines.first?.hasPrefix("todo: error: cannot use the database \(todo.folder.path)") == true, "\(run)")
@@ -332,7 +332,7 @@ import Glibc
   /// again todo works (no read-only side files left behind to break it).
   @Test(.enabled(if: geteuid() == 0 && TodoSandbox.hasTool("setpriv"), "needs root and setpriv to run as nobody"))
   func aReadOnlyDatabaseFileAsAnUnprivilegedUser() throws {
-    let todo = try TodoSandbox(inProcess: true)
+    let todo = try TodoSandbox()
     // The folder is nobody's own (a database in a folder others may write is refused).
     #expect(chown(todo.folder.path, 65534, 65534) == 0)
     let asNobody = { (arguments: [String]) -> TodoRun in
@@ -400,7 +400,7 @@ import Glibc
 /// Output that cannot be written is a failure, not a silent success.
 @Suite struct EndToEndOutputFailureTests {
   @Test func writingToAFullDeviceFailsWithAMessage() throws {
-    let todo = try TodoSandbox(inProcess: true)
+    let todo = try TodoSandbox()
     #expect(todo("add", "x").status == 0)
     let run = todo.shell("\"$TODO\" list > /dev/full")
     #expect(run.status == 1, "\(run)")
@@ -408,7 +408,7 @@ import Glibc
   }
 
   @Test func aClosedPipeIsNotAnError() throws {
-    let todo = try TodoSandbox(inProcess: true)
+    let todo = try TodoSandbox()
     for index in 1...50 { _ = todo("add", "task \(index)") }
     // The reader stops after one line; todo sees EPIPE on its next write and still succeeds.
     let run = todo.shell("{ \"$TODO\" list --jsonl; echo \"status=$?\" >&2; } | head -n 1 > /dev/null")

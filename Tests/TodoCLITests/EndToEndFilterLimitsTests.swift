@@ -10,7 +10,7 @@ import Testing
   private func words(_ count: Int, _ word: String) -> [String] { Array(repeating: word, count: count) }
 
   @Test func nestingUpToTheLimitRunsInSQLiteAndOneMoreIsRefused() throws {
-    let todo = try TodoSandbox(inProcess: true)
+    let todo = try TodoSandbox()
     todo.add("Alpha", "+a")
     todo.add("Beta", "+b", "due:tomorrow")
     // The shapes whose SQL nests deepest, at the limit: each must run, not meet SQLite's limits.
@@ -38,7 +38,7 @@ import Testing
   }
 
   @Test func aLongOrChainRunsAndOnePastTheLimitIsRefused() throws {
-    let todo = try TodoSandbox(inProcess: true)
+    let todo = try TodoSandbox()
     todo.add("Alpha", "+a")
     todo.add("Beta", "+b")
     // 2,000 terms: 1,999 tags nobody has, then +a, joined by `or`.
@@ -64,7 +64,7 @@ import Testing
   }
 
   @Test func aConfigurationWithADeepFilterCanStillBeRepairedWithTodo() throws {
-    let todo = try TodoSandbox(inProcess: true)
+    let todo = try TodoSandbox()
     todo.add("Alpha", "+a")
     let config = todo.folder.appendingPathComponent(".config/todo")
     try FileManager.default.createDirectory(at: config, withIntermediateDirectories: true)

@@ -40,7 +40,7 @@ import Testing
     """
 
   @Test func aTimewarriorStyleOnModifyHookWorksUnchanged() throws {
-    let todo = try TodoSandbox()
+    let todo = try TodoSandbox(inProcess: false)
     todo.add("Write report", "+work")
     let path = try hook("on-modify.timewarrior", Self.timewarriorStyle, in: todo)
     let start = todo("start", "1")
@@ -65,7 +65,7 @@ import Testing
   }
 
   @Test func onAddAndOnModifyHooksChangeTheTaskInTheSameUndoStep() throws {
-    let todo = try TodoSandbox()
+    let todo = try TodoSandbox(inProcess: false)
     try hook(
       "on-add.upper",
       """
@@ -111,7 +111,7 @@ import Testing
   }
 
   @Test func importRunsOnAddAndOnModifyWhenHooksImportIsOn() throws {
-    let todo = try TodoSandbox()
+    let todo = try TodoSandbox(inProcess: false)
     todo.add("Old one", "+home")
     let uuid = try todo.task(1)["uuid"] as! String
     try hook(
@@ -159,7 +159,7 @@ import Testing
   }
 
   @Test func everyOnModifyHookGetsTheOriginalAndTheChangedTask() throws {
-    let todo = try TodoSandbox()
+    let todo = try TodoSandbox(inProcess: false)
     todo.add("Write report", "+work")
     // Two Timewarrior-style hooks (two readline()s each): the second one crashed when it got
     // only the first one's answer.
@@ -187,7 +187,7 @@ import Testing
   }
 
   @Test func aHookThatRefusesOrAnswersBadlyWritesNothing() throws {
-    let todo = try TodoSandbox()
+    let todo = try TodoSandbox(inProcess: false)
     todo.add("Keep")
     try hook(
       "on-add.guard",
@@ -221,7 +221,7 @@ import Testing
   }
 
   @Test func onLaunchCanStopACommandAndOnExitSeesWhatChanged() throws {
-    let todo = try TodoSandbox()
+    let todo = try TodoSandbox(inProcess: false)
     todo.add("First")
     let log = todo.folder.appendingPathComponent("exit.log").path
     try hook("on-exit.log", "#!/bin/sh\ncat > '\(log)'\necho \"exit hook ran\"\n", in: todo)
@@ -241,7 +241,7 @@ import Testing
   /// The password a sync hands vdirsyncer never reaches a hook: the fetch runs no hooks, and a
   /// command's hooks do not get the variable.
   @Test func hooksNeverSeeTheSyncPassword() throws {
-    let todo = try TodoSandbox()
+    let todo = try TodoSandbox(inProcess: false)
     let seen = todo.folder.appendingPathComponent("seen").path
     try hook("on-launch.spy", "#!/bin/sh\necho \"ran:${TODO_SYNC_PASSWORD:-none}\" >> '\(seen)'\n", in: todo)
     let fetched = todo.run(["sync", "--ask-password", "Password for ann"], environment: ["TODO_SYNC_PASSWORD": "s3cret"])
@@ -252,7 +252,7 @@ import Testing
   }
 
   @Test func aSlowHookIsStoppedAndNeverHoldsTheDatabase() throws {
-    let todo = try TodoSandbox()
+    let todo = try TodoSandbox(inProcess: false)
     try hook("on-add.slow", "#!/bin/sh\nsleep 30\n", in: todo)
     let started = Date()
     // While the slow hook runs, another todo writes without waiting for it.
@@ -273,7 +273,7 @@ import Testing
   }
 
   @Test func hooksOthersCouldChangeAreRefused() throws {
-    let todo = try TodoSandbox()
+    let todo = try TodoSandbox(inProcess: false)
     let path = try hook("on-add.open", "#!/bin/sh\ncat\n", in: todo, mode: 0o777)
     let run = todo("add", "x")
     #expect(run.status == 1)
@@ -293,7 +293,7 @@ import Testing
   let helper = EndToEndHookTests()
 
   @Test func aHookThatChangesNothingLeavesEveryOtherUndoStepAlone() throws {
-    let todo = try TodoSandbox()
+    let todo = try TodoSandbox(inProcess: false)
     todo.add("Shared")
     // While the hook runs, another command adds +x; the hook then asks for +x too, which
     // changes nothing any more.
@@ -318,7 +318,7 @@ import Testing
   }
 
   @Test func aHookThatLeavesAProgramRunningIsNotWaitedFor() throws {
-    let todo = try TodoSandbox()
+    let todo = try TodoSandbox(inProcess: false)
     try helper.hook("on-add.background", "#!/bin/sh\nread t\n(sleep 20 &)\necho \"$t\"\n", in: todo)
     let started = Date()
     todo("-c", "hooks.timeout=15", "add", "quick").expectSuccess()
@@ -326,7 +326,7 @@ import Testing
   }
 
   @Test func tasksChangedOrMadeOnTheSideGoThroughHooksToo() throws {
-    let todo = try TodoSandbox()
+    let todo = try TodoSandbox(inProcess: false)
     todo.add("Water plants", "due:2026-11-21", "recur:weekly")
     todo.add("Write")
     todo.add("Read")
@@ -355,7 +355,7 @@ import Testing
   }
 
   @Test func stoppingTodoStopsItsHook() throws {
-    let todo = try TodoSandbox()
+    let todo = try TodoSandbox(inProcess: false)
     try helper.hook("on-add.slow", "#!/bin/sh\ntouch \"$HOME/hook-started\"\nsleep 3\ntouch \"$HOME/hook-finished\"\ncat\n", in: todo)
     let run = todo.shell(
       """
@@ -373,7 +373,7 @@ import Testing
   }
 
   @Test func aRecurringTasksOnAddHookSeesTheUUIDItIsStoredWith() throws {
-    let todo = try TodoSandbox()
+    let todo = try TodoSandbox(inProcess: false)
     try helper.hook(
       "on-add.uuid",
       """
@@ -391,7 +391,7 @@ import Testing
   }
 
   @Test func whatTodoDoesNotTakeFromAHookIsRefusedNotDropped() throws {
-    let todo = try TodoSandbox()
+    let todo = try TodoSandbox(inProcess: false)
     todo.add("Keep")
     try helper.hook(
       "on-modify.status",

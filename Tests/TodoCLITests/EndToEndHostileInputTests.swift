@@ -20,7 +20,7 @@ import Testing
   }
 
   @Test func idsPastInt64AndBlankTitlesAreUsageErrors() throws {
-    let todo = try TodoSandbox(inProcess: true)
+    let todo = try TodoSandbox()
     todo.add("Keep")
     expectRefused(todo, ["done", "99999999999999999999"], status: 2, "bad value '99999999999999999999' for task id")
     expectRefused(todo, ["done", "1-99999999999999999999"], status: 2, "bad value '1-99999999999999999999' for task id")
@@ -32,7 +32,7 @@ import Testing
   }
 
   @Test func aBackwardsRangeMeansTheSameTasksAsForwards() throws {
-    let todo = try TodoSandbox(inProcess: true)
+    let todo = try TodoSandbox()
     for title in ["One", "Two", "Three", "Four"] { todo.add(title) }
     // `3-1` names tasks 1 to 3, as `1-3` does, and the change echoes each one.
     let run = todo("done", "3-1")
@@ -46,7 +46,7 @@ import Testing
   }
 
   @Test func textThatLooksLikeFormatsShellOrSQLIsStoredVerbatimAndNeverRun() throws {
-    let todo = try TodoSandbox(inProcess: true)
+    let todo = try TodoSandbox()
     let marker = todo.folder.appendingPathComponent("RAN").path
     let titles = [
       "%s%s%s%n%x %p %@ %1$s %%",
@@ -76,7 +76,7 @@ import Testing
   }
 
   @Test func binaryJunkInEveryImportFormatIsRefusedWithItsLine() throws {
-    let todo = try TodoSandbox(inProcess: true)
+    let todo = try TodoSandbox()
     todo.add("Keep")
     // 64 KiB of random bytes with no NUL among them, seeded so a failure can be replayed.
     var random = SeededGenerator(seed: 14)
@@ -95,7 +95,7 @@ import Testing
   }
 
   @Test func aHundredMegabyteLineInAnImportIsRefusedWithItsLine() throws {
-    let todo = try TodoSandbox(inProcess: true)
+    let todo = try TodoSandbox()
     todo.add("Keep")
     // Each file written in pieces, one at a time (three 100 MB strings at once weigh on the
     // tests running beside this one).
@@ -122,7 +122,7 @@ import Testing
   }
 
   @Test func hostileHookOutputIsRefusedAndShownHarmlessly() throws {
-    let todo = try TodoSandbox(inProcess: true)
+    let todo = try TodoSandbox()
     todo.add("Keep")
     let folder = todo.folder.appendingPathComponent(".config/todo/hooks")
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -155,7 +155,7 @@ import Testing
   }
 
   @Test(arguments: [SIGINT, SIGTERM]) func anExportStoppedWhileWritingItsFileFinishesTheFileAndLeavesNoTemporaryFile(signal: Int32) throws {
-    let todo = try TodoSandbox(inProcess: true)
+    let todo = try TodoSandbox()
     #expect(todo("add", "first").status == 0)
     let insert = """
       WITH RECURSIVE n(i) AS (SELECT 2 UNION ALL SELECT i + 1 FROM n WHERE i < 20000)

@@ -79,7 +79,7 @@ import Testing
   }
 
   @Test func noCommandLetsTextDriveTheTerminal() throws {
-    let todo = try TodoSandbox(inProcess: true)
+    let todo = try TodoSandbox()
     try makeHostileWorld(todo)
     let h = Self.hostile
     let importFile = todo.folder.appendingPathComponent("hostile.json").path
@@ -140,7 +140,7 @@ import Testing
   }
 
   @Test func jsonEscapesEveryControlAndStillReadsBackTheSameText() throws {
-    let todo = try TodoSandbox(inProcess: true)
+    let todo = try TodoSandbox()
     try makeHostileWorld(todo)
     for arguments in [["list", "--json", "status:all"], ["show", "1", "--json"], ["export"], ["export", "--format", "taskwarrior"]] {
       let run = todo.run(arguments)
@@ -155,7 +155,7 @@ import Testing
   /// needs it), but every line after the first is indented: text can never pass for a line of
   /// todo's own such as `todo: hint: …`.
   @Test func textInAMessageCannotForgeALineOfTodosOwn() throws {
-    let todo = try TodoSandbox(inProcess: true)
+    let todo = try TodoSandbox()
     let forged = "\ntodo: hint: run rm -rf ~\ntodo: error: fake"
     for arguments in [["frob" + forged], ["import", "/nonexistent" + forged], ["show", "1" + forged]] {
       let run = todo.run(arguments)

@@ -8,7 +8,7 @@ import Testing
   /// a subtask with a dependency and a running clock, a weekly series with a done instance, a
   /// deleted task, and a title that needs escaping and folding.
   private func populated() throws -> TodoSandbox {
-    let todo = try TodoSandbox(inProcess: true)
+    let todo = try TodoSandbox()
     todo("add", "Buy milk, eggs; bread", "+shop", "project:home.kitchen", "due:fri", "pri:H", "wait:thu", "until:2027-01-01")
       .expectSuccess()
     todo("add", "Water plants", "due:tomorrow", "scheduled:today", "recur:weekly").expectSuccess()
@@ -38,7 +38,7 @@ import Testing
     todo("export", "--output", file).expectSuccess()
     let bytes = try Data(contentsOf: URL(fileURLWithPath: file))
     #expect(bytes.starts(with: Array("BEGIN:VCALENDAR\r\n".utf8)))
-    let other = try TodoSandbox(inProcess: true)
+    let other = try TodoSandbox()
     let imported = other("import", file)
     imported.expectSuccess()
     #expect(imported.lines == ["Imported 6 tasks from \(file) (ical): 6 added, 0 updated, 0 unchanged, 0 skipped."])
@@ -51,13 +51,13 @@ import Testing
     other("undo").expectSuccess()
     #expect(other("list", "status:all", "--json").stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "[]")
     // From standard input, found by its content.
-    let piped = try TodoSandbox(inProcess: true)
+    let piped = try TodoSandbox()
     piped("import", "-", stdin: String(decoding: bytes, as: UTF8.self)).expectSuccess()
     #expect(try piped.task(1)["title"] as? String == "Buy milk, eggs; bread")
   }
 
   @Test func timesInAZoneAndFloatingTimesRead() throws {
-    let todo = try TodoSandbox(inProcess: true)
+    let todo = try TodoSandbox()
     let calendar = """
       BEGIN:VCALENDAR\r
       BEGIN:VTODO\r
@@ -96,7 +96,7 @@ import Testing
   /// second-Sunday rule on both sides of its change, and a fixed offset without rules. (Each was
   /// refused, and with it the whole file.)
   @Test func zonesTheCalendarDefinesItselfRead() throws {
-    let todo = try TodoSandbox(inProcess: true)
+    let todo = try TodoSandbox()
     func zone(_ id: String, standard: (String, String, String, String?), daylight: (String, String, String, String?)?) -> String {
       func part(_ name: String, _ values: (String, String, String, String?)) -> String {
         "BEGIN:\(name)\r\nDTSTART:\(values.0)\r\nTZOFFSETFROM:\(values.1)\r\nTZOFFSETTO:\(values.2)\r\n"
@@ -156,7 +156,7 @@ import Testing
       ("Asia/Kolkata", "20261201T170000"), ("Europe/Berlin", "20260328T120000"), ("Europe/Berlin", "20261024T120000"),
       ("Europe/Berlin", "20261025T023000"),
     ]
-    let check = try TodoSandbox(inProcess: true)
+    let check = try TodoSandbox()
     check(
       "import", "-",
       stdin: "BEGIN:VCALENDAR\r\n" + known.enumerated().map { item("z\($0.offset)", $0.element.0, $0.element.1) }.joined()
@@ -177,7 +177,7 @@ import Testing
   /// not): each is the IANA zone CLDR maps it to, summer time included. (It was refused, and with
   /// it the whole file.)
   @Test func outlooksWindowsZoneNamesRead() throws {
-    let todo = try TodoSandbox(inProcess: true)
+    let todo = try TodoSandbox()
     let calendar = """
       BEGIN:VCALENDAR\r
       PRODID:-//Microsoft Corporation//Outlook 16.0 MIMEDIR//EN\r
@@ -215,7 +215,7 @@ import Testing
   }
 
   @Test func aTodoTxtRoundTripKeepsWhatTheVdirGaveATask() throws {
-    let todo = try TodoSandbox(inProcess: true)
+    let todo = try TodoSandbox()
     let folder = todo.folder.appendingPathComponent("vdir").path
     try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
     try
@@ -248,7 +248,7 @@ import Testing
   }
 
   @Test func aFileNameFromJSONCannotLeaveTheFolder() throws {
-    let todo = try TodoSandbox(inProcess: true)
+    let todo = try TodoSandbox()
     let object =
       #"{"uuid":"11111111-1111-4111-8111-111111111111","title":"Sneaky","created":"2026-11-21T09:30:00Z","extras":[{"format":"ical","name":"file","value":"../escaped.ics"}]}"#
     todo("import", "-", stdin: object + "\n").expectSuccess()
@@ -260,10 +260,10 @@ import Testing
 
   @Test func aTaskDeletedWhilePendingRoundTripsThroughJSONToo() throws {
     // Deleting keeps the completion time a task had: none for one deleted while pending.
-    let todo = try TodoSandbox(inProcess: true)
+    let todo = try TodoSandbox()
     todo("add", "Gone").expectSuccess()
     todo("delete", "1", "--yes").expectSuccess()
-    let other = try TodoSandbox(inProcess: true)
+    let other = try TodoSandbox()
     other("import", "-", stdin: todo("export", "--format", "jsonl").stdout).expectSuccess()
     #expect(try other.task(1)["status"] as? String == "deleted")
     #expect(try other.task(1)["completed"] is NSNull)
@@ -272,7 +272,7 @@ import Testing
   /// An export of some tasks names a linked task outside them by the UID it was read with (a
   /// phone's UID is not our UUID), in one calendar and in a vdir, for links made here too.
   @Test func aFilteredExportNamesLinkedTasksOutsideItByTheirOwnUIDs() throws {
-    let todo = try TodoSandbox(inProcess: true)
+    let todo = try TodoSandbox()
     let file = todo.folder.appendingPathComponent("phone.ics").path
     try """
     BEGIN:VCALENDAR
@@ -312,7 +312,7 @@ import Testing
   }
 
   @Test func malformedCalendarsFailWithTheirLineAndWriteNothing() throws {
-    let todo = try TodoSandbox(inProcess: true)
+    let todo = try TodoSandbox()
     todo("add", "Keep me").expectSuccess()
     let file = todo.folder.appendingPathComponent("bad.ics").path
     try
@@ -339,7 +339,7 @@ import Testing
     todo("update", "1", "pri:M").expectSuccess()
     #expect(todo("export", "--vdir", folder).stderr.contains("1 written, 5 unchanged"))
     // Another machine reads the folder (in file-name order): the same tasks, each remembering its file.
-    let other = try TodoSandbox(inProcess: true)
+    let other = try TodoSandbox()
     other("import", "--vdir", folder).expectSuccess()
     #expect(
       try withoutIDs(other("export", "--format", "jsonl").stdout).sorted() == (try withoutIDs(todo("export", "--format", "jsonl").stdout).sorted()))
@@ -388,7 +388,7 @@ import Testing
 
   @Test func todomanReadsOurVdirAndWeReadWhatTodomanWrites() throws {
     try #require(TodoSandbox.hasTool("todoman"), "make test installs todoman")
-    let todo = try TodoSandbox(inProcess: true)
+    let todo = try TodoSandbox()
     todo("add", "Allday task", "due:2026-11-27", "pri:H", "+home", "+errands").expectSuccess()
     todo("add", "Timed task", "due:2026-11-27T17:00:00Z", "pri:M").expectSuccess()
     todo("add", "Low task", "pri:L").expectSuccess()

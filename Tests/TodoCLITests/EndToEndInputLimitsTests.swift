@@ -16,7 +16,7 @@ import Testing
 
   @Test(.enabled(if: TodoSandbox.hasTool("time"), "needs GNU time"))
   func aShellLineOfTwentyMegabytesIsRefusedInConstantMemory() throws {
-    let todo = try TodoSandbox(inProcess: true)
+    let todo = try TodoSandbox()
     let (run, kib) = try peakKiB(
       todo, #"(echo "add first"; head -c 20000000 /dev/zero | tr '\0' a; echo; echo "add second") | "$TODO" shell"#)
     #expect(run.status == 1, "\(run)")
@@ -30,7 +30,7 @@ import Testing
 
   @Test(arguments: ["todotxt", "taskwarrior", "ical", "json", "jsonl"])
   func anEndlessImportIsRefused(format: String) throws {
-    let todo = try TodoSandbox(inProcess: true)
+    let todo = try TodoSandbox()
     let run = todo("-c", "import.limit=4", "import", "--format", format, "/dev/zero")
     #expect(run.status == 1, "\(run)")
     let expected =
@@ -53,7 +53,7 @@ import Testing
   }
 
   @Test func theImportLimitIsASettingWithADefault() throws {
-    let todo = try TodoSandbox(inProcess: true)
+    let todo = try TodoSandbox()
     #expect(todo("config", "get", "import.limit").stdout == "256\n")
     let small = todo.folder.appendingPathComponent("t.txt").path
     try String(repeating: "a task\n", count: 200_000).write(toFile: small, atomically: true, encoding: .utf8)

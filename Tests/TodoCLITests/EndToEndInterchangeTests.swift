@@ -7,7 +7,7 @@ import Testing
   /// Tasks with every kind of field: priority, project, tags, dates, a note, a subtask with a
   /// dependency and a running clock, and a weekly series with one done instance.
   private func populated() throws -> TodoSandbox {
-    let todo = try TodoSandbox(inProcess: true)
+    let todo = try TodoSandbox()
     todo("add", "Buy milk", "+shop", "project:home.kitchen", "due:fri", "pri:H", "wait:thu").expectSuccess()
     todo("add", "Water plants", "due:tomorrow", "recur:weekly").expectSuccess()
     todo("note", "1", "semi-skimmed, \"two\" bottles").expectSuccess()
@@ -35,7 +35,7 @@ import Testing
     todo("export", "--output", file).expectSuccess()
     #expect(try String(contentsOfFile: file, encoding: .utf8) == exported.stdout)
 
-    let other = try TodoSandbox(inProcess: true)
+    let other = try TodoSandbox()
     let imported = other("import", file)
     imported.expectSuccess()
     #expect(imported.lines == ["Imported 4 tasks from \(file) (jsonl): 4 added, 0 updated, 0 unchanged, 0 skipped."])
@@ -50,7 +50,7 @@ import Testing
   }
 
   @Test func aNewerCopyUpdatesAnOlderOneIsSkippedAndDryRunWritesNothing() throws {
-    let todo = try TodoSandbox(inProcess: true)
+    let todo = try TodoSandbox()
     todo("add", "Original title").expectSuccess()
     let object = try todo.task(1)
     let uuid = try #require(object["uuid"] as? String)
@@ -73,7 +73,7 @@ import Testing
   /// every task arrives, from a file and from a pipe, and an error past the first piece still
   /// names its line and imports nothing.
   @Test func aLargeImportReadInPiecesLosesNoTaskAtTheSeams() throws {
-    let todo = try TodoSandbox(inProcess: true)
+    let todo = try TodoSandbox()
     let count = 2_600
     let lines = (1...count).map { number in
       let uuid = String(format: "00000000-0000-4000-8000-%012d", number)
@@ -95,14 +95,14 @@ import Testing
       return "\(object["uuid"] ?? "") \(object["title"] ?? "") \(object["tags"] ?? "")"
     }.sorted()
     #expect(try titles(todo) == expected)
-    let piped = try TodoSandbox(inProcess: true)
+    let piped = try TodoSandbox()
     piped("import", "-", "--yes", stdin: try String(contentsOfFile: file, encoding: .utf8)).expectSuccess()
     #expect(try titles(piped) == expected)
     // A bad line after the first mebibyte.
     var bad = lines
     bad[2_400] = #"{"uuid":"bad","title":"x","created":"never"}"#
     try (bad.joined(separator: "\n") + "\n").write(toFile: file, atomically: true, encoding: .utf8)
-    let empty = try TodoSandbox(inProcess: true)
+    let empty = try TodoSandbox()
     let failed = empty("import", file, "--yes", "--strict")
     #expect(failed.status == 1 && failed.stderr.contains("line 2401: \"created\" is not an RFC 3339 time"), "\(failed)")
     #expect(empty("list", "status:all", "--jsonl").stdout.isEmpty)
@@ -113,7 +113,7 @@ import Testing
   /// one undo takes back both. Other formats bring their own next instance: a JSON copy closed
   /// elsewhere makes none here.
   @Test func aSeriesInstanceClosedInAnImportedFileBringsItsNextInstance() throws {
-    let todo = try TodoSandbox(inProcess: true)
+    let todo = try TodoSandbox()
     todo("add", "Water plants", "due:2026-11-22", "recur:1w").expectSuccess()
     let line = todo("export", "--format", "todotxt").stdout
     #expect(line.contains("rec:+1w"), "\(line)")
@@ -147,7 +147,7 @@ import Testing
     #expect(try todo.task(1)["status"] as? String == "done")
     // Simpletask and the rec add-on make the next occurrence themselves, copying the line (its
     // `uuid:` too) with the next due date: that copy is the next, a new task, and no second is made.
-    let other = try TodoSandbox(inProcess: true)
+    let other = try TodoSandbox()
     other("add", "Feed cat", "due:2026-11-22", "recur:1d").expectSuccess()
     let catLine = other("export", "--format", "todotxt").stdout
     let copy = catLine.replacingOccurrences(of: "due:2026-11-22", with: "due:2026-11-23")
@@ -168,7 +168,7 @@ import Testing
   /// `rec:` edited in todo.txt and imported again changes the series' rule (the next instance
   /// comes by the new one); undo puts the old rule back.
   @Test func aRecurrenceEditedInTodoTxtChangesTheSeries() throws {
-    let todo = try TodoSandbox(inProcess: true)
+    let todo = try TodoSandbox()
     todo("add", "Water plants", "due:2026-11-22", "recur:1w").expectSuccess()
     let line = todo("export", "--format", "todotxt").stdout
     let file = todo.folder.appendingPathComponent("todo.txt").path
@@ -200,7 +200,7 @@ import Testing
       ("\u{1}\u{2}binary\u{0}junk", "cannot import", false),
     ]
     for (input, expected, recordLevel) in cases {
-      let todo = try TodoSandbox(inProcess: true)
+      let todo = try TodoSandbox()
       todo("add", "Keep me").expectSuccess()
       let file = todo.folder.appendingPathComponent("bad.jsonl").path
       try input.write(toFile: file, atomically: true, encoding: .utf8)
@@ -221,7 +221,7 @@ import Testing
         #expect(todo.ids("status:all") == [1])
       }
     }
-    let todo = try TodoSandbox(inProcess: true)
+    let todo = try TodoSandbox()
     // A file of another format than the one given never crashes either.
     let text = todo.folder.appendingPathComponent("tasks.txt").path
     try "(A) Call Mom +Family\n".write(toFile: text, atomically: true, encoding: .utf8)
@@ -252,7 +252,7 @@ import Testing
   }
 
   @Test func exportOfNothingIsEmptyAndImportWaitsForNoTerminal() throws {
-    let todo = try TodoSandbox(inProcess: true)
+    let todo = try TodoSandbox()
     let json = todo("export", "--format", "json")
     json.expectSuccess()
     #expect(json.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "[]")
@@ -267,7 +267,7 @@ import Testing
   }
 
   @Test func recordsThatBreakTheDatabasesRulesFailWithTheirLine() throws {
-    let todo = try TodoSandbox(inProcess: true)
+    let todo = try TodoSandbox()
     let twoActive = """
       {"uuid":"11111111-1111-4111-8111-111111111111","title":"A","created":"2026-11-21T09:30:00Z","intervals":[{"start":"2026-11-21T09:00:00Z","end":null}]}
       {"uuid":"22222222-2222-4222-8222-222222222222","title":"B","created":"2026-11-21T09:30:00Z","intervals":[{"start":"2026-11-21T09:10:00Z","end":null}]}
@@ -302,7 +302,7 @@ import Testing
   }
 
   @Test func jsonWithoutExtrasKeepsTheStoredOnes() throws {
-    let todo = try TodoSandbox(inProcess: true)
+    let todo = try TodoSandbox()
     let tw =
       #"[{"uuid":"aaaaaaaa-1111-4111-8111-111111111111","description":"From TW","status":"pending","entry":"20261120T100000Z","modified":"20261120T100000Z","ticket":"ABC-1"}]"#
     todo("import", "-", "--format", "taskwarrior", stdin: tw).expectSuccess()
@@ -317,7 +317,7 @@ import Testing
   }
 
   @Test func taskwarriorsSeveralPendingInstancesOfASeriesStayInIt() throws {
-    let todo = try TodoSandbox(inProcess: true)
+    let todo = try TodoSandbox()
     let parent = "bbbbbbbb-1111-4111-8111-111111111111"
     let tasks = """
       [{"uuid":"\(parent)","description":"Review","status":"recurring","recur":"weekly","due":"20261101T000000Z","entry":"20261101T000000Z","mask":"--"},
@@ -349,7 +349,7 @@ import Testing
 
   @Test func taskwarriorExportImportsAndGoesBackIntoAFreshTaskwarrior() throws {
     try #require(TodoSandbox.hasTool("task"), "make test installs taskwarrior")
-    let todo = try TodoSandbox(inProcess: true)
+    let todo = try TodoSandbox()
     for command in [
       "add Plain task",
       "add Web thing project:work.web +frontend +urgent priority:H due:2030-01-15",
@@ -412,7 +412,7 @@ import Testing
   /// out as todo's own attributes: back into todo whole, and kept by a real Taskwarrior.
   @Test func ourTaskwarriorExportKeepsSubtasksAndSeries() throws {
     try #require(TodoSandbox.hasTool("task"), "make test installs taskwarrior")
-    let todo = try TodoSandbox(inProcess: true)
+    let todo = try TodoSandbox()
     todo("add", "Move house").expectSuccess()
     todo("add", "Pack books", "parent:1").expectSuccess()
     todo("add", "Water plants", "recur:+1w", "due:tomorrow").expectSuccess()
@@ -421,7 +421,7 @@ import Testing
     todo("export", "--format", "taskwarrior", "--output", file).expectSuccess()
 
     // Into a fresh todo: every link as it was.
-    let other = try TodoSandbox(inProcess: true)
+    let other = try TodoSandbox()
     other("import", file).expectSuccess()
     func links(_ sandbox: TodoSandbox) throws -> [String: String] {
       let run = sandbox("list", "status:all", "--json")
@@ -448,7 +448,7 @@ import Testing
     #expect(again[child["uuid"] as? String ?? ""]?["todo_parent"] as? String == parent["uuid"] as? String)
     // And back into todo: Taskwarrior turned the pending instance into a template with a child
     // of a new UUID, and wrote the numbers as `2.000000`; the links are the same as before.
-    let third = try TodoSandbox(inProcess: true)
+    let third = try TodoSandbox()
     let back = todo.folder.appendingPathComponent("back.json").path
     try taskwarrior(todo, "tw", "export").stdout.write(toFile: back, atomically: true, encoding: .utf8)
     third("import", back).expectSuccess()
@@ -463,7 +463,7 @@ import Testing
   // MARK: todo.txt
 
   @Test func todoTxtFromTheRealToolImportsAndOurExportReadsBackThere() throws {
-    let todo = try TodoSandbox(inProcess: true)
+    let todo = try TodoSandbox()
     let file = todo.folder.appendingPathComponent("todo.txt").path
     try """
     (A) 2026-11-20 Call Mom +Family @phone due:2026-12-01

@@ -33,7 +33,7 @@ import Testing
 
   @Test func settingsAndTasksComeOverLineByLine() throws {
     try #require(TodoSandbox.hasTool("task"), "make test installs taskwarrior")
-    let todo = try TodoSandbox(inProcess: true)
+    let todo = try TodoSandbox()
     let home = todo.folder.appendingPathComponent("tw").path
     try FileManager.default.createDirectory(atPath: home + "/data", withIntermediateDirectories: true)
     let rc = home + "/taskrc"
@@ -75,7 +75,7 @@ import Testing
     #expect(again.lines.last == "Imported 3 tasks from task export (taskwarrior): 1 added, 0 updated, 2 unchanged, 0 skipped.", "\(again)")
 
     // From an export file, with no taskrc: only the tasks.
-    let other = try TodoSandbox(inProcess: true)
+    let other = try TodoSandbox()
     let file = other.folder.appendingPathComponent("tw.json").path
     try todo.shell("TASKRC=\(rc) task export").stdout.write(toFile: file, atomically: true, encoding: .utf8)
     let fromFile = other.run(["migrate", "taskwarrior", "--from", file], environment: ["TASKRC": other.folder.appendingPathComponent("none").path])
@@ -83,7 +83,7 @@ import Testing
   }
 
   @Test func mistakesAreErrorsThatChangeNothing() throws {
-    let todo = try TodoSandbox(inProcess: true)
+    let todo = try TodoSandbox()
     for (arguments, complaint) in [
       (["migrate"], "migrate moves over from taskwarrior: todo migrate taskwarrior"),
       (["migrate", "taskwarior"], "(did you mean 'taskwarrior'?)"),

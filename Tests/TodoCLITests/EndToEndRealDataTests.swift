@@ -16,7 +16,7 @@ import Testing
   }
 
   @Test func oneBadRecordCostsThatRecordAndStrictRefusesTheFile() throws {
-    let todo = try TodoSandbox(inProcess: true)
+    let todo = try TodoSandbox()
     let file = todo.folder.appendingPathComponent("mixed.txt").path
     // A Latin-1 line between good ones (todo.txt-cli writes whatever the terminal gave it).
     var bytes = Array("(A) Call the bank +home\n".utf8) + Array("Caf".utf8) + [0xE9] + Array(" au lait\n".utf8)
@@ -46,7 +46,7 @@ import Testing
   }
 
   @Test func aVdirItemThatCannotBeReadCostsThatItem() throws {
-    let todo = try TodoSandbox(inProcess: true)
+    let todo = try TodoSandbox()
     let vdir = todo.folder.appendingPathComponent("vdir").path
     try FileManager.default.createDirectory(atPath: vdir, withIntermediateDirectories: true)
     func item(_ uid: String, _ body: String) -> String {
@@ -66,7 +66,7 @@ import Testing
   /// SUMMARY is optional (Radicale's and ical4android's own test items have none): the task gets
   /// its description's first line, or "(untitled)", and goes back out without a SUMMARY.
   @Test func aToDoWithoutSummaryImportsAndGoesBackWithout() throws {
-    let todo = try TodoSandbox(inProcess: true)
+    let todo = try TodoSandbox()
     let file = try write(
       """
       BEGIN:VCALENDAR\r
@@ -105,7 +105,7 @@ import Testing
 
   /// Synology writes PERCENT_COMPLETE, Horde an empty PRIORITY: both read, and go back as they came.
   @Test func producersQuirksReadAndGoBackAsTheyCame() throws {
-    let todo = try TodoSandbox(inProcess: true)
+    let todo = try TodoSandbox()
     let file = try write(
       "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//Synology//Horde//EN\r\nBEGIN:VTODO\r\nUID:q1\r\nSUMMARY:Quirky\r\n"
         + "PERCENT_COMPLETE:40\r\nPRIORITY:\r\nEND:VTODO\r\nEND:VCALENDAR\r\n", "quirks.ics", in: todo)
@@ -121,7 +121,7 @@ import Testing
   /// occurrence (RECURRENCE-ID, STATUS:COMPLETED): the task is the occurrence still to do, and
   /// the file goes back as it came, its master's dates and the occurrence unchanged.
   @Test func occurrencesCompletedElsewhereMoveTheTaskOn() throws {
-    let todo = try TodoSandbox(inProcess: true)
+    let todo = try TodoSandbox()
     let corpus = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/corpus/ical")
     let file = corpus.appendingPathComponent("tasksorg-emclient-completed-recurring.ics").path
     todo("import", file).expectSuccess()
@@ -134,7 +134,7 @@ import Testing
     todo("update", "1", "due:2020-09-15T00:00:00Z").expectSuccess()
     #expect(todo("export", "--format", "ical").stdout.contains("\r\nDUE:20200915T000000Z\r\n"))
     // Thunderbird's, in a zone: 17:00 Chicago the day after the one completed.
-    let other = try TodoSandbox(inProcess: true)
+    let other = try TodoSandbox()
     other("import", corpus.appendingPathComponent("tasksorg-thunderbird-completed-recurring.ics").path).expectSuccess()
     #expect(try other.task(1)["due"] as? String == "2020-12-21T23:00:00Z")
   }
@@ -142,7 +142,7 @@ import Testing
   /// todo.txt-cli's own tests have `x done` (no date): done, and when is now (or what the
   /// stored task says, when it is already done).
   @Test func aDoneTodoTxtLineWithoutADateImports() throws {
-    let todo = try TodoSandbox(inProcess: true)
+    let todo = try TodoSandbox()
     let file = try write("x done\nx 2026-11-20 dated\n", "done.txt", in: todo)
     let run = todo("import", file, "--strict")
     #expect(run.status == 0, "\(run)")
@@ -157,7 +157,7 @@ import Testing
   /// A `.txt` that holds a calendar or JSON objects is read as what it holds (it became lines of
   /// junk todo.txt tasks); a todo.txt line that starts with '[' stays todo.txt.
   @Test func theContentDecidesOverTheExtension() throws {
-    let todo = try TodoSandbox(inProcess: true)
+    let todo = try TodoSandbox()
     let calendar = try write(
       "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:x\r\nBEGIN:VTODO\r\nUID:c1\r\nSUMMARY:From a calendar\r\nEND:VTODO\r\nEND:VCALENDAR\r\n",
       "calendar.txt", in: todo)
@@ -177,7 +177,7 @@ import Testing
   /// skipped six years of periods goes to Taskwarrior without Taskwarrior making them up.
   @Test func taskwarriorSeriesComeInWholeAndGoBackWhereTheyCameFrom() throws {
     try #require(TodoSandbox.hasTool("task"), "make test installs taskwarrior")
-    let todo = try TodoSandbox(inProcess: true)
+    let todo = try TodoSandbox()
     func day(_ offset: Int) -> String {
       let formatter = DateFormatter()
       formatter.dateFormat = "yyyy-MM-dd"
@@ -226,7 +226,7 @@ import Testing
 
     // A series made here in 2020, whose second instance is done today: its next instance is in
     // 2027 (todo skips the periods missed), and Taskwarrior is told so by the mask.
-    let mine = try TodoSandbox(inProcess: true)
+    let mine = try TodoSandbox()
     mine.run(["add", "Quarterly review", "due:2020-01-10", "recur:quarterly"], environment: ["TODO_NOW": "2020-01-06T09:00:00Z"])
       .expectSuccess()
     mine.run(["done", "1"], environment: ["TODO_NOW": "2020-01-11T09:00:00Z"]).expectSuccess()
@@ -247,7 +247,7 @@ import Testing
   /// made when that task arrives (also when a subtask comes before its parent, as a phone's
   /// new subtask can in two syncs), and undone with the import that made it.
   @Test func aLinkToATaskNotHereYetIsKeptAndMadeWhenItArrives() throws {
-    let todo = try TodoSandbox(inProcess: true)
+    let todo = try TodoSandbox()
     let later = "bbbbbbbb-2222-4222-8222-222222222222"
     let first = try write(
       #"[{"uuid":"aaaaaaaa-2222-4222-8222-222222222222","description":"Waits","status":"pending","entry":"20260101T000000Z","depends":"\#(later)"}]"#,
@@ -302,7 +302,7 @@ import Testing
   /// left pending beside a copy.
   @Test func todoTxtLinesChangedElsewhereFindTheirTasks() throws {
     try #require(TodoSandbox.hasTool("todo-txt"), "make test installs todotxt-cli")
-    let todo = try TodoSandbox(inProcess: true)
+    let todo = try TodoSandbox()
     let folder = todo.folder.appendingPathComponent("txt").path
     try FileManager.default.createDirectory(atPath: folder + "/actions", withIntermediateDirectories: true)
     try
@@ -339,7 +339,7 @@ import Testing
   /// export goes back into a fresh Taskwarrior with the same project and priority.
   @Test func taskwarriorsOwnValuesImportAndGoBack() throws {
     try #require(TodoSandbox.hasTool("task"), "make test installs taskwarrior")
-    let todo = try TodoSandbox(inProcess: true)
+    let todo = try TodoSandbox()
     let file = try write(
       """
       [
@@ -371,7 +371,7 @@ import Testing
   /// Several CATEGORIES lines and an empty one go back as they came (they were merged into one
   /// line, and the empty one dropped); once the tags change, one line is written.
   @Test func categoriesLinesGoBackAsTheyCame() throws {
-    let todo = try TodoSandbox(inProcess: true)
+    let todo = try TodoSandbox()
     let file = try write(
       "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:x\r\nBEGIN:VTODO\r\nUID:cat1\r\nSUMMARY:Lines\r\nCATEGORIES:home\r\n"
         + "CATEGORIES:work\r\nEND:VTODO\r\nBEGIN:VTODO\r\nUID:cat2\r\nSUMMARY:Empty\r\nCATEGORIES:\r\nEND:VTODO\r\nEND:VCALENDAR\r\n",
@@ -389,7 +389,7 @@ import Testing
   /// `rec:` without `due:` counts from the line's creation day (or the import's): the series goes
   /// on after a completion instead of ending there, and the line is written back as it was.
   @Test func aTodoTxtRecurrenceWithoutADueDateGoesOn() throws {
-    let todo = try TodoSandbox(inProcess: true)
+    let todo = try TodoSandbox()
     let file = try write("2026-11-01 Water the plants rec:1w\nFeed the cat rec:+2d\n", "rec.txt", in: todo)
     #expect(todo("import", file, "--strict").status == 0)
     #expect(todo("done", "1").status == 0)
@@ -403,7 +403,7 @@ import Testing
   /// Taskwarrior's, a few bad lines in a small file costing those lines only, "{work}" in a
   /// todo.txt line, a pending line marked x without a date, and an old rec: line imported again.
   @Test func edgesFoundInReview() throws {
-    let todo = try TodoSandbox(inProcess: true)
+    let todo = try TodoSandbox()
     // A description's first line as title, the description then removed: SUMMARY is written.
     let ics = try write(
       "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:x\r\nBEGIN:VTODO\r\nUID:d1\r\nDESCRIPTION:Call Bob\r\nEND:VTODO\r\nEND:VCALENDAR\r\n",

@@ -9,7 +9,7 @@ import Testing
   }
 
   @Test func completingAnInstanceMakesTheNextOneOnTheSchedule() throws {
-    let todo = try TodoSandbox(inProcess: true)
+    let todo = try TodoSandbox()
     let add = todo("add", "Pay rent", "due:2026-12-31", "recur:monthly", "+home", "pri:H", "project:flat", "--json")
     add.expectSuccess()
     let first = try add.jsonObject()
@@ -37,7 +37,7 @@ import Testing
   }
 
   @Test func instanceUUIDsAreDerivedFromTheSeries() throws {
-    let todo = try TodoSandbox(inProcess: true)
+    let todo = try TodoSandbox()
     todo("add", "Water plants", "due:today", "recur:2d").expectSuccess()
     todo("done", "1").expectSuccess()
     let first = try todo.task(1)
@@ -50,7 +50,7 @@ import Testing
   }
 
   @Test func afterCompletionCountsFromTheDayItWasDone() throws {
-    let todo = try TodoSandbox(inProcess: true)
+    let todo = try TodoSandbox()
     todo("add", "Water the plants", "due:2026-11-15", "recur:+1w", "wait:due-1d").expectSuccess()
     // Done on Saturday 2026-11-21 (six days late): next due a week after that, wait a day before.
     todo("done", "1").expectSuccess()
@@ -61,7 +61,7 @@ import Testing
   }
 
   @Test func missedInstancesAreSkippedNotBackfilled() throws {
-    let todo = try TodoSandbox(inProcess: true)
+    let todo = try TodoSandbox()
     todo("add", "Stand-up notes", "due:2026-11-02", "recur:weekdays").expectSuccess()
     todo("done", "1").expectSuccess()
     // Nineteen weekdays were missed; the next instance is the first weekday not past: Monday.
@@ -69,7 +69,7 @@ import Testing
   }
 
   @Test func timedInstancesKeepTheirLocalTimeAcrossDaylightSaving() throws {
-    let todo = try TodoSandbox(inProcess: true)
+    let todo = try TodoSandbox()
     let zone: [String: String?] = ["TZ": "America/New_York", "TODO_NOW": "2027-03-12T12:00:00Z"]
     todo.run(["add", "Standup", "due:2027-03-13 09:00", "recur:daily"], environment: zone).expectSuccess()
     let doneAt: [String: String?] = ["TZ": "America/New_York", "TODO_NOW": "2027-03-13T15:00:00Z"]
@@ -81,7 +81,7 @@ import Testing
   }
 
   @Test func untilEndsTheSeries() throws {
-    let todo = try TodoSandbox(inProcess: true)
+    let todo = try TodoSandbox()
     todo("add", "Advent candle", "due:2026-12-20", "recur:weekly", "until:2026-12-31").expectSuccess()
     todo("done", "1").expectSuccess()
     let last = todo("done", "2")
@@ -94,7 +94,7 @@ import Testing
   }
 
   @Test func undoOfADoneRemovesTheInstanceItCreated() throws {
-    let todo = try TodoSandbox(inProcess: true)
+    let todo = try TodoSandbox()
     todo("add", "Backups", "due:today", "recur:weekly").expectSuccess()
     let before = todo.snapshot()
     todo("add", "Other").expectSuccess()
@@ -119,7 +119,7 @@ import Testing
   }
 
   @Test func twoProcessesCompletingOneInstanceMakeOneNextInstance() throws {
-    let todo = try TodoSandbox(inProcess: true)
+    let todo = try TodoSandbox()
     todo("add", "Feed the cat", "due:today", "recur:daily").expectSuccess()
     for round in 1...5 {
       let current = try #require(todo.ids("+RECURRING").first)
@@ -134,7 +134,7 @@ import Testing
   }
 
   @Test func updateChangesOneInstanceAndSeriesChangesTheRest() throws {
-    let todo = try TodoSandbox(inProcess: true)
+    let todo = try TodoSandbox()
     todo("add", "Review", "due:2026-11-23", "recur:weekly", "+work").expectSuccess()
     todo("update", "1", "pri:H").expectSuccess()
     todo("done", "1").expectSuccess()
@@ -159,7 +159,7 @@ import Testing
   }
 
   @Test func deleteSeriesEndsItAndRecurClearStopsIt() throws {
-    let todo = try TodoSandbox(inProcess: true)
+    let todo = try TodoSandbox()
     todo("add", "Gym", "due:today", "recur:daily").expectSuccess()
     todo("done", "1").expectSuccess()
     // Deleting an instance moves the series on; --series ends it.
@@ -175,7 +175,7 @@ import Testing
   }
 
   @Test func recurNeedsADateAndAValidRule() throws {
-    let todo = try TodoSandbox(inProcess: true)
+    let todo = try TodoSandbox()
     let noDate = todo("add", "Someday", "recur:weekly")
     #expect(noDate.status == 2)
     #expect(
@@ -194,7 +194,7 @@ import Testing
   }
 
   @Test func showAndReopenOfAnEarlierInstance() throws {
-    let todo = try TodoSandbox(inProcess: true)
+    let todo = try TodoSandbox()
     todo("add", "Newsletter", "due:2026-11-26", "recur:weekly").expectSuccess()
     let show = todo("show", "1")
     #expect(show.stdout.contains("  Recur      weekly (every week), instance 1\n"), "\(show)")
@@ -207,7 +207,7 @@ import Testing
   }
 
   @Test func seriesDatesAreKeptRelativeToEachInstance() throws {
-    let todo = try TodoSandbox(inProcess: true)
+    let todo = try TodoSandbox()
     todo("add", "Bins out", "due:2026-11-23", "recur:weekly").expectSuccess()
     todo("done", "1").expectSuccess()
     // On this week's instance (due Nov 30): wait from the day before. Every later instance
@@ -231,7 +231,7 @@ import Testing
   }
 
   @Test func twoInstancesOfOneSeriesAreNeverReopenedTogether() throws {
-    let todo = try TodoSandbox(inProcess: true)
+    let todo = try TodoSandbox()
     todo("add", "Rent", "due:today", "recur:daily").expectSuccess()
     todo("done", "1").expectSuccess()
     todo("delete", "2", "--series").expectSuccess()

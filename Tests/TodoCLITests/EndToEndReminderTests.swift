@@ -8,7 +8,7 @@ import Testing
   /// A sandbox whose reminders go to `deliver.sh`, which appends each one (a JSON line) to
   /// `delivered.jsonl`, and fails while a file `fail` is there.
   func reminderSandbox() throws -> TodoSandbox {
-    let todo = try TodoSandbox(inProcess: true)
+    let todo = try TodoSandbox()
     let script = todo.folder.appendingPathComponent("deliver.sh").path
     try "#!/bin/sh\n[ -e \"$HOME/fail\" ] && { echo 'no network' >&2; exit 1; }\ncat >> \"$HOME/delivered.jsonl\"\n"
       .write(toFile: script, atomically: true, encoding: .utf8)
@@ -34,7 +34,7 @@ import Testing
   }
 
   @Test func remindIsSetShownClearedAndFiltered() throws {
-    let todo = try TodoSandbox(inProcess: true)
+    let todo = try TodoSandbox()
     let added = todo("add", "Call", "due:2026-11-22T18:00", "remind:due-15min,due-1d@09:00", "remind:now+1h", "--json")
     #expect(added.status == 0, "\(added)")
     #expect(try added.jsonObject()["remind"] as? [String] == ["due-15min", "due-1d@09:00", "2026-11-21T10:30:00Z"])
@@ -197,7 +197,7 @@ import Testing
   }
 
   @Test func installWritesUnitsSystemdAcceptsAndUninstallLeavesNothing() throws {
-    let todo = try TodoSandbox(inProcess: true)
+    let todo = try TodoSandbox()
     let config = todo.folder.appendingPathComponent("config").path
     todo.environment["XDG_CONFIG_HOME"] = config
     let units = config + "/systemd/user"
@@ -242,7 +242,7 @@ import Testing
 
   @Test func alarmsGoOutAsVALARMsThatPythonReadsAndComeBack() throws {
     try #require(FileManager.default.fileExists(atPath: "/usr/bin/python3"))
-    let todo = try TodoSandbox(inProcess: true)
+    let todo = try TodoSandbox()
     todo("add", "Call", "due:2026-11-22T18:00", "scheduled:2026-11-22T08:00", "remind:due-15min,scheduled-1h,due-1d@09:00,2026-11-21T12:00")
       .expectSuccess()
     let file = todo.folder.appendingPathComponent("out.ics").path
@@ -292,7 +292,7 @@ import Testing
     #expect(check(todo, at: "2026-11-23T16:31:00Z").stdout.contains("Reminder: From the phone"))
     let acknowledged = todo("export", "2", "--format", "ical", environment: ["TODO_NOW": "2026-11-23T16:32:00Z"]).stdout
     #expect(acknowledged.contains("ACKNOWLEDGED:20261123T163100Z"), "\(acknowledged)")
-    let other = try TodoSandbox(inProcess: true)
+    let other = try TodoSandbox()
     other("import", "-", "--format", "ical", stdin: acknowledged).expectSuccess()
     #expect(other("remind", "--check", "-c", "remind.notify=terminal", environment: ["TODO_NOW": "2026-11-23T16:40:00Z"]).stdout.isEmpty)
     #expect(try other("remind", "--all", "--json").jsonArray().first?["state"] as? String == "acknowledged")
@@ -300,7 +300,7 @@ import Testing
 
   @Test func alarmsSurviveTodomanMovingTheDueDate() throws {
     try #require(TodoSandbox.hasTool("todoman"), "make test installs todoman")
-    let todo = try TodoSandbox(inProcess: true)
+    let todo = try TodoSandbox()
     todo("add", "Call", "due:2026-11-27T17:00:00Z", "remind:due-15min,due-1d@09:00,2026-11-25T08:00").expectSuccess()
     let root = todo.folder.appendingPathComponent("calendars").path
     todo("export", "--vdir", root + "/tasks").expectSuccess()
@@ -324,11 +324,11 @@ import Testing
   }
 
   @Test func remindersTravelAsAnAttributeToTaskwarrior() throws {
-    let todo = try TodoSandbox(inProcess: true)
+    let todo = try TodoSandbox()
     todo("add", "Call", "due:2026-11-22T18:00", "remind:due-15min,2026-11-21T12:00").expectSuccess()
     let exported = todo("export", "--format", "taskwarrior").stdout
     #expect(exported.contains(#""remind":"due-15min,2026-11-21T12:00:00Z""#), "\(exported)")
-    let other = try TodoSandbox(inProcess: true)
+    let other = try TodoSandbox()
     other("import", "-", "--format", "taskwarrior", stdin: exported).expectSuccess()
     #expect(try other.task(1)["remind"] as? [String] == ["due-15min", "2026-11-21T12:00:00Z"])
   }
@@ -338,7 +338,7 @@ import Testing
 /// reminders, and its old undo steps still undo.
 @Suite struct PreviousVersionSchema8Tests {
   @Test func aDatabaseOfTheLastReleaseUpgradesAndTakesReminders() throws {
-    let todo = try TodoSandbox(inProcess: true)
+    let todo = try TodoSandbox()
     let fixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/made-by-0.3.0.db")
     try FileManager.default.copyItem(atPath: fixture.path, toPath: todo.databasePath)
     #expect(todo.ids("status:all").count == 8)

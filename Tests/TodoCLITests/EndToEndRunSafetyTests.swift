@@ -23,7 +23,7 @@ import Glibc
 
   @Test(.enabled(if: getuid() == 0, "needs root to give files to another user"))
   func noHookRunsFromAFolderAnotherUserCouldChange() throws {
-    let todo = try TodoSandbox(inProcess: true)
+    let todo = try TodoSandbox()
     let folder = try hooksFolder(todo)
     let mark = todo.folder.appendingPathComponent("ran").path
     try markingHook(folder + "/on-add-mark", mark: mark)
@@ -59,7 +59,7 @@ import Glibc
   /// every command), and one linked to another user's file does not.
   @Test(.enabled(if: getuid() == 0 && TodoSandbox.hasTool("setpriv"), "needs root to act as a second user"))
   func aHookLinkedToARootOwnedScriptRunsForAnOrdinaryUser() throws {
-    let todo = try TodoSandbox(inProcess: true)
+    let todo = try TodoSandbox()
     let user: uid_t = 4242
     let packaged = todo.folder.appendingPathComponent("packaged").path
     try FileManager.default.createDirectory(atPath: packaged, withIntermediateDirectories: true)
@@ -105,7 +105,7 @@ import Glibc
   }
 
   @Test func aConfigurationValueCannotHoldALineOfItsOwn() throws {
-    let todo = try TodoSandbox(inProcess: true)
+    let todo = try TodoSandbox()
     for value in ["vim\r\nhooks = off", "vim\rhooks = off", "vim\nhooks = off", "vi\u{1B}[2J", "vi\u{85}x"] {
       let run = todo("config", "set", "editor", value)
       #expect(run.status == 2, "\(run)")
@@ -119,7 +119,7 @@ import Glibc
   }
 
   @Test func aConfigurationFileOthersCouldChangeIsNotRead() throws {
-    let todo = try TodoSandbox(inProcess: true)
+    let todo = try TodoSandbox()
     #expect(todo("config", "set", "editor", "true").status == 0)
     let file = todo.folder.appendingPathComponent(".config/todo/config").path
     // Group-writable with a group others belong to (nogroup, which is no user's own here).
@@ -152,7 +152,7 @@ import Glibc
   /// task's text is gone; nothing is changed.
   @Test(arguments: [SIGTERM, SIGHUP])
   func theEditFileIsRemovedWhenTodoIsStopped(signal: Int32) throws {
-    let todo = try TodoSandbox(inProcess: true)
+    let todo = try TodoSandbox()
     todo.add("Secret plans")
     let scratch = todo.folder.appendingPathComponent("tmp").path
     try FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: true)
@@ -184,7 +184,7 @@ import Glibc
   /// echoed at every sync: refused, and never shown back. A password for a plain http:// server
   /// elsewhere is warned of. (PATH holds no vdirsyncer, so nothing goes out.)
   @Test func aPasswordInTheSyncURLIsRefusedAndHTTPIsWarnedOf() throws {
-    let todo = try TodoSandbox(inProcess: true)
+    let todo = try TodoSandbox()
     let empty = todo.folder.appendingPathComponent("bin").path
     try FileManager.default.createDirectory(atPath: empty, withIntermediateDirectories: true)
     let run = todo.run(["sync", "--setup", "https://alice:s3cret@dav.example.com/alice/tasks/"], environment: ["PATH": empty])

@@ -10,6 +10,7 @@ import Glibc
 /// a link the attacker made, no special file is replaced by a regular one, and no database, or
 /// journal beside it, that another user could read or swap is used. The attacker is uid 65534
 /// (nobody), acting through `setpriv`; that needs root, as `make test` runs.
+// The binary always: links to the process's own files (/proc/self/fd/1) must name its output.
 @Suite(.enabled(if: getuid() == 0, "needs root to act as a second user (make test runs as root)"))
 struct EndToEndSharedFolderTests {
   static let attacker: uid_t = 65534
@@ -41,7 +42,7 @@ struct EndToEndSharedFolderTests {
   }
 
   @Test func anExportIsNeverWrittenThroughALinkAnotherUserPlanted() throws {
-    let todo = try TodoSandbox()
+    let todo = try TodoSandbox(inProcess: false)
     todo.add("Private task")
     let shared = try sharedFolder(todo)
     let bashrc = todo.folder.appendingPathComponent("bashrc").path
@@ -70,7 +71,7 @@ struct EndToEndSharedFolderTests {
   }
 
   @Test func specialFilesAreWrittenInPlaceAndNeverReplaced() throws {
-    let todo = try TodoSandbox()
+    let todo = try TodoSandbox(inProcess: false)
     todo.add("Through a pipe")
     // A character device like /dev/null, made inside the sandbox (never the machine's own).
     let null = todo.folder.appendingPathComponent("null").path
@@ -103,7 +104,7 @@ struct EndToEndSharedFolderTests {
   }
 
   @Test func aLinkAnotherUserPlantedToTheUsersOwnDatabaseIsRefused() throws {
-    let todo = try TodoSandbox()
+    let todo = try TodoSandbox(inProcess: false)
     todo.add("Real task")
     let before = todo.snapshot()
     let shared = try sharedFolder(todo)
@@ -122,7 +123,7 @@ struct EndToEndSharedFolderTests {
   }
 
   @Test func aJournalFileAnotherUserMadeBesideTheDatabaseIsRefused() throws {
-    let todo = try TodoSandbox()
+    let todo = try TodoSandbox(inProcess: false)
     let shared = try sharedFolder(todo)
     for suffix in ["-wal", "-shm", "-journal"] {
       let database = shared + "/tasks\(suffix).db"
@@ -148,7 +149,7 @@ struct EndToEndSharedFolderTests {
   }
 
   @Test func aDatabaseInAFolderOthersMayWriteIsRefusedUnlessTheFolderIsSticky() throws {
-    let todo = try TodoSandbox()
+    let todo = try TodoSandbox(inProcess: false)
     let open = todo.folder.appendingPathComponent("open").path
     try #require(mkdir(open, 0o777) == 0 && chmod(open, 0o777) == 0)
     let run = todo("--db", open + "/todo.db", "add", "Exposed")
@@ -167,7 +168,7 @@ struct EndToEndSharedFolderTests {
     #expect(todo("--db", shared + "/mine.db", "list").stdout.contains("Mine"))
   }
   @Test func aFIFOAnotherUserPlantedGetsNothing() throws {
-    let todo = try TodoSandbox()
+    let todo = try TodoSandbox(inProcess: false)
     todo.add("Private task")
     let shared = try sharedFolder(todo)
     let planted = shared + "/x.json"
@@ -183,7 +184,7 @@ struct EndToEndSharedFolderTests {
   /// `/tmp/tour -> ~/.local/share/todo`, planted: `TODO_DB=/tmp/tour/todo.db` would be the user's
   /// real database, and an export into `/tmp/tour/` would land among their files.
   @Test func aFolderOnTheWayThatIsALinkAnotherUserPlantedIsRefused() throws {
-    let todo = try TodoSandbox()
+    let todo = try TodoSandbox(inProcess: false)
     todo.add("Real task")
     let before = todo.snapshot()
     let shared = try sharedFolder(todo)
@@ -205,7 +206,7 @@ struct EndToEndSharedFolderTests {
   /// A file another user left at the path (world-readable and writable) is not copied for its
   /// mode: the tasks are written to a private file (and the rename over theirs fails in /tmp).
   @Test func theTemporaryFileNeverTakesTheModeOfAnotherUsersFile() throws {
-    let todo = try TodoSandbox()
+    let todo = try TodoSandbox(inProcess: false)
     todo.add("Private task")
     // In a folder of the user's own, where the rename over another user's file succeeds.
     let theirs = todo.folder.appendingPathComponent("theirs.json").path

@@ -7,7 +7,7 @@ import Testing
   // MARK: dependencies
 
   @Test func dependsAndBlocksAreStoredByUUIDAndShownByID() throws {
-    let todo = try TodoSandbox(inProcess: true)
+    let todo = try TodoSandbox()
     for title in ["Buy paint", "Buy brushes", "Paint the wall", "Hang pictures"] { todo.add(title) }
     todo("update", "3", "depends:1,2").expectSuccess()
     let blocks = todo("update", "3", "blocks:4")
@@ -35,7 +35,7 @@ import Testing
   }
 
   @Test func cyclesAreRefusedWithTheCycleNamed() throws {
-    let todo = try TodoSandbox(inProcess: true)
+    let todo = try TodoSandbox()
     for title in ["A", "B", "C"] { todo.add(title) }
     todo("update", "1", "depends:2").expectSuccess()
     todo("update", "2", "depends:3").expectSuccess()
@@ -62,7 +62,7 @@ import Testing
   }
 
   @Test func completingABlockedTaskWarnsAndAsksOnATerminal() throws {
-    let todo = try TodoSandbox(inProcess: true)
+    let todo = try TodoSandbox()
     todo.add("Get the key")
     todo.add("Open the door", "depends:1")
     let done = todo("done", "2")
@@ -80,7 +80,7 @@ import Testing
   // MARK: subtasks
 
   @Test func treeDrawsSubtasksWithProgress() throws {
-    let todo = try TodoSandbox(inProcess: true)
+    let todo = try TodoSandbox()
     todo.add("Plan the trip")
     todo.add("Book flights", "parent:1")
     todo.add("Reserve a hotel", "--parent", "1")
@@ -119,7 +119,7 @@ import Testing
   }
 
   @Test func closingAParentWithOpenSubtasksNeedsYesAndIsOneUndoStep() throws {
-    let todo = try TodoSandbox(inProcess: true)
+    let todo = try TodoSandbox()
     todo.add("Move house")
     todo.add("Pack", "parent:1")
     todo.add("Label boxes", "parent:2")
@@ -145,7 +145,7 @@ import Testing
   // MARK: time tracking
 
   @Test func startStopIntervalsAndTimesheetTotals() throws {
-    let todo = try TodoSandbox(inProcess: true)
+    let todo = try TodoSandbox()
     todo.add("Write report", "project:work")
     todo.add("Review code", "project:work")
     todo.add("Call plumber")
@@ -197,7 +197,7 @@ import Testing
   /// Several tasks may be active, as in Taskwarrior: start keeps the others running, stop with no
   /// id stops them all (one undo step), and the timesheet counts each task's own time.
   @Test func severalTasksMayBeActiveAtOnce() throws {
-    let todo = try TodoSandbox(inProcess: true)
+    let todo = try TodoSandbox()
     todo.add("Write report")
     todo.add("Listen to the call")
     func at(_ time: String) -> [String: String?] { ["TODO_NOW": time] }
@@ -223,7 +223,7 @@ import Testing
   // MARK: next and why
 
   @Test func nextRanksByUrgencyAndWhyExplainsIt() throws {
-    let todo = try TodoSandbox(inProcess: true)
+    let todo = try TodoSandbox()
     todo.add("Low chore", "pri:L")  // 1.8
     todo.add("Due in a week", "due:2026-11-28")  // due in 6.6d → (−6.6+14)×0.8/21+0.2 = 0.482… × 12
     todo.add("Tagged next", "+next")  // 15 + 0.8
@@ -257,7 +257,7 @@ import Testing
   // MARK: small commands
 
   @Test func appendPrependDuplicateAndLog() throws {
-    let todo = try TodoSandbox(inProcess: true)
+    let todo = try TodoSandbox()
     todo.add("Call mum", "+family", "due:2026-11-25", "--note", "about christmas")
     todo("append", "1", "about", "the", "trip").expectSuccess()
     todo("prepend", "1", "Sunday:").expectSuccess()
@@ -287,7 +287,7 @@ import Testing
   }
 
   @Test func notesCanBeEditedAndRemoved() throws {
-    let todo = try TodoSandbox(inProcess: true)
+    let todo = try TodoSandbox()
     todo.add("Pay rent", "--note", "first", "--note", "second")
     todo("note", "1", "--edit", "2", "second, edited").expectSuccess()
     #expect(try (todo.task(1)["notes"] as? [[String: Any]])?.map { $0["text"] as? String } == ["first", "second, edited"])
@@ -302,7 +302,7 @@ import Testing
   }
 
   @Test func purgeRemovesDeletedTasksForGoodAndOnlyThem() throws {
-    let todo = try TodoSandbox(inProcess: true)
+    let todo = try TodoSandbox()
     todo.add("Keep")
     todo.add("Gone", "+old")
     todo.add("Also gone")
@@ -326,7 +326,7 @@ import Testing
   }
 
   @Test func reviewedEdgesOfTheSmallCommands() throws {
-    let todo = try TodoSandbox(inProcess: true)
+    let todo = try TodoSandbox()
     todo.add("Buy")
     todo.add("Sell")
     // Only the first word names tasks.
@@ -344,7 +344,7 @@ import Testing
   }
 
   @Test func expiryStopsTheClockAndPurgeDropsWholeUndoSteps() throws {
-    let todo = try TodoSandbox(inProcess: true)
+    let todo = try TodoSandbox()
     todo.add("Offer", "until:2026-11-21T10:00")
     todo("start", "1").expectSuccess()
     todo.run(["add", "Later"], environment: ["TODO_NOW": "2026-11-21T11:00:00Z"]).expectSuccess()

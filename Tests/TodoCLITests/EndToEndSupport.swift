@@ -5,21 +5,22 @@ import Testing
 import Glibc
 #endif
 
-// Support for the end-to-end tests: they run the BUILT `todo` executable (the test target depends
-// on it, so `swift test` builds it into the products folder) in a fresh temporary HOME with a
+// Support for the end-to-end tests: they run `todo` (in the test process, or the BUILT executable:
+// the test target depends on it, so `swift test` builds it into the products folder) in a fresh temporary HOME with a
 // controlled environment, and look only at what a user sees: stdout, stderr, the exit status and
 // the database file. No `@testable import TodoCLI` here (its `OutputStream` clashes with
-// Foundation's, and these tests must not reach inside).
+// Foundation's, and these tests must not reach inside; `InProcessTodo` is the one door).
 //
-// A sandbox made with `inProcess: true` runs a command line in the test process instead
-// (`InProcessTodo`: `Session.execute`, as `main` calls it, with output in memory; no process to
-// start, load and link), unless the run needs a real process (`needsRealProcess`): standard
-// input, another time zone, a relative path, a file of the process (`/dev`, `/proc`) or hooks
-// (the binary runs in the sandbox's folder), or a command that talks to a terminal, reads
-// standard input, starts programs of its own or reads times in named zones (`shell`, `ui`,
-// `edit`, `sync`, `remind`, `import`, `migrate`, `recover`, `--ask-password`). `launch` and
-// `shell` always start a process. `TODO_E2E_BINARY_ONLY=1` makes every run start the binary,
-// to compare.
+// A sandbox runs a command line in the test process by default (`InProcessTodo`:
+// `Session.execute`, as `main` calls it, with output in memory; no process to start, load and
+// link), unless the run needs a real process (`needsRealProcess`): standard input, another
+// time zone, a relative path, a file of the process (`/dev`, `/proc`) or hooks (the binary runs
+// in the sandbox's folder), or a command that talks to a terminal, reads standard input,
+// starts programs of its own or reads times in named zones (`shell`, `ui`, `edit`, `sync`,
+// `remind`, `import`, `migrate`, `recover`, `--ask-password`). `TodoSandbox(inProcess: false)`
+// starts the binary for every run: for exit by signal, crashes, processes racing each other,
+// hooks, real tools, links to the process's own files. `launch` and `shell` always start a
+// process. `TODO_E2E_BINARY_ONLY=1` makes every run start the binary, to compare.
 
 /// What one run of `todo` printed and how it ended.
 struct TodoRun: CustomStringConvertible {
@@ -95,7 +96,7 @@ final class TodoSandbox {
   let databasePath: String
   /// The environment of every run (a test may change it; nil values are left out).
   var environment: [String: String]
-  /// Whether `run` runs commands in the test process when they need no real one.
+  /// Whether `run` runs commands in the test process when they need no real one (the default).
   let inProcess: Bool
   private var runCount = 0
 
@@ -107,7 +108,7 @@ final class TodoSandbox {
     signal(SIGQUIT, SIG_DFL)
   }()
 
-  init(inProcess: Bool = false) throws {
+  init(inProcess: Bool = true) throws {
     self.inProcess = inProcess && !Self.binaryOnly
     Self.signalsAsAUserHasThem
     guard let binary = Self.binary else {

@@ -149,7 +149,7 @@ final class MovingClock {
     try server.makeCollection("tasks")
     var machines: [TodoSandbox] = []
     for _ in 0..<count {
-      let todo = try TodoSandbox()
+      let todo = try TodoSandbox(inProcess: false)
       let setup = todo("sync", "--setup", server.url("/alice/tasks/"), "--user", "alice", "--password-command", "echo secret")
       #expect(setup.status == 0, "\(setup)")
       machines.append(todo)
@@ -700,7 +700,7 @@ final class MovingClock {
     let (server, machines) = try setUp()
     defer { withExtendedLifetime(server) {} }
     let (a, b) = (machines[0], machines[1])
-    let phone = try TodoSandbox()
+    let phone = try TodoSandbox(inProcess: false)
     let root = phone.folder.appendingPathComponent("calendars").path
     try FileManager.default.createDirectory(atPath: root + "/tasks", withIntermediateDirectories: true)
     try """
@@ -1033,7 +1033,7 @@ final class MovingClock {
 
   /// Clear errors: not set up, a server that does not answer, the conflict command's own use.
   @Test func errorsAreClear() throws {
-    let todo = try TodoSandbox()
+    let todo = try TodoSandbox(inProcess: false)
     let unset = todo("sync")
     #expect(unset.status == 1)
     #expect(unset.errorLines == ["todo: error: sync is not set up; run: todo sync --setup URL --user NAME (see todo help sync)"])
@@ -1067,7 +1067,7 @@ final class MovingClock {
     #expect(a.snapshot() == before, "the database is unchanged")
     #expect(icsFiles(vdir(a).path).isEmpty, "nothing was written to the vdir")
     #expect(server.items("tasks").isEmpty)
-    let fresh = try TodoSandbox()
+    let fresh = try TodoSandbox(inProcess: false)
     let setup = fresh(
       "sync", "--setup", server.url("/alice/tasks/"), "--user", "alice", "--password-command", "echo secret",
       environment: ["PATH": empty.path])
@@ -1082,7 +1082,7 @@ final class MovingClock {
     let (server, machines) = try setUp(machines: 1)
     defer { withExtendedLifetime(server) {} }
     let a = machines[0]
-    let fresh = try TodoSandbox()
+    let fresh = try TodoSandbox(inProcess: false)
     let neverMade = server.url("/alice/never-made/")
     let refused = fresh("sync", "--setup", neverMade, "--user", "alice", "--password-command", "echo secret")
     #expect(refused.status == 1, "\(refused)")
@@ -1344,7 +1344,7 @@ final class MovingClock {
   /// A configuration an earlier todo wrote with vdirsyncer's own prompt is brought, once, to
   /// todo's question (the rest of the file byte for byte), with a warning.
   @Test func anEarlierSetupsPasswordPromptIsBroughtToTodosQuestion() throws {
-    let todo = try TodoSandbox()
+    let todo = try TodoSandbox(inProcess: false)
     let config = todo.folder.appendingPathComponent(".config/todo/vdirsyncer/config")
     try FileManager.default.createDirectory(at: config.deletingLastPathComponent(), withIntermediateDirectories: true)
     let vdir = todo.folder.appendingPathComponent(".local/share/todo/vdir/tasks/").path

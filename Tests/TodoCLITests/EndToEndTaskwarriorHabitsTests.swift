@@ -8,7 +8,7 @@ import Testing
 @Suite struct EndToEndTaskwarriorHabitsTests {
   /// Two errands, a home project with a sub-project, a blocked task and a note.
   private func errands() throws -> TodoSandbox {
-    let todo = try TodoSandbox(inProcess: true)
+    let todo = try TodoSandbox()
     todo.add("Buy milk", "+errand")
     todo.add("Call Bob", "+errand", "project:home")
     todo.add("Pay the rent", "project:home", "pri:H", "due:2026-11-30")
@@ -211,7 +211,7 @@ import Testing
   }
 
   @Test func aQuotedPhraseWithoutAFiltersStructureStaysAPhrase() throws {
-    let todo = try TodoSandbox(inProcess: true)
+    let todo = try TodoSandbox()
     todo.add("top 10 films")
     todo.add("do not disturb sign")
     todo.add("Give +1 to the plan")
@@ -226,7 +226,7 @@ import Testing
   }
 
   @Test func rcWordsAfterAChangesCommandAreText() throws {
-    let todo = try TodoSandbox(inProcess: true)
+    let todo = try TodoSandbox()
     #expect(todo("add", "edit", "rc.local", "on", "server").stdout == "Added task 1: edit rc.local on server\n")
     #expect(todo("add", "call", "rc:club").stdout == "Added task 2: call rc:club\n")
     // After a command that only reads, and before any, they are settings; a key keeps its case.
@@ -249,7 +249,7 @@ import Testing
   }
 
   @Test func regularExpressionsReadCharactersNotBytes() throws {
-    let todo = try TodoSandbox(inProcess: true)
+    let todo = try TodoSandbox()
     todo.add("Café crème", "project:Épicerie")
     todo.add("Cafés")
     #expect(todo.ids("/^Caf. crème$/") == [1])
@@ -296,7 +296,7 @@ import Testing
   }
 
   @Test func tablesShowWhatTellsTasksApart() throws {
-    let todo = try TodoSandbox(inProcess: true)
+    let todo = try TodoSandbox()
     todo.add("Buy milk", "+errand")
     todo("done", "1").expectSuccess()
     // A list of done tasks says when they were done.
@@ -307,7 +307,7 @@ import Testing
     let narrow = todo.run(["list"], environment: ["COLUMNS": "34"])
     #expect(narrow.lines == ["ID  Project      Title", " 2  per…fitness  Walk the dog aro…", " 3  per…reading  Read a good book…"], "\(narrow)")
     // Tags are cut between tags, saying how many are left out: never two cells cut alike.
-    let tags = try TodoSandbox(inProcess: true)
+    let tags = try TodoSandbox()
     tags.add("Buy milk", "+errand")
     tags.add("Pick up the parcel from the post office", "+errand", "+home", "+urgent", "+weekend")
     tags.add("Fix the garden fence before winter", "+home", "+garden", "+weekend")
@@ -367,7 +367,7 @@ import Testing
 
   @Test func theSameFiltersSelectTheSameTasksAsTaskwarrior() throws {
     try #require(TodoSandbox.hasTool("task"), "make test installs taskwarrior")
-    let todo = try TodoSandbox(inProcess: true)
+    let todo = try TodoSandbox()
     for command in [
       "add Buy milk +errand", "add Call Bob +errand project:home", "add Pay the rent project:home priority:H due:2030-01-15",
       "add rent car project:home.car priority:L", "add Read depends:3", "add Water plants +home due:2020-01-01",
@@ -403,7 +403,7 @@ import Testing
 
   @Test func urgencyWithUserAttributesAndStartFiltersSelectWhatTaskwarriorSelects() throws {
     try #require(TodoSandbox.hasTool("task"), "make test installs taskwarrior")
-    let todo = try TodoSandbox(inProcess: true)
+    let todo = try TodoSandbox()
     let rc = ["uda.client.type=string", "urgency.uda.client.coefficient=3", "urgency.uda.client.acme.coefficient=4"]
     for command in [
       "add Alpha client:acme priority:H", "add Beta client:globex due:2030-01-15", "add Gamma +home", "add Delta project:work",

@@ -15,7 +15,7 @@ import Testing
   }
 
   @Test func quotesAreStoredAndShownVerbatim() throws {
-    let todo = try TodoSandbox(inProcess: true)
+    let todo = try TodoSandbox()
     let title = #"She said "hi" and it's fine"#
     let run = todo("add", title)
     #expect(run.stdout == "Added task 1: \(title)\n", "\(run)")
@@ -27,7 +27,7 @@ import Testing
   }
 
   @Test func sqlIsJustText() throws {
-    let todo = try TodoSandbox(inProcess: true)
+    let todo = try TodoSandbox()
     let sql = "'; DROP TABLE todo; --"
     let run = todo("add", sql, "+it's", "project:o'brien", "--note", "\"); DELETE FROM note; --")
     #expect(run.status == 0, "\(run)")
@@ -46,7 +46,7 @@ import Testing
   }
 
   @Test func wildcardsInWordsMatchLiterally() throws {
-    let todo = try TodoSandbox(inProcess: true)
+    let todo = try TodoSandbox()
     todo.add("100% done")
     todo.add("abc")
     todo.add("a_c literally")
@@ -56,7 +56,7 @@ import Testing
   }
 
   @Test func emojiAndCJKAreStoredExactlyAndAligned() throws {
-    let todo = try TodoSandbox(inProcess: true)
+    let todo = try TodoSandbox()
     let japanese = "日本語のタスク"
     let emoji = "🎉 party 👨‍👩‍👧 🇫🇷 é e\u{301}"
     let first = todo("add", japanese, "project:仕事", "+家")
@@ -84,7 +84,7 @@ import Testing
   }
 
   @Test func wordsThatAreNotAttributesStayInTheTitle() throws {
-    let todo = try TodoSandbox(inProcess: true)
+    let todo = try TodoSandbox()
     #expect(try storedTitle(todo, "re:", "rent") == "re: rent")
     #expect(try storedTitle(todo, "re: rent") == "re: rent")
     #expect(try storedTitle(todo, "Meeting", "at", "10:30", "about", "project:", "plans") == "Meeting at 10:30 about project: plans")
@@ -96,7 +96,7 @@ import Testing
   }
 
   @Test func wordsAfterDoubleDashAreTitleText() throws {
-    let todo = try TodoSandbox(inProcess: true)
+    let todo = try TodoSandbox()
     let run = todo("add", "--json", "--", "+notatag", "pri:H", "due:tomorrow")
     #expect(run.status == 0, "\(run)")
     let task = try run.jsonObject()
@@ -121,7 +121,7 @@ import Testing
   }
 
   @Test func controlCharactersAreStoredExactlyAndShownEscaped() throws {
-    let todo = try TodoSandbox(inProcess: true)
+    let todo = try TodoSandbox()
     let newline = "line1\nline2"
     let escape = "esc\u{1B}[31mred\u{1B}[0m"
     let others = "a\u{01}b\tc\rd\u{7F}e\u{9B}f"
@@ -157,7 +157,7 @@ import Testing
   }
 
   @Test func aHundredKilobyteTitleIsStoredExactlyAndALargerOneRefused() throws {
-    let todo = try TodoSandbox(inProcess: true)
+    let todo = try TodoSandbox()
     let limit = String(repeating: "a", count: 99_990) + "0123456789"
     #expect(limit.utf8.count == 100_000)
     let run = todo.run(["add", limit, "--json"])
@@ -185,7 +185,7 @@ import Testing
   }
 
   @Test func anArgumentWithInvalidUTF8IsRefusedAndNothingStored() throws {
-    let todo = try TodoSandbox(inProcess: true)
+    let todo = try TodoSandbox()
     todo.add("existing")
     let before = todo.snapshot()
     for bytes in [#"bad\377byte"#, #"\355\240\200"#, #"ok\300\257"#, #"\200"#] {
@@ -200,14 +200,14 @@ import Testing
     #expect(inUpdate.status == 2, "\(inUpdate)")
     #expect(todo.snapshot() == before)
     // Before a database exists, nothing is created either.
-    let fresh = try TodoSandbox(inProcess: true)
+    let fresh = try TodoSandbox()
     #expect(fresh.shell(#""$TODO" add "$(printf '\377')""#).status == 2)
     #expect(!FileManager.default.fileExists(atPath: fresh.databasePath))
   }
 
   /// With --json, even this error is the JSON error object on stderr.
   @Test func invalidUTF8WithJSONGivesAJSONError() throws {
-    let todo = try TodoSandbox(inProcess: true)
+    let todo = try TodoSandbox()
     let run = todo.shell(#""$TODO" add "$(printf 'bad\377')" --json"#)
     #expect(run.status == 2, "\(run)")
     let object = try run.errorObject()
@@ -217,7 +217,7 @@ import Testing
   }
 
   @Test func titlesChangedByUpdateKeepTheirText() throws {
-    let todo = try TodoSandbox(inProcess: true)
+    let todo = try TodoSandbox()
     todo.add("plain")
     let title = "It's \"quoted\" — 日本 🎉 ; DROP TABLE todo"
     #expect(todo.run(["update", "1", "--title", title]).status == 0)

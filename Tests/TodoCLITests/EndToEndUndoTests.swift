@@ -7,7 +7,7 @@ import Testing
   private func at(_ time: String) -> [String: String?] { ["TODO_NOW": "2026-11-21T\(time):00Z"] }
 
   @Test func aBulkDoneIsUndoneInOneStep() throws {
-    let todo = try TodoSandbox(inProcess: true)
+    let todo = try TodoSandbox()
     for number in 1...8 { todo.add("task", String(number)) }
     let before = try todo("list", "status:all", "--json").jsonArray()
     #expect(todo("done", "3-7", environment: at("10:00")).status == 0)
@@ -25,7 +25,7 @@ import Testing
   }
 
   @Test func undoOfAddRemovesTheTask() throws {
-    let todo = try TodoSandbox(inProcess: true)
+    let todo = try TodoSandbox()
     todo.add("keep")
     todo.add("Buy", "milk", "+home", "--note", "a note")
     let undo = todo("undo")
@@ -38,7 +38,7 @@ import Testing
   }
 
   @Test func undoOfDeleteRestoresTheTaskExactly() throws {
-    let todo = try TodoSandbox(inProcess: true)
+    let todo = try TodoSandbox()
     todo.add("Pay", "rent", "+home", "+bills", "project:home", "pri:H", "due:2026-12-01", "--note", "landlord")
     todo.add("other")
     let before = try todo.task(1)
@@ -56,7 +56,7 @@ import Testing
   }
 
   @Test func undoOfUpdateRestoresEveryFieldExactly() throws {
-    let todo = try TodoSandbox(inProcess: true)
+    let todo = try TodoSandbox()
     todo.add("Pay", "rent", "+home", "+bills", "project:home", "pri:M", "due:2026-12-01", "--note", "original note")
     let before = try todo.task(1)
     let update = todo(
@@ -85,7 +85,7 @@ import Testing
   }
 
   @Test func undoOfABulkUpdateByFilterRestoresEachTask() throws {
-    let todo = try TodoSandbox(inProcess: true)
+    let todo = try TodoSandbox()
     todo.add("a", "+errand", "pri:L")
     todo.add("b", "+errand", "due:2026-12-24")
     todo.add("c", "+other")
@@ -97,7 +97,7 @@ import Testing
   }
 
   @Test func undoOfNoteRemovesTheNote() throws {
-    let todo = try TodoSandbox(inProcess: true)
+    let todo = try TodoSandbox()
     todo.add("task", "--note", "first")
     let before = try todo.task(1)
     #expect(todo("note", "1", "second", environment: at("12:00")).status == 0)
@@ -106,7 +106,7 @@ import Testing
   }
 
   @Test func repeatedUndoWalksBack() throws {
-    let todo = try TodoSandbox(inProcess: true)
+    let todo = try TodoSandbox()
     todo.add("one")
     todo.add("two")
     #expect(todo("update", "1", "pri:H", environment: at("10:00")).status == 0)
@@ -131,7 +131,7 @@ import Testing
   }
 
   @Test func idsStayStableAndAreNeverReused() throws {
-    let todo = try TodoSandbox(inProcess: true)
+    let todo = try TodoSandbox()
     for title in ["one", "two", "three"] { todo.add(title) }
     let uuids = try (1...3).map { try todo.task($0)["uuid"] as? String }
     #expect(todo("rm", "2").status == 0)

@@ -6,7 +6,7 @@ import Testing
 /// neither known nor defined is an error, never title text.
 @Suite struct EndToEndUserAttributeTests {
   private func configured() throws -> TodoSandbox {
-    let todo = try TodoSandbox(inProcess: true)
+    let todo = try TodoSandbox()
     for (key, value) in [
       ("uda.client.type", "string"), ("uda.client.label", "Client"), ("uda.size.type", "numeric"), ("uda.size.values", ""),
       ("uda.estimate.type", "duration"), ("uda.deadline.type", "date"), ("uda.tier.values", "gold,silver"),

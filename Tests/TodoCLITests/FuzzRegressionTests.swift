@@ -20,7 +20,7 @@ import Testing
     -> [String: String]
   {
     guard !files.isEmpty else { return [:] }
-    let todo = try TodoSandbox()
+    let todo = try TodoSandbox(inProcess: false)
     let replayer = TodoSandbox.binary!.deletingLastPathComponent().appendingPathComponent("todo-fuzz")
     let run = todo.launch(replayer, [target.rawValue] + files).wait(seconds: 120)
     #expect(run.status == 0, "todo-fuzz \(target.rawValue) failed: \(run)", sourceLocation: sourceLocation)

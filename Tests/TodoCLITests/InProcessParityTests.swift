@@ -19,8 +19,8 @@ import Testing
   ]
 
   @Test func theSameCommandLinesPrintTheSameEitherWay() throws {
-    let inProcess = try TodoSandbox(inProcess: true)
-    let binary = try TodoSandbox()
+    let inProcess = try TodoSandbox()
+    let binary = try TodoSandbox(inProcess: false)
     for line in Self.lines {
       #expect(!inProcess.needsRealProcess(line, environment: inProcess.environment), "\(line) would start the binary")
       let here = inProcess.run(line)
@@ -37,7 +37,7 @@ import Testing
   }
 
   @Test func whatNeedsARealProcessStartsTheBinary() throws {
-    let todo = try TodoSandbox(inProcess: true)
+    let todo = try TodoSandbox()
     let environment = todo.environment
     #expect(!todo.needsRealProcess(["list", "+home", "--json"], environment: environment))
     #expect(!todo.needsRealProcess(["export", "--output", todo.folder.path + "/out.json"], environment: environment))

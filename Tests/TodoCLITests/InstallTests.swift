@@ -14,7 +14,7 @@ struct InstallTests {
   ]
 
   @Test func installPutsEveryFileWhereItsProgramLooksAndUninstallRemovesThem() throws {
-    let todo = try TodoSandbox()
+    let todo = try TodoSandbox(inProcess: false)
     let root = try ManPageTests.repositoryRoot()
     let destination = todo.folder.appendingPathComponent("stage").path
     // Something of the user's in the same folders must survive the uninstall.

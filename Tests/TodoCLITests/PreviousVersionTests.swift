@@ -6,7 +6,7 @@ import Testing
 /// entries) is opened by this version with every task and every undo step intact.
 @Suite struct PreviousVersionTests {
   private func sandboxWithFixture() throws -> TodoSandbox {
-    let todo = try TodoSandbox(inProcess: true)
+    let todo = try TodoSandbox()
     let fixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
       .appendingPathComponent("Fixtures/made-by-0.1.0.db")
     try FileManager.default.copyItem(atPath: fixture.path, toPath: todo.databasePath)
@@ -36,9 +36,9 @@ import Testing
   @Test(arguments: ["made-by-0.1.0.db", "made-by-schema-2.db", "made-by-schema-3.db", "made-by-schema-4.db", "made-by-schema-5.db"])
   func recoveringAnOlderFileGivesWhatUpgradingItGives(_ name: String) throws {
     let fixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/" + name)
-    let upgraded = try TodoSandbox(inProcess: true)
+    let upgraded = try TodoSandbox()
     try FileManager.default.copyItem(atPath: fixture.path, toPath: upgraded.databasePath)
-    let recovered = try TodoSandbox(inProcess: true)
+    let recovered = try TodoSandbox()
     try FileManager.default.copyItem(atPath: fixture.path, toPath: recovered.databasePath)
     let before = recovered.contents(of: recovered.databasePath)
     let copy = recovered.folder.appendingPathComponent("copy.db").path
@@ -76,7 +76,7 @@ import Testing
   /// and seven journal entries) upgrades to version 3 in place: every task and undo step intact,
   /// and the new links, series and times work on it.
   @Test func aSchema2DatabaseUpgradesInPlaceAndItsJournalStillUndoes() throws {
-    let todo = try TodoSandbox(inProcess: true)
+    let todo = try TodoSandbox()
     let fixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/made-by-schema-2.db")
     try FileManager.default.copyItem(atPath: fixture.path, toPath: todo.databasePath)
     let tasks = try todo("list", "status:all", "--sort", "id", "--json").jsonArray()
@@ -111,7 +111,7 @@ import Testing
   /// and whose clock runs, six journal entries) upgrades to version 4 in place: every field and
   /// undo step intact, and an import with extras works on it and undoes.
   @Test func aSchema3DatabaseUpgradesInPlaceAndItsJournalStillUndoes() throws {
-    let todo = try TodoSandbox(inProcess: true)
+    let todo = try TodoSandbox()
     let fixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/made-by-schema-3.db")
     try FileManager.default.copyItem(atPath: fixture.path, toPath: todo.databasePath)
     let tasks = try todo("list", "status:all", "--sort", "id", "--json").jsonArray()
@@ -154,7 +154,7 @@ import Testing
 /// and now a second task can be started beside it; the old journal still undoes.
 @Suite struct PreviousVersionSchema5Tests {
   @Test func aSchema5DatabaseUpgradesInPlaceAndLetsTwoTasksBeActive() throws {
-    let todo = try TodoSandbox(inProcess: true)
+    let todo = try TodoSandbox()
     let fixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/made-by-schema-5.db")
     try FileManager.default.copyItem(atPath: fixture.path, toPath: todo.databasePath)
     let tasks = try todo("list", "status:all", "--sort", "id", "--json").jsonArray()
@@ -181,7 +181,7 @@ import Testing
 /// its index by task, `show` lists each task's history from the old journal, and it still undoes.
 @Suite struct PreviousVersionSchema6Tests {
   @Test func aSchema6DatabaseUpgradesAndShowsEachTasksHistory() throws {
-    let todo = try TodoSandbox(inProcess: true)
+    let todo = try TodoSandbox()
     let fixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/made-by-schema-6.db")
     try FileManager.default.copyItem(atPath: fixture.path, toPath: todo.databasePath)
     let history = todo("info", "1").lines.drop { $0 != "History" }
@@ -213,7 +213,7 @@ import Testing
 /// pending instances: a Taskwarrior file that brings an older pending one of it keeps it there.
 @Suite struct PreviousVersionSchema7Tests {
   @Test func aSchema7DatabaseUpgradesAndItsSeriesTakesSeveralPendingInstances() throws {
-    let todo = try TodoSandbox(inProcess: true)
+    let todo = try TodoSandbox()
     let fixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/made-by-schema-7.db")
     try FileManager.default.copyItem(atPath: fixture.path, toPath: todo.databasePath)
     #expect(try todo("list", "status:all", "--sort", "id", "--json").jsonArray().map { $0["status"] as? String } == ["done", "pending", "pending"])
@@ -244,7 +244,7 @@ import Testing
 /// the phone task's UID and kept property intact.
 @Suite struct PreviousVersionSyncTests {
   @Test func aSchema4DatabaseUpgradesInPlaceAndSyncs() throws {
-    let todo = try TodoSandbox(inProcess: true)
+    let todo = try TodoSandbox()
     let fixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/made-by-schema-4.db")
     try FileManager.default.copyItem(atPath: fixture.path, toPath: todo.databasePath)
     let tasks = try todo("list", "status:all", "--sort", "id", "--json").jsonArray()

@@ -38,7 +38,7 @@ import Testing
       let fixture = fixtures.appendingPathComponent("made-by-\(version).db")
       #expect(FileManager.default.fileExists(atPath: fixture.path), "no database made by \(version): packaging/make-fixture.sh makes one")
       guard FileManager.default.fileExists(atPath: fixture.path), version != "0.1.0" else { continue }  // 0.1.0: PreviousVersionTests
-      let todo = try TodoSandbox()
+      let todo = try TodoSandbox(inProcess: false)
       try FileManager.default.copyItem(atPath: fixture.path, toPath: todo.databasePath)
       let tasks = try todo("list", "status:all", "--sort", "id", "--json").jsonArray()
       #expect(

@@ -138,6 +138,10 @@ test-run:
 	  | tee .build/test-share-2.log | sed -u 's/^/2| /'; \
 	wait; \
 	grep -h "Test run with" .build/test-share-1.log .build/test-share-2.log; \
+	if grep -q "✘" .build/test-share-1.log .build/test-share-2.log; then \
+	  echo "What failed (CI keeps only the end of the output, so it is repeated here):"; \
+	  grep -h "✘" .build/test-share-1.log .build/test-share-2.log | grep -v "Test run with" | cut -c1-400 | head -80; \
+	fi; \
 	[ "$$(cat .build/test-share-1.status 2>/dev/null)" = 0 ] && [ "$$(cat .build/test-share-2.status 2>/dev/null)" = 0 ]
 
 test: test-deps build-info lint

@@ -43,7 +43,7 @@ let package = Package(
     .executableTarget(name: "todo-bench", dependencies: ["TodoCore", "DataOperation", "CSQLite"], path: "Sources/TodoBench"),
     // `make fuzz`'s libFuzzer driver (built with -sanitize=fuzzer); plainly built, it replays inputs.
     .executableTarget(name: "todo-fuzz", dependencies: ["TodoCLI"], path: "Sources/TodoFuzz"),
-    .target(name: "TestSupport", path: "Tests/TestSupport"),
+    .target(name: "TestSupport", dependencies: ["TodoSystem"], path: "Tests/TestSupport"),
     .testTarget(name: "DataOperationTests", dependencies: ["DataOperation", "TestSupport"]),
     .testTarget(name: "TodoCoreTests", dependencies: ["TodoCore", "DataOperation", "TestSupport"]),
     .testTarget(name: "TodoInterchangeTests", dependencies: ["TodoInterchange", "TodoCore", "TestSupport"]),

@@ -80,16 +80,31 @@ public enum LocalTime {
     guard allowed, !zone.isEmpty, !zone.hasPrefix("/"), !zone.contains(".."),
       isZoneFile((getenv("TZDIR").map { String(cString: $0) } ?? "/usr/share/zoneinfo") + "/" + zone)
     else { return nil }
+    return withProcessZone(zone) { instant(wall: wall) }
+  }
+
+  /// Runs `body` with the process's zone (`TZ`) set to `zone` (unset for nil), then puts back
+  /// what was there. The C library keeps one zone per process, so every change of it goes
+  /// through here, one at a time: a thread that asks while another holds it waits, and `body`
+  /// may ask again on the same thread (an import's parse inside a test's turn). A program that
+  /// runs one command does this once per named zone; a test process running command lines on
+  /// many threads (and tests that set `TZ`) needs the turns.
+  public static func withProcessZone<T>(_ zone: String?, _ body: () throws -> T) rethrows -> T {
     _ = zoneLoaded
+    zoneTurn.lock()
+    defer { zoneTurn.unlock() }
     let saved = getenv("TZ").map { String(cString: $0) }
-    setenv("TZ", zone, 1)
-    tzset()
-    defer {
-      if let saved { setenv("TZ", saved, 1) } else { unsetenv("TZ") }
+    func apply(_ value: String?) {
+      if let value { setenv("TZ", value, 1) } else { unsetenv("TZ") }
       tzset()
     }
-    return instant(wall: wall)
+    apply(zone)
+    defer { apply(saved) }
+    return try body()
   }
+
+  /// The turn for `TZ`: a recursive mutex, so that a body holding it may ask again.
+  private static let zoneTurn = RecursiveMutex()
 
   /// Whether a path is a compiled time-zone file (glibc reads anything else as UTC, silently).
   private static func isZoneFile(_ path: String) -> Bool {
@@ -124,4 +139,25 @@ public enum LocalTime {
     return (offset < 0 ? "-" : "+") + (hours < 10 ? "0" : "") + String(hours)
       + (minutes < 10 ? "0" : "") + String(minutes)
   }
+}
+
+/// A pthread mutex that the thread holding it may lock again (`PTHREAD_MUTEX_RECURSIVE`).
+private final class RecursiveMutex: @unchecked Sendable {
+  private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+
+  init() {
+    var attributes = pthread_mutexattr_t()
+    pthread_mutexattr_init(&attributes)
+    pthread_mutexattr_settype(&attributes, Int32(PTHREAD_MUTEX_RECURSIVE))
+    pthread_mutex_init(mutex, &attributes)
+    pthread_mutexattr_destroy(&attributes)
+  }
+
+  deinit {
+    pthread_mutex_destroy(mutex)
+    mutex.deallocate()
+  }
+
+  func lock() { pthread_mutex_lock(mutex) }
+  func unlock() { pthread_mutex_unlock(mutex) }
 }

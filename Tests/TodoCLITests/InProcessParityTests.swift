@@ -1,5 +1,7 @@
 import Foundation
+import Synchronization
 import Testing
+import TodoSystem
 
 /// The in-process harness is only as good as its likeness to the binary: the same command
 /// lines, run both ways on two sandboxes, print the same bytes and end with the same status.
@@ -34,6 +36,31 @@ import Testing
   /// Text with each UUID (random, so different in the two sandboxes) replaced by `UUID`.
   static func withoutUUIDs(_ text: String) -> String {
     text.replacing(#/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/#, with: "UUID")
+  }
+
+  /// A parser reading a time in a named zone (an iCalendar `TZID`) sets the process's `TZ` for a
+  /// moment. It waits for its turn, so a command line running in-process meanwhile still sees
+  /// UTC (CI once failed when a unit test's parse changed the zone under in-process runs).
+  @Test func aNamedZoneReadOnAnotherThreadNeverChangesTheZoneOfARun() throws {
+    let todo = try TodoSandbox()
+    #expect(todo.run(["add", "Meet", "due:2026-11-23T10:00"]).status == 0)
+    let expected = todo.run(["show", "1"])
+    #expect(expected.stdout.contains("2026-11-23 10:00 UTC"), "\(expected.stdout)")
+    let stop = Atomic<Bool>(false)
+    let stopped = Atomic<Bool>(false)
+    let reader = Thread {
+      while !stop.load(ordering: .relaxed) { _ = LocalTime.instant(inZone: "Asia/Tokyo", wall: 1_800_000_000) }
+      stopped.store(true, ordering: .sequentiallyConsistent)
+    }
+    reader.start()
+    var differences: [String] = []
+    for _ in 0..<200 {
+      let run = todo.run(["show", "1"])
+      if run.stdout != expected.stdout { differences.append(run.stdout.split(separator: "\n").filter { $0.contains("Due") }.joined()) }
+    }
+    stop.store(true, ordering: .sequentiallyConsistent)
+    while !stopped.load(ordering: .sequentiallyConsistent) { usleep(1000) }
+    #expect(differences.isEmpty, "\(differences.count) of 200 runs saw another zone: \(differences.prefix(3))")
   }
 
   @Test func whatNeedsARealProcessStartsTheBinary() throws {

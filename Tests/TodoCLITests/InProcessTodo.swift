@@ -9,9 +9,9 @@ import TestSupport
 ///
 /// The week start is the session's own (bound for its command), but the time zone is the C
 /// library's, one per process: each run holds the process's zone at UTC, as the sandbox gives
-/// the binary, and takes its turn with the tests that set another (`ProcessZone`), so one
-/// command runs at a time. The sandbox starts the binary for the commands that read times in a
-/// named zone (`import`, `sync`: `LocalTime.instant(inZone:wall:)` sets `TZ` for a moment).
+/// the binary, and takes its turn (`ProcessZone`, that is `LocalTime.withProcessZone`) with the
+/// tests that set another and with the parsers that read a time in a named zone, so that none
+/// of them changes `TZ` under a run.
 enum InProcessTodo {
   static func run(_ arguments: [String], environment: [String: String]) -> (status: Int32, output: [UInt8], error: [UInt8]) {
     ProcessZone.with("UTC") {

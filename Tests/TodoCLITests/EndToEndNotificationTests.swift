@@ -29,7 +29,11 @@ import Testing
       wait_for 'timeout 5 dbus-send --session --print-reply --dest=org.freedesktop.DBus /org/freedesktop/DBus org.freedesktop.DBus.NameHasOwner string:org.freedesktop.Notifications 2>/dev/null | grep -q true'
       \(body)
       stop $DPID $BPID $XPID
-      rm -f "/tmp/.X${DISPLAY#:}-lock" "/tmp/.X11-unix/X${DISPLAY#:}"
+      # A killed Xvfb leaves its lock and socket; remove them only if still ours (the tests run
+      # at once, and another's Xvfb may have the number by now).
+      if [ "$(tr -d ' \\n' < "/tmp/.X${DISPLAY#:}-lock" 2>/dev/null)" = "$XPID" ]; then
+        rm -f "/tmp/.X${DISPLAY#:}-lock" "/tmp/.X11-unix/X${DISPLAY#:}"
+      fi
       """)
   }
 

@@ -227,7 +227,9 @@ final class TodoSandbox {
       if let value = environment[name], !value.isEmpty, !value.hasPrefix("/") { return true }
     }
     // Hooks run in the folder `todo` runs in.
-    let configuration = environment["XDG_CONFIG_HOME"] ?? ((environment["HOME"] ?? "") + "/.config")
+    // (as `todo` reads it: an XDG folder that is empty or relative is not set).
+    let configuration =
+      environment["XDG_CONFIG_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil } ?? ((environment["HOME"] ?? "") + "/.config")
     if FileManager.default.fileExists(atPath: configuration + "/todo/hooks") { return true }
     var previous = ""
     for word in arguments {

@@ -39,28 +39,40 @@ import TodoSystem
   }
 
   /// A parser reading a time in a named zone (an iCalendar `TZID`) sets the process's `TZ` for a
-  /// moment. It waits for its turn, so a command line running in-process meanwhile still sees
-  /// UTC (CI once failed when a unit test's parse changed the zone under in-process runs).
-  @Test func aNamedZoneReadOnAnotherThreadNeverChangesTheZoneOfARun() throws {
+  /// moment. It waits for its turn, and so does every reading of local time: a command line
+  /// running in-process meanwhile still sees UTC, and a test that reads local time without a
+  /// turn of its own sees the process's zone (CI once failed when a unit test's parse changed
+  /// the zone under in-process runs).
+  @Test func aNamedZoneReadOnAnotherThreadNeverChangesTheZoneOfARunOrAReading() throws {
     let todo = try TodoSandbox()
     #expect(todo.run(["add", "Meet", "due:2026-11-23T10:00"]).status == 0)
     let expected = todo.run(["show", "1"])
     #expect(expected.stdout.contains("2026-11-23 10:00 UTC"), "\(expected.stdout)")
+    let ownZone = LocalTime.fields(1_800_000_000)?.zone
     let stop = Atomic<Bool>(false)
     let stopped = Atomic<Bool>(false)
     let reader = Thread {
-      while !stop.load(ordering: .relaxed) { _ = LocalTime.instant(inZone: "Asia/Tokyo", wall: 1_800_000_000) }
+      while !stop.load(ordering: .relaxed) {
+        _ = LocalTime.instant(inZone: "Asia/Tokyo", wall: 1_800_000_000)
+        usleep(50)  // room for the others' turns: the mutex is not fair
+      }
       stopped.store(true, ordering: .sequentiallyConsistent)
     }
     reader.start()
     var differences: [String] = []
-    for _ in 0..<200 {
+    var readings: [String] = []
+    for _ in 0..<100 {
       let run = todo.run(["show", "1"])
       if run.stdout != expected.stdout { differences.append(run.stdout.split(separator: "\n").filter { $0.contains("Due") }.joined()) }
+      for _ in 0..<50 {
+        let zone = LocalTime.fields(1_800_000_000)?.zone
+        if zone != ownZone { readings.append(zone ?? "nil") }
+      }
     }
     stop.store(true, ordering: .sequentiallyConsistent)
     while !stopped.load(ordering: .sequentiallyConsistent) { usleep(1000) }
-    #expect(differences.isEmpty, "\(differences.count) of 200 runs saw another zone: \(differences.prefix(3))")
+    #expect(differences.isEmpty, "\(differences.count) of 100 runs saw another zone: \(differences.prefix(3))")
+    #expect(readings.isEmpty, "\(readings.count) of 5,000 readings saw another zone than \(ownZone ?? "nil"): \(readings.prefix(3))")
   }
 
   @Test func whatNeedsARealProcessStartsTheBinary() throws {

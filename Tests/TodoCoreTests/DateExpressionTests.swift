@@ -1,3 +1,4 @@
+import Foundation
 import TestSupport
 import Testing
 import TodoCore
@@ -348,10 +349,28 @@ private let bareM = "'m' could be minutes or months: use min (30min) or mo (2mo)
   }
 
   /// The core reads the clock only: `TODO_NOW` is the front end's to honour (`Session.now`).
-  @Test func theCoresClockIgnoresTODO_NOW() {
+  /// Nothing in TodoCore or DataOperation reads the environment, which is checked in their
+  /// sources (setting a variable here would race with the other tests' threads reading theirs).
+  @Test func theCoresClockIsTheSystemsAndTheCoreReadsNoEnvironment() throws {
     let clock = Int64(time(nil))
-    let now = withEnvironment("TODO_NOW", "2026-11-21T10:30:00+01:00") { Timestamp.systemNow() }
+    let now = Timestamp.systemNow()
     #expect(now >= clock && now <= clock + 5)
+    let sources = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+      .deletingLastPathComponent().appendingPathComponent("Sources")
+    var read = 0
+    for target in ["TodoCore", "DataOperation"] {
+      let folder = sources.appendingPathComponent(target)
+      let files = try #require(FileManager.default.enumerator(atPath: folder.path)).compactMap { $0 as? String }
+      for file in files where file.hasSuffix(".swift") {
+        read += 1
+        let text = try String(contentsOf: folder.appendingPathComponent(file), encoding: .utf8)
+        for word in ["getenv(", "ProcessInfo", "setenv("] {
+          #expect(!text.contains(word), "\(target)/\(file) reads the environment (\(word))")
+        }
+        #expect(!text.contains(#/\benviron\b/#), "\(target)/\(file) reads the environment (environ)")
+      }
+    }
+    #expect(read > 20)
   }
 }
 
@@ -378,15 +397,8 @@ extension DateExpressionTests {
 private func withEnvironment<T>(
   _ name: String, _ value: String?, _ body: () throws -> T
 ) rethrows -> T {
-  if name == "TZ" { return try ProcessZone.with(value, body) }
-  let saved = getenv(name).map { String(cString: $0) }
-  func apply(_ value: String?) {
-    if let value { setenv(name, value, 1) } else { unsetenv(name) }
-    if name == "TZ" { tzset() }
-  }
-  apply(value)
-  defer { apply(saved) }
-  return try body()
+  precondition(name == "TZ", "only TZ, which takes turns (ProcessZone); another variable would race")
+  return try ProcessZone.with(value, body)
 }
 
 /// `expression` parsed at `now` (RFC 3339) in `zone`, as seconds.

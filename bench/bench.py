@@ -245,11 +245,24 @@ def working_copy(path, scratch, name):
 def hyperfine(commands, runs, warmup, prepare=None, shell=False, rounds=5):
     """Median seconds of each command. The runs are split into rounds, and each round times every
     command in turn (hyperfine itself runs all of one command's runs before the next one's): on a
-    shared, noisy machine a slow spell then lands on both sides of a ratio instead of one."""
-    rounds = max(1, min(rounds, runs // 3))
+    shared, noisy machine a slow spell then lands on both sides of a ratio instead of one.
+
+    A command of a few milliseconds varies by a page fault or a scheduler tick from one run to the
+    next (σ of 15-20% here), and the median of ten such runs moved a ratio from 1.08 to 1.32
+    between two runs of the same binaries; a slow spell of the machine (a virtual machine's
+    stolen time) lasting a second also fell on one side only, in rounds of a second per side.
+    So when the first round shows every command under FAST_SECONDS, the runs grow to FAST_RUNS,
+    in short rounds of FAST_ROUND runs each (a few seconds more per row)."""
+    total = runs
+    rounds = max(1, min(rounds, total // 3))
     samples = [[] for _ in commands]
-    for round_index in range(rounds):
-        round_runs = runs // rounds + (1 if round_index < runs % rounds else 0)
+    taken = 0
+    round_index = -1
+    while round_index + 1 < rounds:
+        round_index += 1
+        left = rounds - round_index
+        round_runs = (total - taken) // left + (1 if (total - taken) % left else 0)
+        taken += round_runs
         with tempfile.NamedTemporaryFile(suffix=".json") as export:
             arguments = ["hyperfine", "--style", "none", "--warmup", str(warmup if round_index == 0 else 1),
                          "--runs", str(round_runs), "--export-json", export.name]
@@ -271,7 +284,15 @@ def hyperfine(commands, runs, warmup, prepare=None, shell=False, rounds=5):
             results = json.load(open(export.name))["results"]
         for position, index in enumerate(order):
             samples[index] += results[position]["times"]
+        if round_index == 0 and 10 <= total < FAST_RUNS and max(map(statistics.median, samples)) < FAST_SECONDS:
+            total, rounds = FAST_RUNS, FAST_RUNS // FAST_ROUND
     return [statistics.median(times) for times in samples]
+
+
+# See `hyperfine`: commands this quick are run this many times on each side.
+FAST_SECONDS = 0.05
+FAST_RUNS = 100
+FAST_ROUND = 4
 
 
 def peak_memory(command):

@@ -263,6 +263,16 @@ import Glibc
     #expect(project.errorLines == ["todo: warning: no project home; did you mean project:Home?"])
     #expect(todo("list", "+chore").stderr == "")
     #expect(todo("list", "project:Home").stderr == "")
+    // A task listed does not settle a tag left out, or one of several projects: still checked.
+    let excluded = todo("list", "-Chore")
+    #expect(excluded.stdout.contains("Sweep"))
+    #expect(excluded.errorLines == ["todo: warning: no tag +Chore; did you mean +chore?"])
+    let either = todo("list", "project:Home,home")
+    #expect(either.stdout.contains("Sweep"))
+    #expect(either.errorLines == ["todo: warning: no project home; did you mean project:Home?"])
+    let json = todo("list", "+Chore", "--json")
+    #expect(json.stdout == "[]\n")
+    #expect(json.errorLines == [#"{"warning":"no tag +Chore; did you mean +chore?"}"#])
   }
 
   @Test func wordsCloseToAKeyKeepTheirMeaningButWarn() throws {

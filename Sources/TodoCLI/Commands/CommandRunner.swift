@@ -430,17 +430,26 @@ struct CommandRunner {
     }
   }
 
+  /// `warnAboutCase` after a listing of `listed` tasks. The filter's terms combine with AND, so
+  /// a task listed has every tag the filter asks for, and its project when it names one: then
+  /// only tags left out and a choice of projects are left to check, and most lists skip the
+  /// check's own query.
+  func warnAboutCase(in filter: TodoFilter, listed: Int) throws(CommandFailure) {
+    if listed > 0 && filter.excludeTags.isEmpty && filter.projects.count <= 1 { return }
+    try warnAboutCase(in: filter)
+  }
+
   func list(_ query: ListQuery) throws(CommandFailure) {
-    try warnAboutCase(in: query.filter)
     if format != .human {
       let writer = StreamingTaskWriter(stream: output, lines: format == .jsonLines, format: jsonFormat)
       // Each task's user-defined attributes (`udas`) once the configuration defines some, looked
       // up as each task streams (none for the others: nothing to pay).
       let attributes = !configuration.userAttributes.isEmpty
-      _ = try perform(
+      let count = try perform(
         TodoStore.forEach(query.filter, sort: query.sort, limit: query.limit, now: now, userAttributes: attributes) { todo, values in
           writer.write(todo, attributes: values.isEmpty ? nil : values)
         }, access: .read)
+      try warnAboutCase(in: query.filter, listed: count)
       writer.finish()
       return
     }
@@ -449,6 +458,7 @@ struct CommandRunner {
     let count = try perform(
       TodoStore.forEachRow(query.filter, sort: query.sort, limit: query.limit, now: now) { table.add($0) },
       access: .read)
+    try warnAboutCase(in: query.filter, listed: count)
     table.finish()
     if count == 0 {
       // The built-in list, as built in, is not looked up.

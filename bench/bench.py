@@ -251,7 +251,8 @@ def hyperfine(commands, runs, warmup, prepare=None, shell=False, rounds=5):
     next (σ of 15-20% here), and the median of ten such runs moved a ratio from 1.08 to 1.32
     between two runs of the same binaries; a slow spell of the machine (a virtual machine's
     stolen time) lasting a second also fell on one side only, in rounds of a second per side.
-    So when the first round shows every command under FAST_SECONDS, the runs grow to FAST_RUNS,
+    So when the first round shows every command under FAST_SECONDS (the full-screen interface
+    with 400 keys typed ahead varies by 5-6 ms in 50), the runs grow to FAST_RUNS,
     in short rounds of FAST_ROUND runs each (a few seconds more per row)."""
     total = runs
     rounds = max(1, min(rounds, total // 3))
@@ -290,7 +291,7 @@ def hyperfine(commands, runs, warmup, prepare=None, shell=False, rounds=5):
 
 
 # See `hyperfine`: commands this quick are run this many times on each side.
-FAST_SECONDS = 0.05
+FAST_SECONDS = 0.1
 FAST_RUNS = 100
 FAST_ROUND = 4
 

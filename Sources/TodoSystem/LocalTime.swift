@@ -70,8 +70,8 @@ public enum LocalTime {
   /// system has no such zone (a file under `$TZDIR`, else `/usr/share/zoneinfo`, that starts with `TZif`).
   ///
   /// The C library knows one zone per process, so this sets `TZ` to the zone for the call and
-  /// restores it after: call it from one thread at a time, with no other local-time work running
-  /// (an import's parse, before anything else).
+  /// restores it after, in its turn (`withProcessZone`): other threads' local-time work waits
+  /// meanwhile, and never sees this zone.
   public static func instant(inZone zone: String, wall: Int64) -> Int64? {
     let allowed = zone.utf8.allSatisfy { byte in
       (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A) || (byte >= 0x30 && byte <= 0x39)

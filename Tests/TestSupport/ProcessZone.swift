@@ -11,9 +11,13 @@ import Glibc
 public enum ProcessZone {
   /// Runs `body` with `TZ` set to `zone` (unset for nil), then puts back what was there.
   public static func with<T>(_ zone: String?, _ body: () throws -> T) rethrows -> T {
-    Self.variableKept
+    keepVariable()
     return try LocalTime.withProcessZone(zone, body)
   }
+
+  /// Sets `TZ` for good (see `variableKept`), for a test that calls a parser that changes the
+  /// zone itself (`LocalTime.instant(inZone:wall:)`) before any turn here.
+  public static func keepVariable() { Self.variableKept }
 
   /// `TZ` set for good, to what it means when unset (the system's zone, `/etc/localtime`), so
   /// that the turns only ever replace its value. Adding a variable that was not there, or

@@ -31,7 +31,7 @@ import Testing
       stop $DPID $BPID $XPID
       # A killed Xvfb leaves its lock and socket; remove them only if still ours (the tests run
       # at once, and another's Xvfb may have the number by now).
-      if [ "$(tr -d ' \\n' < "/tmp/.X${DISPLAY#:}-lock" 2>/dev/null)" = "$XPID" ]; then
+      if [ "$(cat "/tmp/.X${DISPLAY#:}-lock" 2>/dev/null | tr -d ' \\n')" = "$XPID" ]; then
         rm -f "/tmp/.X${DISPLAY#:}-lock" "/tmp/.X11-unix/X${DISPLAY#:}"
       fi
       """)

@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import TestSupport
 import Testing
 import TodoSystem
 
@@ -44,6 +45,10 @@ import TodoSystem
   /// turn of its own sees the process's zone (CI once failed when a unit test's parse changed
   /// the zone under in-process runs).
   @Test func aNamedZoneReadOnAnotherThreadNeverChangesTheZoneOfARunOrAReading() throws {
+    ProcessZone.keepVariable()
+    // Without the zone's file the parse changes nothing, and the test would prove nothing.
+    let tokyo = LocalTime.instant(inZone: "Asia/Tokyo", wall: 1_800_000_000)
+    #expect(tokyo == Int64(1_800_000_000 - 9 * 3600), "Asia/Tokyo: \(String(describing: tokyo))")
     let todo = try TodoSandbox()
     #expect(todo.run(["add", "Meet", "due:2026-11-23T10:00"]).status == 0)
     let expected = todo.run(["show", "1"])

@@ -435,7 +435,8 @@ struct CommandRunner {
   /// only tags left out and a choice of projects are left to check, and most lists skip the
   /// check's own query.
   func warnAboutCase(in filter: TodoFilter, listed: Int) throws(CommandFailure) {
-    if listed > 0 && filter.excludeTags.isEmpty && filter.projects.count <= 1 { return }
+    let projectChoices = filter.projects.count + (filter.withoutProject ? 1 : 0)  // `project:home or project:`
+    if listed > 0 && filter.excludeTags.isEmpty && projectChoices <= 1 { return }
     try warnAboutCase(in: filter)
   }
 
@@ -449,8 +450,8 @@ struct CommandRunner {
         TodoStore.forEach(query.filter, sort: query.sort, limit: query.limit, now: now, userAttributes: attributes) { todo, values in
           writer.write(todo, attributes: values.isEmpty ? nil : values)
         }, access: .read)
-      try warnAboutCase(in: query.filter, listed: count)
       writer.finish()
+      try warnAboutCase(in: query.filter, listed: count)
       return
     }
     let table = StreamedTaskTable(
@@ -458,8 +459,8 @@ struct CommandRunner {
     let count = try perform(
       TodoStore.forEachRow(query.filter, sort: query.sort, limit: query.limit, now: now) { table.add($0) },
       access: .read)
-    try warnAboutCase(in: query.filter, listed: count)
     table.finish()
+    try warnAboutCase(in: query.filter, listed: count)
     if count == 0 {
       // The built-in list, as built in, is not looked up.
       writeNothingListed(query, definition: configuration.isPlainList(query.report) ? nil : definition(of: query))

@@ -1,6 +1,10 @@
 import DataOperation
 import TodoSystem
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// How a command's database file is opened, by what it is opened for: the one place that decides
 /// which files are refused, when a missing file is read as an empty database in memory, when a
 /// file is read immutable, and when it is created (private to its owner). A front end finds the
@@ -126,13 +130,29 @@ extension TodoDatabase {
     }
   }
 
+  /// Opens the file, taking turns with other processes opening it. Their first steps on a new
+  /// file (the switch to WAL, the first migration) can meet each other's locks where SQLite
+  /// answers "busy" at once rather than wait (waiting there could deadlock): four shells started
+  /// together on a new file lost their first lines so (CI, under load). A busy open is tried
+  /// again every 2 ms, for up to 5 seconds, the time a write waits for a lock.
   private static func opened(
     _ path: String, readOnly: Bool, immutable: Bool, upgrade: Bool = true, shownAs shown: String? = nil
   ) throws(OpenFailure) -> Database {
-    do throws(TodoError) {
-      return try open(path: path, readOnly: readOnly, immutable: immutable, upgrade: upgrade)
-    } catch {
-      throw failure(error, path: shown ?? path)
+    var giveUp: Int64?
+    while true {
+      do throws(TodoError) {
+        return try open(path: path, readOnly: readOnly, immutable: immutable, upgrade: upgrade)
+      } catch .database(.sqlite(let error)) where error.primaryCode == SQLiteError.busy {
+        var clock = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &clock)
+        let now = Int64(clock.tv_sec) * 1_000_000_000 + Int64(clock.tv_nsec)
+        let deadline = giveUp ?? now + 5_000_000_000
+        giveUp = deadline
+        guard now < deadline else { throw failure(.database(.sqlite(error)), path: shown ?? path) }
+        usleep(2_000)
+      } catch {
+        throw failure(error, path: shown ?? path)
+      }
     }
   }
 

@@ -138,15 +138,13 @@ extension TodoDatabase {
   private static func opened(
     _ path: String, readOnly: Bool, immutable: Bool, upgrade: Bool = true, shownAs shown: String? = nil
   ) throws(OpenFailure) -> Database {
-    var giveUp: Int64?
+    var giveUp: Double?
     while true {
       do throws(TodoError) {
         return try open(path: path, readOnly: readOnly, immutable: immutable, upgrade: upgrade)
       } catch .database(.sqlite(let error)) where error.primaryCode == SQLiteError.busy {
-        var clock = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &clock)
-        let now = Int64(clock.tv_sec) * 1_000_000_000 + Int64(clock.tv_nsec)
-        let deadline = giveUp ?? now + 5_000_000_000
+        let now = ChildProcess.monotonicSeconds()
+        let deadline = giveUp ?? now + 5
         giveUp = deadline
         guard now < deadline else { throw failure(.database(.sqlite(error)), path: shown ?? path) }
         usleep(2_000)

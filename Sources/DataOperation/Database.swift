@@ -46,6 +46,12 @@ public final class Database: @unchecked Sendable {
     /// With `readOnly`: treat the file as unchangeable (SQLite's `immutable=1`): no locks and no
     /// `-wal`/`-shm` files are created next to it. Only for files nobody can be writing.
     public var immutable = false
+    /// How much of a file database SQLite reads through a memory map (`PRAGMA mmap_size`), in
+    /// bytes; 0 (SQLite's default) reads every page with a system call into its own page cache.
+    /// Mapped pages are the kernel's own cache, shared with other processes and with no copy;
+    /// writes still go through the journal. An I/O error while reading a mapped page is a
+    /// SIGBUS rather than an error SQLite returns (SQLite's "Memory-Mapped I/O").
+    public var mmapSize: Int64 = 0
 
     /// The defaults: create, read-write, 5 s busy timeout.
     ///
@@ -85,6 +91,9 @@ public final class Database: @unchecked Sendable {
     sqlite3_extended_result_codes(handle, 1)
     sqlite3_busy_timeout(handle, options.busyTimeout)
     let connection = Connection(handle: handle)
+    if options.mmapSize > 0 && path != ":memory:" {
+      try connection.execute("PRAGMA mmap_size=\(options.mmapSize)")
+    }
     // Reading the schema first turns "not a database" and "corrupt" into an error at open time.
     _ = try connection.scalar("SELECT count(*) FROM sqlite_schema")
     if options.wal && !options.readOnly && path != ":memory:" {

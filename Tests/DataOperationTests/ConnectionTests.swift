@@ -19,6 +19,46 @@ import Testing
     #expect(settings == [.text("wal"), .integer(1), .integer(5000)])
   }
 
+  @Test func aMemoryMapIsOffByDefaultAndSizedByTheOptions() throws {
+    let folder = TemporaryFolder()
+    let plain = try Database(path: folder.path + "/plain.db")
+    #expect(try run(plain) { connection throws(DatabaseError) in try connection.scalar("PRAGMA mmap_size") } == .integer(0))
+    var options = Database.Options()
+    options.mmapSize = 1 << 20
+    let mapped = try Database(path: folder.path + "/mapped.db", options: options)
+    #expect(try run(mapped) { connection throws(DatabaseError) in try connection.scalar("PRAGMA mmap_size") } == .integer(1 << 20))
+  }
+
+  /// A reader whose map was made for a small file reads what another connection wrote after it,
+  /// in pages past the map's end and in pages it had mapped.
+  @Test func aMappedReaderSeesAnotherConnectionsWritesAsTheFileGrows() throws {
+    let folder = TemporaryFolder()
+    let path = folder.path + "/grown.db"
+    var options = Database.Options()
+    options.mmapSize = 1 << 20
+    let reader = try Database(path: path, options: options)
+    let writer = try Database(path: path)
+    try run(writer) { connection throws(DatabaseError) in
+      try connection.executeScript("CREATE TABLE item (id INTEGER PRIMARY KEY, body TEXT); INSERT INTO item (body) VALUES ('first')")
+    }
+    #expect(try run(reader) { connection throws(DatabaseError) in try connection.scalar("SELECT group_concat(body) FROM item") } == .text("first"))
+    // About 2 MB: the file outgrows the 1 MB map.
+    try run(writer) { connection throws(DatabaseError) in
+      try connection.executeScript(
+        """
+        BEGIN;
+        WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 2000) INSERT INTO item (body) SELECT printf('%.1000c', 'x') FROM n;
+        UPDATE item SET body = 'changed' WHERE id = 1;
+        COMMIT;
+        PRAGMA wal_checkpoint(TRUNCATE);
+        """)
+    }
+    let seen = try run(reader) { connection throws(DatabaseError) in
+      [try connection.scalar("SELECT count(*) FROM item"), try connection.scalar("SELECT body FROM item WHERE id = 1")]
+    }
+    #expect(seen == [.integer(2001), .text("changed")])
+  }
+
   @Test func argumentsBindByPositionAndByName() throws {
     let context = try makeContext()
     let titles = try run(context) { connection throws(DatabaseError) in

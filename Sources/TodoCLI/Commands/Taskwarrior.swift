@@ -219,7 +219,7 @@ extension ArgumentDecoder {
     let reference = try oneReference(tokens.first, what: "the id of a task and the text of the note to remove")
     var words = tokens.dropFirst().map(\.text)
     if words.first == "--" { words.removeFirst() }
-    guard !words.isEmpty else { throw .missingArgument(command: "denotate", what: "the text of the note to remove") }
+    guard !words.isEmpty else { throw .missingArgument(command: CommandName.denotate, what: "the text of the note to remove") }
     return .removeNoteMatching(reference, words.joinedText(" "))
   }
 }

@@ -110,7 +110,7 @@ struct ArgumentDecoder {
       }
     case .show:
       return try showCommand(tokens)
-    case .note where spelling == "denotate":
+    case .note where spelling == CommandName.denotate:
       return try denotateCommand(tokens)
     case .note:
       return try noteCommand(tokens)

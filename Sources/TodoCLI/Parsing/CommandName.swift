@@ -92,6 +92,9 @@ struct CommandDeclaration: Sendable {
 }
 
 extension CommandName {
+  /// Taskwarrior's `denotate ID TEXT`, a name of `note` that removes the note with that text.
+  static let denotate = "denotate"
+
   /// The command's declaration: everything about it that is not its decoding and its run.
   var declaration: CommandDeclaration {
     typealias D = CommandDeclaration
@@ -111,7 +114,7 @@ extension CommandName {
     case .append, .prepend, .done, .reopen, .purge: return D(ids: .named, valueOptions: ["--where"])
     case .delete: return D(aliases: ["rm"], ids: .named, valueOptions: ["--where"], flagOptions: ["--series"])
     case .note:
-      return D(taskwarriorNames: ["annotate", "denotate"], ids: .named, valueOptions: ["--edit", "--remove"], words: .attributes)
+      return D(taskwarriorNames: ["annotate", CommandName.denotate], ids: .named, valueOptions: ["--edit", "--remove"], words: .attributes)
     case .start, .stop: return D(ids: .named)
     case .edit: return D(ids: .named, words: .attributes)
     case .timesheet: return D(ids: .inFilter, onlyReads: true, valueOptions: ["--since", "--until", "--by"])

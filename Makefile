@@ -41,7 +41,9 @@ RELEASE_CODEGEN_FLAGS = -c release --static-swift-stdlib --disable-local-rpath $
 # The program exports no symbols. Swift links an executable with its every public symbol in the
 # dynamic symbol table (4,295 of them, 360 KB), which nothing links against; the runtime's start
 # (dladdr, finding the folder of its crash reporter) walked the table whole: 190,000 of the 10.7
-# million instructions of `todo projects` on 10k tasks, and a dozen page faults.
+# million instructions of `todo projects` on 10k tasks, and a dozen page faults. (A crash's
+# backtrace names functions from the symbol table, which the package's stripped binary lacks
+# either way; the exported table only ever named the public ones.)
 RELEASE_LINK_FLAGS = -Xlinker --no-export-dynamic
 RELEASE_FLAGS = $(RELEASE_CODEGEN_FLAGS) $(if $(PIE),,-Xlinker -no-pie) $(RELEASE_LINK_FLAGS)
 # The release flags of the last release build. The compiler skips writing an object file whose

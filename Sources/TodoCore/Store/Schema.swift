@@ -265,7 +265,9 @@ public enum TodoDatabase {
   ///   written by a newer version of todo.
   /// `upgrade` false leaves the file exactly as it is (no switch to WAL, no migration): for a dry
   /// run, which then runs its operation through `upgraded(_:)` inside its rolled-back transaction.
-  public static func open(path: String, readOnly: Bool = false, immutable: Bool = false, upgrade: Bool = true)
+  /// `mapped` false reads every page with a system call, none through the memory map
+  /// (`mappedBytes`).
+  public static func open(path: String, readOnly: Bool = false, immutable: Bool = false, upgrade: Bool = true, mapped: Bool = true)
     throws(TodoError) -> Database
   {
     do throws(DatabaseError) {
@@ -273,7 +275,7 @@ public enum TodoDatabase {
       options.readOnly = readOnly
       options.immutable = immutable
       options.wal = false
-      options.mmapSize = mappedBytes
+      options.mmapSize = mapped ? mappedBytes : 0
       let context = try Database(path: path, options: options)
       try TextSearch.define.operate(in: context)
       try RegularExpression.define.operate(in: context)
@@ -296,8 +298,10 @@ public enum TodoDatabase {
   /// A list of 10k tasks took 347 page faults rather than 449, and its processor time went from
   /// 4.35 ms to 3.70 ms (the `sqlite3` shell's own query: 3.76 ms). The pages read count in the
   /// resident memory of the process: at 8 MiB (a file of some 16k tasks is mapped whole) a scan
-  /// of a million tasks still stays within the 30 MiB `make bench` allows. Writes are unchanged
-  /// (the write-ahead log, then the file).
+  /// of a million tasks still stays within the 30 MiB `make bench` allows. Writes are unchanged:
+  /// SQLite writes with a system call, never through the map. A read error on a mapped page
+  /// (a failing disk) ends the process with SIGBUS instead of being an error SQLite returns, so
+  /// a file that may be damaged is not mapped (`openUnchanged`).
   static let mappedBytes: Int64 = 8 << 20
 
   /// Opens the database at `path` to read it exactly as it is: read-only, not upgraded, not
@@ -305,9 +309,12 @@ public enum TodoDatabase {
   /// alone then holds every task, and SQLite creates no `-wal`/`-shm` files next to it (which
   /// would outlive a later chmod, or clutter a damaged file's folder). With a log (another todo
   /// has the file open, or one stopped before checkpointing), it is read the normal way, log
-  /// included: a writer may move pages from the log into the file while it is read.
+  /// included: a writer may move pages from the log into the file while it is read. Its pages
+  /// are read with system calls, not through a memory map: `check` and `recover` read damaged
+  /// files, maybe on a failing disk, where a read error must stay an error that is reported
+  /// (and a recovery's partial copy removed), not a SIGBUS that ends the process.
   public static func openUnchanged(path: String) throws(TodoError) -> Database {
-    try open(path: path, readOnly: true, immutable: hasNoLog(path), upgrade: false)
+    try open(path: path, readOnly: true, immutable: hasNoLog(path), upgrade: false, mapped: false)
   }
 
   /// No write-ahead log beside the file: nobody has it open in WAL mode, and the file alone holds

@@ -9,6 +9,7 @@ extension Session {
   func runShell(options: GlobalOptions) -> Int32 {
     do throws(CommandFailure) {
       // Reading is enough to know it opens (on a full disk, or read-only, the shell still reads).
+      staysOpen()
       _ = try context(path: options.databasePath, readOnly: true)
     } catch {
       error.report(to: standardError, json: options.format != .human)

@@ -17,6 +17,7 @@ extension Session {
       throw .usage(.invalid("todo ui needs a terminal (standard input and output); use 'todo list' in scripts"))
     }
     guard options.format == .human else { throw .usage(.invalid("todo ui has no --json; use 'todo list --json'")) }
+    staysOpen()
     _ = try context(path: options.databasePath, readOnly: true)
     let backend = SessionUIBackend(session: self, options: options)
     let keyMap: KeyMap
@@ -74,6 +75,7 @@ final class SessionUIBackend: UIBackend {
     runner.shellOptions = shared
     runner.questionStream = questions
     runner.inUI = true
+    runner.staysOpen()
   }
 
   private var now: Int64 { session.now() }

@@ -52,8 +52,9 @@ extension TodoDatabase {
   }
 
   /// Opens the database at `path` for `purpose`; `isDefault`: the path is the default one, whose
-  /// folder may be created.
-  public static func open(for purpose: Purpose, path: String, isDefault: Bool) throws(OpenFailure) -> Opened {
+  /// folder may be created; `mapped` false reads it without the memory map (`mappedBytes`), for
+  /// a session that stays open.
+  public static func open(for purpose: Purpose, path: String, isDefault: Bool, mapped: Bool = true) throws(OpenFailure) -> Opened {
     switch purpose {
     case .completion:
       guard FileSystem.exists(path), !FileSystem.isDirectory(path) else { throw .missing }
@@ -71,14 +72,15 @@ extension TodoDatabase {
       guard FileSystem.isWritable(path) else {
         throw .unusable(path: path, reason: "the file is read-only, so it cannot be changed (chmod u+w makes it writable)")
       }
-      return Opened(database: try opened(path, readOnly: false, immutable: false, upgrade: false), keepsOpen: true, readOnlyFile: false)
+      return Opened(
+        database: try opened(path, readOnly: false, immutable: false, upgrade: false, mapped: mapped), keepsOpen: true, readOnlyFile: false)
     case .read, .write:
-      return try openFile(path, readOnly: purpose == .read, isDefault: isDefault)
+      return try openFile(path, readOnly: purpose == .read, isDefault: isDefault, mapped: mapped)
     }
   }
 
   /// The file for a command that reads or writes.
-  private static func openFile(_ path: String, readOnly: Bool, isDefault: Bool) throws(OpenFailure) -> Opened {
+  private static func openFile(_ path: String, readOnly: Bool, isDefault: Bool, mapped: Bool) throws(OpenFailure) -> Opened {
     try refuseUnusable(path)
     if readOnly && !FileSystem.exists(path) { return try inMemory(shownAs: path) }
     if isDefault, let problem = FileSystem.createParentFolders(of: path) { throw .folder(problem) }
@@ -103,13 +105,13 @@ extension TodoDatabase {
     }
     let database: Database
     do throws(OpenFailure) {
-      database = try opened(path, readOnly: readOnlyFile, immutable: immutable)
+      database = try opened(path, readOnly: readOnlyFile, immutable: immutable, mapped: mapped)
     } catch .database(_, .sqlite(let error))
       where readOnly && (error.isDiskFull || error.extendedCode == SQLiteError.readOnlyDirectory) && logIsEmpty(path)
     {
       // A full disk, or a folder this user may not write, leaves no way to make the -shm file a
       // WAL database needs even to read: the file is read as it is (see `logIsEmpty`).
-      return Opened(database: try opened(path, readOnly: true, immutable: true), keepsOpen: false, readOnlyFile: true)
+      return Opened(database: try opened(path, readOnly: true, immutable: true, mapped: mapped), keepsOpen: false, readOnlyFile: true)
     }
     return Opened(database: database, keepsOpen: !immutable, readOnlyFile: readOnlyFile)
   }
@@ -136,12 +138,12 @@ extension TodoDatabase {
   /// together on a new file lost their first lines so (CI, under load). A busy open is tried
   /// again every 2 ms, for up to 5 seconds, the time a write waits for a lock.
   private static func opened(
-    _ path: String, readOnly: Bool, immutable: Bool, upgrade: Bool = true, shownAs shown: String? = nil
+    _ path: String, readOnly: Bool, immutable: Bool, upgrade: Bool = true, mapped: Bool = true, shownAs shown: String? = nil
   ) throws(OpenFailure) -> Database {
     var giveUp: Double?
     while true {
       do throws(TodoError) {
-        return try open(path: path, readOnly: readOnly, immutable: immutable, upgrade: upgrade)
+        return try open(path: path, readOnly: readOnly, immutable: immutable, upgrade: upgrade, mapped: mapped)
       } catch .database(.sqlite(let error)) where error.primaryCode == SQLiteError.busy {
         let now = ChildProcess.monotonicSeconds()
         let deadline = giveUp ?? now + 5

@@ -51,7 +51,8 @@ let package = Package(
     .testTarget(name: "TodoSyncTests", dependencies: ["TodoSync", "TodoSystem", "TodoInterchange", "TodoCore", "DataOperation"]),
     // Fixtures/ holds files the tests copy and open by path (a database made by version 0.1.0).
     .testTarget(
-      name: "TodoCLITests", dependencies: ["TodoCLI", "TodoCore", "TodoSystem", "TodoUI", "todo", "TestSupport"], exclude: ["Fixtures"]),
+      name: "TodoCLITests", dependencies: ["TodoCLI", "TodoCore", "TodoSystem", "TodoUI", "DataOperation", "todo", "TestSupport"],
+      exclude: ["Fixtures"]),
   ],
   swiftLanguageModes: [.v6]
 )

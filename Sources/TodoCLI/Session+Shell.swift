@@ -8,8 +8,8 @@ extension Session {
   /// cannot be opened.
   func runShell(options: GlobalOptions) -> Int32 {
     do throws(CommandFailure) {
-      // Reading is enough to know it opens (on a full disk, or read-only, the shell still reads).
       staysOpen()
+      // Reading is enough to know it opens (on a full disk, or read-only, the shell still reads).
       _ = try context(path: options.databasePath, readOnly: true)
     } catch {
       error.report(to: standardError, json: options.format != .human)

@@ -49,9 +49,9 @@ final class Session {
   private(set) var configuration = Configuration.defaults
   /// Whether database files are read through a memory map (`TodoDatabase.mappedBytes`): yes
   /// for a command line run once, which ends at once; not for a session that stays (the shell,
-  /// the full-screen interface, `staysOpen()`), which keeps SQLite's own bounded cache rather
-  /// than the file's pages resident (`todo ui` on a million tasks peaked at 34 MiB mapped, 27
-  /// MiB not; `make bench` allows 30).
+  /// the full-screen interface, `remind --watch`: `staysOpen()`), which keeps SQLite's own
+  /// bounded cache rather than the file's pages resident (`todo ui` on a million tasks peaked at
+  /// 34 MiB mapped, 27 MiB not; `make bench` allows 30).
   private(set) var mapsFiles = true
   private var openContexts: [String: Database] = [:]
   /// The open databases that were opened read-only (a file this user may not write, or a full
@@ -262,8 +262,9 @@ final class Session {
     return opened.database
   }
 
-  /// Marks a session that stays open (the shell, the full-screen interface): its files are read
-  /// without the memory map from now on, and one already open is opened again so.
+  /// Marks a session that stays open (the shell, the full-screen interface, `remind --watch`):
+  /// its files are read without the memory map from now on, and one already open is opened
+  /// again so.
   func staysOpen() {
     guard mapsFiles else { return }
     mapsFiles = false

@@ -12,6 +12,9 @@ extension CommandRunner {
   /// another process changes the database (a `todo add … remind:now+1min` in another terminal,
   /// a sync). Sleeps in quarter seconds, looking only at the database file's stamp.
   func watchReminders() throws(CommandFailure) {
+    // It runs for days: its file is read without the memory map, so that a read error stays an
+    // error it reports and goes on from (a mapped page would end it with SIGBUS).
+    session.staysOpen()
     let delivery = try ReminderDelivery(runner: self, answering: true)
     let policy = try reminderPolicy()
     guard let (path, _) = FileSystem.databasePath(option: invocation.options.databasePath, environment: session.environment) else {

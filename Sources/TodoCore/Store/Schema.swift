@@ -298,7 +298,8 @@ public enum TodoDatabase {
   /// A list of 10k tasks took 347 page faults rather than 449, and its processor time went from
   /// 4.35 ms to 3.70 ms (the `sqlite3` shell's own query: 3.76 ms). The pages read count in the
   /// resident memory of the process: at 8 MiB (a file of some 16k tasks is mapped whole) a scan
-  /// of a million tasks still stays within the 30 MiB `make bench` allows. Writes are unchanged:
+  /// of a million tasks still stays within the 30 MiB `make bench` allows; a session that stays
+  /// open (the shell, `todo ui`) reads without the map (`mapped`, the command line's `Session.mapsFiles`). Writes are unchanged:
   /// SQLite writes with a system call, never through the map. A read error on a mapped page
   /// (a failing disk) ends the process with SIGBUS instead of being an error SQLite returns, so
   /// a file that may be damaged is not mapped (`openUnchanged`).

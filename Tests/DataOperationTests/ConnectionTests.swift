@@ -38,6 +38,7 @@ import Testing
     options.mmapSize = 1 << 20
     let reader = try Database(path: path, options: options)
     let writer = try Database(path: path)
+    #expect(try run(reader) { connection throws(DatabaseError) in try connection.scalar("PRAGMA mmap_size") } == .integer(1 << 20))
     try run(writer) { connection throws(DatabaseError) in
       try connection.executeScript("CREATE TABLE item (id INTEGER PRIMARY KEY, body TEXT); INSERT INTO item (body) VALUES ('first')")
     }
